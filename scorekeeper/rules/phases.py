@@ -1,0 +1,360 @@
+"""Group kinds, phases, phase lists, and the rules a game is played by.
+
+A *profile* is a named set of options (``official``, ``plus10``, ...); any
+option can then be overridden per game (a house rule). ``make_rules`` turns a
+profile plus options into a frozen ``Rules`` that the rest of the engine reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .cards import DEFAULT_SUIT_COLOURS, CardError, Colour, format_suit_colours, parse_suit_colours
+
+
+class RulesError(ValueError):
+    """A phase, profile or option that cannot be used."""
+
+
+class GroupKind(Enum):
+    SET = "set"
+    RUN = "run"
+    COLOUR = "colour"
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    kind: GroupKind
+    size: int
+
+    def __str__(self) -> str:
+        if self.kind is GroupKind.COLOUR:
+            return f"{self.size} of one colour"
+        return f"{self.kind.value} of {self.size}"
+
+
+Layout = tuple[GroupSpec, ...]
+
+
+def describe_layout(layout: Layout) -> str:
+    """'2 sets of 3', '1 set of 3 + 1 run of 4', '7 cards of one colour'."""
+    parts: list[str] = []
+    i = 0
+    while i < len(layout):
+        spec, count = layout[i], 1
+        while i + count < len(layout) and layout[i + count] == spec:
+            count += 1
+        if spec.kind is GroupKind.COLOUR:
+            each = f"{spec.size} cards of one colour"
+            parts.append(each if count == 1 else f"{count} x {each}")
+        else:
+            plural = "s" if count > 1 else ""
+            parts.append(f"{count} {spec.kind.value}{plural} of {spec.size}")
+        i += count
+    return " + ".join(parts)
+
+
+@dataclass(frozen=True)
+class Phase:
+    """What must be laid down; ``layouts`` holds alternatives (Super Wild's phase 7)."""
+
+    layouts: tuple[Layout, ...]
+
+    @property
+    def groups(self) -> Layout:
+        return self.layouts[0]
+
+    @property
+    def min_cards(self) -> int:
+        return min(sum(spec.size for spec in layout) for layout in self.layouts)
+
+    def __str__(self) -> str:
+        return " OR ".join(describe_layout(layout) for layout in self.layouts)
+
+
+MAX_GROUPS = 6
+MAX_PHASE_CARDS = 30
+_GROUP_LIMITS = {GroupKind.SET: (2, 12), GroupKind.RUN: (2, 12), GroupKind.COLOUR: (2, 24)}
+_PART = re.compile(
+    r"^(?:(\d+)\s*(?:x\s*)?)?(?:"
+    r"(?P<set>sets?)\s+of\s+(?P<set_n>\d+)"
+    r"|(?P<run>runs?)\s+of\s+(?P<run_n>\d+)"
+    r"|(?P<col_n>\d+)\s+(?:cards?\s+)?of\s+(?:one|1|a|the\s+same)\s+colou?r"
+    r"|(?:colou?rs?|colou?r\s+groups?)\s+of\s+(?P<col_m>\d+)"
+    r")$"
+)
+
+
+def _parse_part(part: str) -> list[GroupSpec]:
+    text = " ".join(part.lower().split())
+    match = _PART.match(text)
+    if not match:
+        raise RulesError(
+            f"cannot read group {part.strip()!r}: write 'set of 3', 'run of 4' "
+            "or '7 of one colour' (with a count in front, like '2 sets of 3')"
+        )
+    count = int(match.group(1) or 1)
+    if match.group("set"):
+        kind, size = GroupKind.SET, int(match.group("set_n"))
+    elif match.group("run"):
+        kind, size = GroupKind.RUN, int(match.group("run_n"))
+    else:
+        kind, size = GroupKind.COLOUR, int(match.group("col_n") or match.group("col_m"))
+    low, high = _GROUP_LIMITS[kind]
+    if not low <= size <= high:
+        raise RulesError(f"a {kind.value} must hold {low} to {high} cards, not {size}")
+    if not 1 <= count <= MAX_GROUPS:
+        raise RulesError(f"a phase has 1 to {MAX_GROUPS} groups, not {count}")
+    return [GroupSpec(kind, size)] * count
+
+
+def parse_layout(text: str) -> Layout:
+    parts = [p for p in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip()) if p]
+    if not parts:
+        raise RulesError("a phase needs at least one group")
+    layout = tuple(spec for part in parts for spec in _parse_part(part))
+    if len(layout) > MAX_GROUPS:
+        raise RulesError(f"a phase has at most {MAX_GROUPS} groups")
+    if sum(spec.size for spec in layout) > MAX_PHASE_CARDS:
+        raise RulesError(f"a phase needs at most {MAX_PHASE_CARDS} cards")
+    return layout
+
+
+def parse_phase(text: str) -> Phase:
+    """Read '2 sets of 3', 'set of 3 + run of 4', '3 sets of 3 or 5 sets of 2'."""
+    options = [p for p in re.split(r"\s+or\s+|\s*\|\s*", text.strip(), flags=re.I) if p]
+    if not options:
+        raise RulesError("a phase needs at least one group")
+    return Phase(tuple(parse_layout(option) for option in options))
+
+
+def parse_phase_list(text: str) -> tuple[Phase, ...]:
+    """Phases separated by ';' or new lines (a leading '1.' or '1)' is ignored)."""
+    lines = [re.sub(r"^\s*\d+\s*[.):]\s*", "", line) for line in re.split(r"[;\n]", text)]
+    phases = tuple(parse_phase(line) for line in lines if line.strip())
+    if not 1 <= len(phases) <= 30:
+        raise RulesError("a phase list has 1 to 30 phases")
+    return phases
+
+
+OFFICIAL_PHASES = parse_phase_list(
+    """2 sets of 3; set of 3 + run of 4; set of 4 + run of 4; run of 7; run of 8;
+    run of 9; 2 sets of 4; 7 of one colour; set of 5 + set of 2; set of 5 + set of 3"""
+)
+PLUS10_PHASES = OFFICIAL_PHASES + parse_phase_list(
+    """4 sets of 2; set of 4 + run of 5; set of 5 + run of 5; run of 4 + 4 of one colour;
+    run of 5 + 4 of one colour; run of 10; set of 4 + set of 5; 9 of one colour;
+    set of 6 + set of 2; set of 6 + set of 3"""
+)
+SUPER_WILD_PHASE7 = parse_phase("2 sets of 4 or 3 sets of 3 or 5 sets of 2")
+SHORT_PHASE10 = parse_phase("set of 4 + set of 3")
+
+
+class Progression(Enum):
+    STANDARD = "standard"  # make your phase to move on
+    TEN_HANDS = "ten-hands"  # everyone moves on every hand; lowest total wins
+    MASTERS = "masters"  # each hand, pick any phase not yet made
+    MIXED_UP = "mixed-up"  # each player has their own order of the phases
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    help: str
+    choices: tuple[str, ...] | None  # None: free text checked by make_rules
+    default: str
+
+
+OPTIONS: dict[str, Option] = {
+    o.key: o
+    for o in (
+        Option("phases", "Which phase list: the official ten, Phase 10 + 10 (twenty), "
+               "or your own list.", ("official", "plus10", "custom"), "official"),
+        Option("custom_phases", "Your own phases, one per line or separated by ';', e.g. "
+               "'2 sets of 3; run of 7; 7 of one colour'.", None, ""),
+        Option("progression", "Standard: make your phase to move on. Ten hands: everyone "
+               "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
+               "each player gets a shuffled order.",
+               tuple(p.value for p in Progression), "standard"),
+        Option("even", "Play only the even phases (2, 4, 6, 8, 10).", ("no", "yes"), "no"),
+        Option("first", "The game ends once someone has made this many phases "
+               "(blank or 0: all of them).", None, "0"),
+        Option("phase10", "Phase 10 as set of 5 + set of 3 (official) or set of 4 + "
+               "set of 3 (older printings).", ("official", "set4+set3"), "official"),
+        Option("super_wild", "Super Wild: one Wild counts as two (50 points), one Skip skips "
+               "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8.",
+               ("no", "yes"), "no"),
+        Option("wild_points", "Points for a Wild left in hand.", ("25", "20"), "25"),
+        Option("natural", "Each group needs a natural (non-Wild) card, or only one per phase.",
+               ("group", "phase"), "group"),
+        Option("going_out", "Going out: hitting your last card counts (official), or you "
+               "must discard last; a player left with no discard is a floater.",
+               ("hit", "discard"), "hit"),
+        Option("skip_out", "Going out on a Skip is allowed, or the player must draw "
+               "another card.", ("allowed", "draw"), "allowed"),
+        Option("winner", "Who wins: the player who completes the last phase (fewest points "
+               "if several), or simply the lowest total once someone finishes.",
+               ("last-phase", "lowest"), "last-phase"),
+        Option("tiebreak", "A tie is replayed on the last phase, or on the last phase each "
+               "tied player attempted.", ("last-phase", "own-phase"), "last-phase"),
+        Option("totals", "Impossible hand totals are refused (strict) or only warned about.",
+               ("strict", "warn"), "strict"),
+        Option("suits", "Regular decks: which suit stands for which colour "
+               "(H=R,D=Y,C=G,S=B).", None, format_suit_colours(DEFAULT_SUIT_COLOURS)),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    title: str
+    summary: str
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile("official", "Official rules", "The ten phases, as printed on the box."),
+        Profile("plus10", "Phase 10 + 10", "Twenty phases: the ten, then ten harder ones.",
+                {"phases": "plus10"}),
+        Profile("even", "Even phases", "A shorter game: phases 2, 4, 6, 8 and 10.",
+                {"even": "yes"}),
+        Profile("ten-hands", "Ten hands", "Exactly ten hands; everyone moves on each hand; "
+                "lowest total wins.", {"progression": "ten-hands"}),
+        Profile("masters", "Masters", "Each hand, each player picks a phase they have not "
+                "made yet.", {"progression": "masters"}),
+        Profile("mixed-up", "Mixed-up Masters", "Each player makes the phases in their own "
+                "shuffled order (2-4 players).", {"progression": "mixed-up"}),
+        Profile("super-wild", "Super Wild", "A Super Wild and a Super Skip, and more ways "
+                "to make phases 7 and 8.", {"super_wild": "yes"}),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything about how one game is played, resolved from profile + options."""
+
+    profile: str
+    options: Mapping[str, str]  # every option's value, defaults filled in
+    phase_list: tuple[Phase, ...]  # phase_list[n - 1] is phase n
+    sequence: tuple[int, ...]  # phase numbers to make, in order
+    progression: Progression
+    super_wild: bool
+    wild_points: int
+    natural_per_phase: bool
+    going_out_needs_discard: bool
+    going_out_on_skip: bool
+    lowest_total_wins: bool
+    tiebreak_own_phase: bool
+    strict_totals: bool
+    suit_colours: Mapping[str, Colour]
+
+    def phase(self, number: int) -> Phase:
+        if not 1 <= number <= len(self.phase_list):
+            raise RulesError(
+                f"there is no phase {number}: this game's phases are 1 to {len(self.phase_list)}"
+            )
+        return self.phase_list[number - 1]
+
+    @property
+    def last_phase(self) -> int:
+        return self.sequence[-1]
+
+    def changed_options(self) -> dict[str, str]:
+        """Options that differ from the profile's own (the house rules)."""
+        base = resolve_options(self.profile, {})
+        return {k: v for k, v in self.options.items() if base.get(k) != v}
+
+
+def resolve_options(profile: str, options: Mapping[str, str]) -> dict[str, str]:
+    if profile not in PROFILES:
+        raise RulesError(f"unknown rules {profile!r}: choose one of {', '.join(PROFILES)}")
+    values = {key: option.default for key, option in OPTIONS.items()}
+    values.update(PROFILES[profile].options)
+    for key, value in options.items():
+        key = key.strip().lower().replace("-", "_")
+        if key not in OPTIONS:
+            raise RulesError(f"unknown option {key!r}: known options are {', '.join(OPTIONS)}")
+        value = str(value).strip()
+        choices = OPTIONS[key].choices
+        if choices is not None:
+            value = value.lower()
+            if value not in choices:
+                raise RulesError(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+        values[key] = value
+    if values["custom_phases"] and values["phases"] == "official" and "phases" not in options:
+        values["phases"] = "custom"
+    return values
+
+
+def make_rules(profile: str = "official", options: Mapping[str, str] | None = None) -> Rules:
+    """Resolve a profile and house-rule options into ``Rules`` (or raise RulesError)."""
+    values = resolve_options(profile, options or {})
+    if values["phases"] == "custom":
+        if not values["custom_phases"].strip():
+            raise RulesError("custom phases chosen but none given (option custom_phases)")
+        phase_list = parse_phase_list(values["custom_phases"])
+    else:
+        phase_list = PLUS10_PHASES if values["phases"] == "plus10" else OFFICIAL_PHASES
+    phase_list = list(phase_list)
+    super_wild = values["super_wild"] == "yes"
+    if values["phases"] != "custom":
+        if super_wild:
+            phase_list[6] = SUPER_WILD_PHASE7
+        if values["phase10"] == "set4+set3":
+            phase_list[9] = SHORT_PHASE10
+    sequence = list(range(1, len(phase_list) + 1))
+    if values["even"] == "yes":
+        sequence = [n for n in sequence if n % 2 == 0]
+        if not sequence:
+            raise RulesError("even phases needs a list with at least two phases")
+    try:
+        first = int(values["first"] or 0)
+    except ValueError:
+        raise RulesError(f"option first must be a whole number, not {values['first']!r}") from None
+    if not 0 <= first <= len(sequence):
+        raise RulesError(f"option first must be from 1 to {len(sequence)} (or 0 for all)")
+    if first:
+        sequence = sequence[:first]
+    try:
+        suit_colours = parse_suit_colours(values["suits"])
+    except CardError as error:
+        raise RulesError(str(error)) from None
+    values["suits"] = format_suit_colours(suit_colours)
+    values["first"] = str(first)
+    return Rules(
+        profile=profile,
+        options=values,
+        phase_list=tuple(phase_list),
+        sequence=tuple(sequence),
+        progression=Progression(values["progression"]),
+        super_wild=super_wild,
+        wild_points=int(values["wild_points"]),
+        natural_per_phase=values["natural"] == "phase",
+        going_out_needs_discard=values["going_out"] == "discard",
+        going_out_on_skip=values["skip_out"] == "allowed",
+        lowest_total_wins=values["winner"] == "lowest",
+        tiebreak_own_phase=values["tiebreak"] == "own-phase",
+        strict_totals=values["totals"] == "strict",
+        suit_colours=suit_colours,
+    )
+
+
+OFFICIAL = make_rules()
+
+
+def parse_option_args(pairs: list[str]) -> dict[str, str]:
+    """Read ``KEY=VALUE`` strings, as given on the command line."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"option {pair!r} must look like KEY=VALUE, e.g. wild_points=20")
+        options[key.strip()] = value
+    return options
