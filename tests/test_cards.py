@@ -21,8 +21,16 @@ from scorekeeper.rules.cards import (
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("R7", "R7"), ("b12", "B12"), ("G1", "G1"), ("y5", "Y5"), ("W", "W"), ("s", "S"),
-     ("wild", "W"), ("Skip", "S")],
+    [
+        ("R7", "R7"),
+        ("b12", "B12"),
+        ("G1", "G1"),
+        ("y5", "Y5"),
+        ("W", "W"),
+        ("s", "S"),
+        ("wild", "W"),
+        ("Skip", "S"),
+    ],
 )
 def test_phase10_notation_is_read_in_any_case(text, code):
     assert parse_card(text).code == code
@@ -30,8 +38,18 @@ def test_phase10_notation_is_read_in_any_case(text, code):
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("AH", "R1"), ("7H", "R7"), ("10S", "B10"), ("JD", "Y11"), ("QC", "G12"), ("KS", "W"),
-     ("kh", "W"), ("JOKER", "S"), ("joker", "S"), ("7\u2665", "R7")],
+    [
+        ("AH", "R1"),
+        ("7H", "R7"),
+        ("10S", "B10"),
+        ("JD", "Y11"),
+        ("QC", "G12"),
+        ("KS", "W"),
+        ("kh", "W"),
+        ("JOKER", "S"),
+        ("joker", "S"),
+        ("7\u2665", "R7"),
+    ],
 )
 def test_regular_deck_cards_map_through_the_default_suits(text, code):
     assert parse_card(text).code == code

@@ -78,13 +78,24 @@ def test_every_profile_resolves_and_explains_itself():
 
 
 def test_house_rules_change_the_defaults():
-    rules = make_rules(options={"wild_points": "20", "natural": "phase", "going_out": "discard",
-                                "winner": "lowest", "totals": "warn"})
+    rules = make_rules(
+        options={
+            "wild_points": "20",
+            "natural": "phase",
+            "going_out": "discard",
+            "winner": "lowest",
+            "totals": "warn",
+        }
+    )
     assert rules.wild_points == 20 and rules.natural_per_phase
     assert rules.going_out_needs_discard and rules.lowest_total_wins and not rules.strict_totals
-    assert rules.changed_options() == {"wild_points": "20", "natural": "phase",
-                                       "going_out": "discard", "winner": "lowest",
-                                       "totals": "warn"}
+    assert rules.changed_options() == {
+        "wild_points": "20",
+        "natural": "phase",
+        "going_out": "discard",
+        "winner": "lowest",
+        "totals": "warn",
+    }
 
 
 def test_a_custom_phase_list():

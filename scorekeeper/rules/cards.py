@@ -186,9 +186,7 @@ def parse_suit_colours(text: str) -> dict[str, Colour]:
         suit, sep, colour = part.partition("=")
         suit, colour = suit.strip().upper()[:1], colour.strip().upper()[:1]
         if not sep or suit not in SUITS or colour not in {c.value for c in Colour}:
-            raise CardError(
-                f"cannot read suit mapping {part!r}: write it like H=R,D=Y,C=G,S=B"
-            )
+            raise CardError(f"cannot read suit mapping {part!r}: write it like H=R,D=Y,C=G,S=B")
         mapping[suit] = Colour(colour)
     if set(mapping) != set(SUITS) or len(set(mapping.values())) != len(Colour):
         raise CardError("the suit mapping must give each of H, D, C, S its own colour")

@@ -171,39 +171,92 @@ class Option:
 OPTIONS: dict[str, Option] = {
     o.key: o
     for o in (
-        Option("phases", "Which phase list: the official ten, Phase 10 + 10 (twenty), "
-               "or your own list.", ("official", "plus10", "custom"), "official"),
-        Option("custom_phases", "Your own phases, one per line or separated by ';', e.g. "
-               "'2 sets of 3; run of 7; 7 of one colour'.", None, ""),
-        Option("progression", "Standard: make your phase to move on. Ten hands: everyone "
-               "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
-               "each player gets a shuffled order.",
-               tuple(p.value for p in Progression), "standard"),
+        Option(
+            "phases",
+            "Which phase list: the official ten, Phase 10 + 10 (twenty), or your own list.",
+            ("official", "plus10", "custom"),
+            "official",
+        ),
+        Option(
+            "custom_phases",
+            "Your own phases, one per line or separated by ';', e.g. "
+            "'2 sets of 3; run of 7; 7 of one colour'.",
+            None,
+            "",
+        ),
+        Option(
+            "progression",
+            "Standard: make your phase to move on. Ten hands: everyone "
+            "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
+            "each player gets a shuffled order.",
+            tuple(p.value for p in Progression),
+            "standard",
+        ),
         Option("even", "Play only the even phases (2, 4, 6, 8, 10).", ("no", "yes"), "no"),
-        Option("first", "The game ends once someone has made this many phases "
-               "(blank or 0: all of them).", None, "0"),
-        Option("phase10", "Phase 10 as set of 5 + set of 3 (official) or set of 4 + "
-               "set of 3 (older printings).", ("official", "set4+set3"), "official"),
-        Option("super_wild", "Super Wild: one Wild counts as two (50 points), one Skip skips "
-               "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8.",
-               ("no", "yes"), "no"),
+        Option(
+            "first",
+            "The game ends once someone has made this many phases (blank or 0: all of them).",
+            None,
+            "0",
+        ),
+        Option(
+            "phase10",
+            "Phase 10 as set of 5 + set of 3 (official) or set of 4 + set of 3 (older printings).",
+            ("official", "set4+set3"),
+            "official",
+        ),
+        Option(
+            "super_wild",
+            "Super Wild: one Wild counts as two (50 points), one Skip skips "
+            "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8.",
+            ("no", "yes"),
+            "no",
+        ),
         Option("wild_points", "Points for a Wild left in hand.", ("25", "20"), "25"),
-        Option("natural", "Each group needs a natural (non-Wild) card, or only one per phase.",
-               ("group", "phase"), "group"),
-        Option("going_out", "Going out: hitting your last card counts (official), or you "
-               "must discard last; a player left with no discard is a floater.",
-               ("hit", "discard"), "hit"),
-        Option("skip_out", "Going out on a Skip is allowed, or the player must draw "
-               "another card.", ("allowed", "draw"), "allowed"),
-        Option("winner", "Who wins: the player who completes the last phase (fewest points "
-               "if several), or simply the lowest total once someone finishes.",
-               ("last-phase", "lowest"), "last-phase"),
-        Option("tiebreak", "A tie is replayed on the last phase, or on the last phase each "
-               "tied player attempted.", ("last-phase", "own-phase"), "last-phase"),
-        Option("totals", "Impossible hand totals are refused (strict) or only warned about.",
-               ("strict", "warn"), "strict"),
-        Option("suits", "Regular decks: which suit stands for which colour "
-               "(H=R,D=Y,C=G,S=B).", None, format_suit_colours(DEFAULT_SUIT_COLOURS)),
+        Option(
+            "natural",
+            "Each group needs a natural (non-Wild) card, or only one per phase.",
+            ("group", "phase"),
+            "group",
+        ),
+        Option(
+            "going_out",
+            "Going out: hitting your last card counts (official), or you "
+            "must discard last; a player left with no discard is a floater.",
+            ("hit", "discard"),
+            "hit",
+        ),
+        Option(
+            "skip_out",
+            "Going out on a Skip is allowed, or the player must draw another card.",
+            ("allowed", "draw"),
+            "allowed",
+        ),
+        Option(
+            "winner",
+            "Who wins: the player who completes the last phase (fewest points "
+            "if several), or simply the lowest total once someone finishes.",
+            ("last-phase", "lowest"),
+            "last-phase",
+        ),
+        Option(
+            "tiebreak",
+            "A tie is replayed on the last phase, or on the last phase each tied player attempted.",
+            ("last-phase", "own-phase"),
+            "last-phase",
+        ),
+        Option(
+            "totals",
+            "Impossible hand totals are refused (strict) or only warned about.",
+            ("strict", "warn"),
+            "strict",
+        ),
+        Option(
+            "suits",
+            "Regular decks: which suit stands for which colour (H=R,D=Y,C=G,S=B).",
+            None,
+            format_suit_colours(DEFAULT_SUIT_COLOURS),
+        ),
     )
 }
 
@@ -220,18 +273,39 @@ PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
         Profile("official", "Official rules", "The ten phases, as printed on the box."),
-        Profile("plus10", "Phase 10 + 10", "Twenty phases: the ten, then ten harder ones.",
-                {"phases": "plus10"}),
-        Profile("even", "Even phases", "A shorter game: phases 2, 4, 6, 8 and 10.",
-                {"even": "yes"}),
-        Profile("ten-hands", "Ten hands", "Exactly ten hands; everyone moves on each hand; "
-                "lowest total wins.", {"progression": "ten-hands"}),
-        Profile("masters", "Masters", "Each hand, each player picks a phase they have not "
-                "made yet.", {"progression": "masters"}),
-        Profile("mixed-up", "Mixed-up Masters", "Each player makes the phases in their own "
-                "shuffled order (2-4 players).", {"progression": "mixed-up"}),
-        Profile("super-wild", "Super Wild", "A Super Wild and a Super Skip, and more ways "
-                "to make phases 7 and 8.", {"super_wild": "yes"}),
+        Profile(
+            "plus10",
+            "Phase 10 + 10",
+            "Twenty phases: the ten, then ten harder ones.",
+            {"phases": "plus10"},
+        ),
+        Profile(
+            "even", "Even phases", "A shorter game: phases 2, 4, 6, 8 and 10.", {"even": "yes"}
+        ),
+        Profile(
+            "ten-hands",
+            "Ten hands",
+            "Exactly ten hands; everyone moves on each hand; lowest total wins.",
+            {"progression": "ten-hands"},
+        ),
+        Profile(
+            "masters",
+            "Masters",
+            "Each hand, each player picks a phase they have not made yet.",
+            {"progression": "masters"},
+        ),
+        Profile(
+            "mixed-up",
+            "Mixed-up Masters",
+            "Each player makes the phases in their own shuffled order (2-4 players).",
+            {"progression": "mixed-up"},
+        ),
+        Profile(
+            "super-wild",
+            "Super Wild",
+            "A Super Wild and a Super Skip, and more ways to make phases 7 and 8.",
+            {"super_wild": "yes"},
+        ),
     )
 }
 

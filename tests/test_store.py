@@ -1,0 +1,89 @@
+"""Storage: every change is a version; racing writers cannot both win."""
+
+import sqlite3
+import threading
+
+import pytest
+
+from scorekeeper import store
+
+STATE = {
+    "rules": "official",
+    "options": {},
+    "players": ["Ann", "Bob"],
+    "dealer": "Ann",
+    "hands": [],
+}
+
+
+@pytest.fixture
+def db(tmp_path):
+    return store.connect(tmp_path / "games.sqlite3")
+
+
+def test_a_new_game_has_unguessable_links(db):
+    game = store.create_game(db, STATE)
+    assert len(game.id) >= 22 and len(game.edit_key) >= 22 and game.id != game.edit_key
+    assert store.get_game(db, game.id).state == STATE
+    assert store.edit_key_matches(game, game.edit_key)
+    assert not store.edit_key_matches(game, game.edit_key[:-1] + "x")
+
+
+def test_every_change_is_kept_in_the_history(db):
+    game = store.create_game(db, STATE)
+    store.save_change(db, game.id, 1, {**STATE, "dealer": "Bob"}, action="edit", summary="one")
+    history = store.changes(db, game.id)
+    assert [(c.version, c.action) for c in history] == [(2, "edit"), (1, "create")]
+    assert history[1].state == STATE
+    assert store.get_change(db, game.id, 1).state == STATE
+    assert store.get_change(db, game.id, 9) is None
+
+
+def test_a_stale_writer_is_told_of_the_conflict_and_nothing_changes(db):
+    game = store.create_game(db, STATE)
+    store.save_change(db, game.id, 1, {**STATE, "dealer": "Bob"}, action="edit", summary="a")
+    with pytest.raises(store.Conflict):
+        store.save_change(db, game.id, 1, {**STATE, "hands": [1]}, action="edit", summary="b")
+    assert store.get_game(db, game.id).state["dealer"] == "Bob"
+    assert len(store.changes(db, game.id)) == 2
+
+
+def test_threads_racing_on_one_version_record_exactly_once(tmp_path):
+    path = tmp_path / "race.sqlite3"
+    game = store.create_game(store.connect(path), STATE)
+    results: list[str] = []
+    start = threading.Barrier(6)
+
+    def writer(n: int) -> None:
+        db = store.connect(path)  # each thread has its own connection
+        start.wait()
+        try:
+            store.save_change(
+                db, game.id, 1, {**STATE, "dealer": f"w{n}"}, action="r", summary=str(n)
+            )
+            results.append("saved")
+        except store.Conflict:
+            results.append("conflict")
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["conflict"] * 5 + ["saved"]
+    assert len(store.changes(store.connect(path), game.id)) == 2
+
+
+def test_names_from_earlier_games_are_offered_most_recent_first(db):
+    store.create_game(db, STATE)
+    store.create_game(db, {**STATE, "players": ["Cy", "Dee"], "dealer": "Cy"})
+    assert set(store.known_names(db)) == {"Ann", "Bob", "Cy", "Dee"}
+
+
+def test_migrations_are_safe_to_run_again(tmp_path):
+    path = tmp_path / "again.sqlite3"
+    store.create_game(store.connect(path), STATE)
+    raw = sqlite3.connect(path)
+    store.migrate(store.Database(raw))
+    assert raw.execute("select count(*) from games").fetchone()[0] == 1
+    assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
