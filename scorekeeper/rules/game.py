@@ -1,0 +1,778 @@
+"""Replay recorded hands into standings: phases, scores, dealer, winner (RULES.md 3, 8, 9).
+
+A game is its rules, its players in seating order, who dealt first, and the
+hands played. Nothing else is stored: phases, totals, the next dealer and the
+winner all come from replaying the hands in order, so correcting hand 2
+recomputes everything after it. The JSON form (``load_game`` / ``game_to_json``)
+is documented in docs/game-format.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+from .phases import Progression, Rules, RulesError, make_rules
+from .scoring import CardsLeft, PlayerHand, player_problems, table_problems
+
+T = TypeVar("T")
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MAX_MIXED_UP_PLAYERS = 4
+MAX_NAME = 40
+
+RULE_PLAYERS = "RULES.md 3: 2-6 players"
+RULE_MIXED_UP = "RULES.md 3: Mixed-up Masters"
+RULE_MASTERS = "RULES.md 3: Masters"
+RULE_ONE_PHASE = "RULES.md 5: one phase per hand, in order"
+RULE_GOING_OUT = "RULES.md 8: going out"
+RULE_FLOATER = "RULES.md 8: floaters"
+RULE_END = "RULES.md 9: end of game"
+RULE_TIEBREAK = "RULES.md 9: ties"
+
+
+def _cite(reason: str, rule: str) -> str:
+    return f"{reason} ({rule})"
+
+
+def _and(names: Sequence[str]) -> str:
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _numbers(phases: Sequence[int]) -> str:
+    return ", ".join(str(n) for n in phases)
+
+
+class GameError(ValueError):
+    """A game or hand that cannot be replayed; says which hand and which player."""
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        hand: int | None = None,
+        player: str | None = None,
+        problems: Sequence[Problem] = (),
+    ) -> None:
+        self.reason = reason
+        self.hand = hand
+        self.player = player
+        self.problems = tuple(problems)  # everything wrong with that hand, when known
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = [part for part in (self.hand and f"hand {self.hand}", self.player) if part]
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a hand being entered, pinned to a player and a form field.
+
+    ``field`` is one of went_out, made, points, cards, attempts, floaters,
+    tiebreak or hand. A warning (impossible totals under option totals=warn)
+    does not stop the hand from being recorded.
+    """
+
+    player: str | None
+    field: str
+    message: str
+    warning: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.message}" if self.player else self.message
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as the table reports it.
+
+    ``made``: who laid down their phase this hand (the player who went out too).
+    ``points``: each player's total; the player who went out and floaters may be
+    left out (they score 0). ``attempts``: the phase each player tried (Masters).
+    ``cards``: the exact cards left, counted by kind, for the players who gave them.
+    ``tiebreak``: only the tied players play, and whoever goes out wins the game.
+    """
+
+    went_out: str | None
+    made: tuple[str, ...] = ()
+    points: Mapping[str, int] = field(default_factory=dict)
+    attempts: Mapping[str, int] = field(default_factory=dict)
+    floaters: tuple[str, ...] = ()
+    cards: Mapping[str, CardsLeft] = field(default_factory=dict)
+    tiebreak: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "made", tuple(self.made))
+        object.__setattr__(self, "floaters", tuple(self.floaters))
+        for name in ("points", "attempts", "cards"):
+            object.__setattr__(self, name, dict(getattr(self, name)))
+
+    def scores(self, rules: Rules) -> dict[str, int]:
+        """Points for the hand of each player it names: as given, else from their cards, else 0.
+
+        Use this rather than ``points`` alone: a player may have given only cards.
+        """
+        named = dict.fromkeys(name for _, name in self.named())
+        return {
+            name: self.points[name]
+            if name in self.points
+            else self.cards[name].points(rules)
+            if name in self.cards
+            else 0
+            for name in named
+        }
+
+    def named(self) -> list[tuple[str, str]]:
+        """(field, name) for every player this hand mentions."""
+        pairs = [("went_out", self.went_out)] if self.went_out is not None else []
+        pairs += [("made", name) for name in self.made]
+        pairs += [("floaters", name) for name in self.floaters]
+        for key in ("points", "attempts", "cards"):
+            pairs += [(key, name) for name in getattr(self, key)]
+        return pairs
+
+
+@dataclass(frozen=True)
+class Game:
+    """Rules, players in seating order (clockwise), the first dealer, and the hands."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    dealer: str
+    hands: tuple[HandRecord, ...] = ()
+    orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # Mixed-up Masters
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "hands", tuple(self.hands))
+        object.__setattr__(self, "orders", {k: tuple(v) for k, v in self.orders.items()})
+        for problem in _game_problems(self):
+            raise GameError(problem.message, player=problem.player)
+
+    def with_hand(self, hand: HandRecord) -> Game:
+        return replace(self, hands=(*self.hands, hand))
+
+
+def _game_problems(game: Game) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def add(player: str | None, message: str) -> None:
+        problems.append(Problem(player, "players", message))
+
+    mixed_up = game.rules.progression is Progression.MIXED_UP
+    most = MAX_MIXED_UP_PLAYERS if mixed_up else MAX_PLAYERS
+    if not MIN_PLAYERS <= len(game.players) <= most:
+        what = "Mixed-up Masters is for" if mixed_up else "Phase 10 is for"
+        rule = RULE_MIXED_UP if mixed_up else RULE_PLAYERS
+        add(None, _cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(game.players)}", rule))
+    seen: set[str] = set()
+    for name in game.players:
+        if not isinstance(name, str) or not name.strip():
+            add(None, "every player needs a name")
+            continue
+        if name != name.strip():
+            add(name, "a name cannot start or end with spaces")
+        if len(name) > MAX_NAME:
+            add(name, f"a name has at most {MAX_NAME} characters")
+        if name.casefold() in seen:
+            add(name, "two players have this name: give one of them another")
+        seen.add(name.casefold())
+    if game.dealer not in game.players:
+        add(game.dealer, f"the dealer must be one of the players ({_and(game.players)})")
+    if not mixed_up:
+        if game.orders:
+            add(None, "phase orders are only for Mixed-up Masters (option progression=mixed-up)")
+        return problems
+    sequence = sorted(game.rules.sequence)
+    for name in game.players:
+        order = game.orders.get(name)
+        if order is None:
+            add(name, _cite("needs their own order of the phases", RULE_MIXED_UP))
+        elif sorted(order) != sequence:
+            add(
+                name,
+                _cite(
+                    f"the order {_numbers(order)} must hold each of the phases "
+                    f"{_numbers(sequence)} exactly once",
+                    RULE_MIXED_UP,
+                ),
+            )
+    for name in game.orders:
+        if name not in game.players:
+            add(name, "has a phase order but is not a player in this game")
+    return problems
+
+
+# --- standings ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    name: str
+    phase: int  # the phase they attempt next hand (Masters: their lowest not made yet)
+    score: int
+    phases_done: tuple[int, ...]  # in the order they were made
+    finished: bool  # made every phase (ten hands: played every hand)
+    tiebreak_phase: int | None = None  # the phase they replay, while a tiebreak is due
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "name": self.name,
+            "phase": self.phase,
+            "score": self.score,
+            "phases_done": list(self.phases_done),
+            "finished": self.finished,
+        }
+        if self.tiebreak_phase is not None:
+            data["tiebreak_phase"] = self.tiebreak_phase
+        return data
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a game stands after its recorded hands.
+
+    ``over`` is true once nothing more can be recorded: there is a winner, or a
+    ten-hands game ended in a tie (``tied``). While a tiebreak is due the game
+    is not over: ``tiebreak`` names who must play it.
+    """
+
+    players: tuple[PlayerStanding, ...]  # in seating order
+    dealer: str  # deals the next hand
+    hand_number: int  # the next hand's number
+    over: bool
+    winner: str | None
+    tiebreak: tuple[str, ...] = ()
+    tied: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def player(self, name: str) -> PlayerStanding:
+        return next(p for p in self.players if p.name == name)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "players": [p.to_json() for p in self.players],
+            "dealer": self.dealer,
+            "over": self.over,
+            "winner": self.winner,
+            "tiebreak": list(self.tiebreak),
+            "hand": self.hand_number,
+            "tied": list(self.tied),
+            "warnings": list(self.warnings),
+        }
+
+
+# --- replay ---------------------------------------------------------------------
+
+
+@dataclass
+class _Seat:
+    name: str
+    score: int = 0
+    done: list[int] = field(default_factory=list)
+    last_attempt: int | None = None
+
+
+class _Replay:
+    """The state between hands; ``problems`` checks a hand, ``play`` records it."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.seats = {name: _Seat(name) for name in game.players}
+        self.hands_played = 0
+        self.normal_hands = 0  # hands that are not tiebreaks
+        self.over = False
+        self.winner: str | None = None
+        self.ended_in: int | None = None
+        self.tiebreak: tuple[str, ...] = ()
+        self.tiebreak_phases: dict[str, int] = {}
+        self.tied: tuple[str, ...] = ()
+        self.warnings: list[str] = []
+
+    # what each player is on
+
+    def sequence(self, name: str) -> tuple[int, ...]:
+        return self.game.orders.get(name) or self.rules.sequence
+
+    def left(self, name: str) -> tuple[int, ...]:
+        done = self.seats[name].done
+        return tuple(n for n in self.sequence(name) if n not in done)
+
+    def finished(self, name: str) -> bool:
+        if self.rules.progression is Progression.TEN_HANDS:
+            return self.normal_hands >= len(self.rules.sequence)
+        return not self.left(name)
+
+    def next_phase(self, name: str) -> int | None:
+        """The phase this player attempts in the next normal hand (None: finished)."""
+        if self.rules.progression is Progression.TEN_HANDS:
+            sequence = self.rules.sequence
+            return sequence[self.normal_hands] if self.normal_hands < len(sequence) else None
+        left = self.left(name)
+        return left[0] if left else None
+
+    def choices(self, name: str) -> tuple[int, ...]:
+        """The phases this player may attempt in the next hand."""
+        if self.over:
+            return ()
+        if self.tiebreak:
+            return (self.tiebreak_phases[name],) if name in self.tiebreak else ()
+        if self.rules.progression is Progression.MASTERS:
+            return self.left(name)
+        phase = self.next_phase(name)
+        return (phase,) if phase is not None else ()
+
+    def phase_in_hand(self, hand: HandRecord, name: str) -> tuple[int | None, str | None]:
+        """(the phase this player attempted in this hand, or why that cannot be told)."""
+        attempt = hand.attempts.get(name)
+        if hand.tiebreak:
+            expected = self.tiebreak_phases[name]
+            if attempt is not None and attempt != expected:
+                return None, _cite(
+                    f"replays phase {expected} in the tiebreak, not {attempt}", RULE_TIEBREAK
+                )
+            return expected, None
+        if self.rules.progression is Progression.MASTERS:
+            left = self.left(name)
+            if attempt is None:
+                return None, _cite(
+                    f"say which phase they attempted: any phase not made yet ({_numbers(left)})",
+                    RULE_MASTERS,
+                )
+            if attempt not in self.rules.sequence:
+                return None, _cite(
+                    f"there is no phase {attempt} in this game: choose one of {_numbers(left)}",
+                    RULE_MASTERS,
+                )
+            if attempt not in left:
+                return None, _cite(
+                    f"already made phase {attempt}: choose one not made yet ({_numbers(left)})",
+                    RULE_MASTERS,
+                )
+            return attempt, None
+        expected = self.next_phase(name)
+        if expected is None:
+            return None, _cite("has already made every phase", RULE_END)
+        if attempt is not None and attempt != expected:
+            return None, _cite(f"is on phase {expected}, not {attempt}", RULE_ONE_PHASE)
+        return expected, None
+
+    # checking a hand
+
+    def problems(self, hand: HandRecord) -> list[Problem]:
+        problems: list[Problem] = []
+
+        def add(player: str | None, where: str, message: str, warning: bool = False) -> None:
+            problems.append(Problem(player, where, message, warning))
+
+        for where, name in hand.named():
+            if name not in self.seats:
+                add(name, where, f"is not a player in this game ({_and(self.game.players)})")
+        if problems:
+            return problems
+        if self.over:
+            if self.winner:
+                message = f"the game is over: {self.winner} won in hand {self.ended_in}"
+            else:
+                message = f"the game is over: {_and(self.tied)} tied after hand {self.ended_in}"
+            add(None, "hand", _cite(message + "; no more hands can be recorded", RULE_END))
+            return problems
+        if hand.tiebreak and not self.tiebreak:
+            add(None, "tiebreak", _cite("no tiebreak is due: this is a normal hand", RULE_TIEBREAK))
+            return problems
+        if self.tiebreak and not hand.tiebreak:
+            add(
+                None,
+                "tiebreak",
+                _cite(
+                    f"{_and(self.tiebreak)} are tied: the next hand is their tiebreak, "
+                    "played by them alone (mark it as a tiebreak)",
+                    RULE_TIEBREAK,
+                ),
+            )
+            return problems
+        playing = self.tiebreak if hand.tiebreak else self.game.players
+        if hand.tiebreak:
+            for where, name in hand.named():
+                if name not in playing:
+                    add(name, where, f"is not in the tiebreak: only {_and(playing)} play it")
+            if problems:
+                return problems
+
+        for where, names in (("made", hand.made), ("floaters", hand.floaters)):
+            for name in dict.fromkeys(n for n in names if names.count(n) > 1):
+                add(name, where, "is listed twice")
+        went_out = hand.went_out
+        if went_out is None:
+            add(
+                None,
+                "went_out",
+                _cite(
+                    "nobody went out: a hand ends when one player goes out, so say who did",
+                    RULE_GOING_OUT,
+                ),
+            )
+
+        phases: dict[str, int] = {}
+        for name in playing:
+            phase, reason = self.phase_in_hand(hand, name)
+            if reason is not None:
+                add(name, "made" if reason.startswith("has already") else "attempts", reason)
+            if phase is not None:
+                phases[name] = phase
+
+        made = set(hand.made)
+        if went_out is not None and went_out not in made:
+            add(
+                went_out,
+                "made",
+                _cite(
+                    "went out, so they made their phase: list them in made as well",
+                    RULE_GOING_OUT,
+                ),
+            )
+        for name in hand.floaters:
+            if not self.rules.going_out_needs_discard:
+                add(
+                    name,
+                    "floaters",
+                    _cite(
+                        "cannot be a floater with these rules: hitting the last card goes out "
+                        "(the option going_out=discard brings floaters in)",
+                        RULE_FLOATER,
+                    ),
+                )
+            elif name == went_out:
+                add(name, "floaters", _cite("cannot both go out and float", RULE_FLOATER))
+            elif name not in made:
+                add(
+                    name,
+                    "floaters",
+                    _cite("a floater has laid down their phase: list them in made", RULE_FLOATER),
+                )
+
+        if not hand.tiebreak:
+            for name in playing:
+                out = name == went_out or name in hand.floaters
+                if not out and name not in hand.points and name not in hand.cards:
+                    add(
+                        name,
+                        "points",
+                        "has no points for this hand: everyone but the player who went out "
+                        "scores the cards left in hand",
+                    )
+        if any(not p.warning for p in problems):
+            return problems
+
+        warning = not self.rules.strict_totals
+        ends = self.ends(hand, phases)
+        for name, end in ends.items():
+            where = "cards" if end.cards is not None else "points"
+            for message in player_problems(self.rules, end):
+                add(name, where, message, warning)
+        if not problems:
+            for message in table_problems(self.rules, ends):
+                add(None, "points", message, warning)
+        return problems
+
+    def ends(self, hand: HandRecord, phases: Mapping[str, int]) -> dict[str, PlayerHand]:
+        return {
+            name: PlayerHand(
+                points=hand.points.get(name),
+                cards=hand.cards.get(name),
+                went_out=name == hand.went_out,
+                floater=name in hand.floaters,
+                laid_down=name in hand.made,
+                phase=phase,
+            )
+            for name, phase in phases.items()
+        }
+
+    # recording a hand
+
+    def play(self, hand: HandRecord) -> None:
+        self.hands_played += 1
+        playing = self.tiebreak if hand.tiebreak else self.game.players
+        phases: dict[str, int] = {}
+        for name in playing:
+            phase, _ = self.phase_in_hand(hand, name)
+            assert phase is not None  # problems() has passed this hand
+            phases[name] = self.seats[name].last_attempt = phase
+        if hand.tiebreak:
+            self.winner, self.over, self.ended_in = hand.went_out, True, self.hands_played
+            self.tiebreak, self.tiebreak_phases = (), {}
+            return
+        for name, end in self.ends(hand, phases).items():
+            self.seats[name].score += end.total(self.rules)
+        for name in hand.made:
+            self.seats[name].done.append(phases[name])
+        self.normal_hands += 1
+        self.settle(hand)
+
+    def settle(self, hand: HandRecord) -> None:
+        """End the game if this hand ended it (RULES.md 9)."""
+        players = self.game.players
+        if self.rules.progression is Progression.TEN_HANDS:
+            if self.normal_hands < len(self.rules.sequence):
+                return
+            pool = players
+        else:
+            finishers = [name for name in players if name in hand.made and self.finished(name)]
+            if not finishers:
+                return
+            pool = players if self.rules.lowest_total_wins else tuple(finishers)
+        lowest = min(self.seats[name].score for name in pool)
+        best = tuple(name for name in pool if self.seats[name].score == lowest)
+        self.ended_in = self.hands_played
+        if len(best) == 1:
+            self.over, self.winner = True, best[0]
+        elif self.rules.progression is Progression.TEN_HANDS:
+            self.over, self.tied = True, best  # shown as a tie, never settled silently
+        else:
+            self.tiebreak = best
+            self.tiebreak_phases = {name: self.tiebreak_phase(name) for name in best}
+
+    def tiebreak_phase(self, name: str) -> int:
+        """The last phase, or with tiebreak=own-phase the phase each last attempted."""
+        last = self.seats[name].last_attempt
+        if self.rules.tiebreak_own_phase and last is not None:
+            return last
+        return self.sequence(name)[-1]
+
+    def standings(self) -> Standings:
+        players = []
+        for name in self.game.players:
+            seat = self.seats[name]
+            phase = self.next_phase(name)
+            if self.rules.progression is Progression.TEN_HANDS and phase is None:
+                phase = self.rules.sequence[-1]
+            players.append(
+                PlayerStanding(
+                    name=name,
+                    phase=phase if phase is not None else self.sequence(name)[-1],
+                    score=seat.score,
+                    phases_done=tuple(seat.done),
+                    finished=self.finished(name),
+                    tiebreak_phase=self.tiebreak_phases.get(name),
+                )
+            )
+        seats = self.game.players
+        dealer = seats[(seats.index(self.game.dealer) + self.hands_played) % len(seats)]
+        return Standings(
+            players=tuple(players),
+            dealer=dealer,
+            hand_number=self.hands_played + 1,
+            over=self.over,
+            winner=self.winner,
+            tiebreak=self.tiebreak,
+            tied=self.tied,
+            warnings=tuple(self.warnings),
+        )
+
+    def run(self) -> None:
+        for number, hand in enumerate(self.game.hands, start=1):
+            problems = self.problems(hand)
+            errors = [p for p in problems if not p.warning]
+            if errors:
+                raise GameError(
+                    errors[0].message, hand=number, player=errors[0].player, problems=problems
+                )
+            self.warnings += [
+                str(GameError(p.message, hand=number, player=p.player)) for p in problems
+            ]
+            self.play(hand)
+
+
+def replay(game: Game) -> Standings:
+    """Standings after every recorded hand; raises GameError for the first bad hand."""
+    state = _Replay(game)
+    state.run()
+    return state.standings()
+
+
+def hand_problems(game_before: Game, hand: HandRecord) -> list[Problem]:
+    """Everything wrong with a hand about to be added (for the web form); [] when fine.
+
+    Warnings (impossible totals with option totals=warn) come back too, marked
+    ``warning``; the hand may still be recorded.
+    """
+    state = _Replay(game_before)
+    state.run()
+    return state.problems(hand)
+
+
+def next_phases(game: Game) -> dict[str, tuple[int, ...]]:
+    """Which phases each player may attempt in the next hand.
+
+    One phase each in most games; every phase not made yet in Masters; only the
+    tied players' tiebreak phase while a tiebreak is due; nothing once it is over.
+    """
+    state = _Replay(game)
+    state.run()
+    return {name: state.choices(name) for name in game.players}
+
+
+# --- JSON interchange (docs/game-format.md) --------------------------------------
+
+_GAME_KEYS = ("rules", "options", "players", "dealer", "orders", "hands")
+_HAND_KEYS = ("went_out", "made", "points", "attempts", "floaters", "cards", "tiebreak")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _unknown(data: Mapping, known: Sequence[str]) -> str | None:
+    extra = [str(key) for key in data if key not in known]
+    if not extra:
+        return None
+    return f"unknown key {', '.join(map(repr, extra))}: the keys are {', '.join(known)}"
+
+
+def load_game(data: Mapping) -> Game:
+    """Read a game from its JSON form, checking its shape (``replay`` checks the rules)."""
+    if not isinstance(data, Mapping):
+        raise GameError("a game is a JSON object with rules, options, players, dealer and hands")
+    if message := _unknown(data, _GAME_KEYS):
+        raise GameError(message)
+    profile = data.get("rules", "official")
+    options = data.get("options") or {}
+    if not isinstance(profile, str):
+        raise GameError("rules must be the name of a rules profile, such as 'official'")
+    if not isinstance(options, Mapping):
+        raise GameError("options must be an object of option names and values")
+    values = {}
+    for key, value in options.items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        if not isinstance(value, str | int):
+            raise GameError(f"option {key} must be a word or a number, not {value!r}")
+        values[str(key)] = str(value)
+    try:
+        rules = make_rules(profile, values)
+    except RulesError as error:
+        raise GameError(str(error)) from None
+
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
+        raise GameError("players must be a list of names, in seating order")
+    players = tuple(name.strip() for name in raw_players)
+    canonical = {name.casefold(): name for name in players}
+
+    def name_of(value: object, what: str, hand: int | None = None) -> str:
+        if not isinstance(value, str):
+            raise GameError(f"{what} must be a player's name, not {value!r}", hand=hand)
+        return canonical.get(value.strip().casefold(), value.strip())
+
+    dealer = name_of(data.get("dealer", players[0] if players else ""), "the dealer")
+    orders = {}
+    raw_orders = data.get("orders") or {}
+    if not isinstance(raw_orders, Mapping):
+        raise GameError("orders must map each player to their list of phases")
+    for key, order in raw_orders.items():
+        name = name_of(key, "each key of orders")
+        if not isinstance(order, list) or not all(_is_int(n) for n in order):
+            raise GameError("the order must be a list of phase numbers", player=name)
+        orders[name] = tuple(order)
+    raw_hands = data.get("hands") or []
+    if not isinstance(raw_hands, list):
+        raise GameError("hands must be a list of hands, in the order they were played")
+    hands = tuple(
+        _load_hand(raw, number, lambda v, w, n=number: name_of(v, w, n))
+        for number, raw in enumerate(raw_hands, start=1)
+    )
+    return Game(rules=rules, players=players, dealer=dealer, hands=hands, orders=orders)
+
+
+def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) -> HandRecord:
+    if not isinstance(raw, Mapping):
+        raise GameError("a hand is an object with went_out, made and points", hand=number)
+    if message := _unknown(raw, _HAND_KEYS):
+        raise GameError(message, hand=number)
+
+    def names(key: str) -> tuple[str, ...]:
+        value = raw.get(key) or []
+        if not isinstance(value, list):
+            raise GameError(f"{key} must be a list of names", hand=number)
+        return tuple(name_of(v, f"each name in {key}") for v in value)
+
+    def mapping(key: str, read: Callable[[object], object]) -> dict:
+        value = raw.get(key) or {}
+        if not isinstance(value, Mapping):
+            raise GameError(f"{key} must be an object keyed by player name", hand=number)
+        result = {}
+        for key_name, item in value.items():
+            name = name_of(key_name, f"each key of {key}")
+            if name in result:
+                raise GameError(f"{key} names this player twice", hand=number, player=name)
+            try:
+                result[name] = read(item)
+            except (TypeError, ValueError) as error:
+                raise GameError(f"{key}: {error}", hand=number, player=name) from None
+        return result
+
+    def whole_number(item: object) -> int:
+        if not _is_int(item):
+            raise ValueError(f"must be a whole number, not {item!r}")
+        return item  # type: ignore[return-value]
+
+    def cards_left(item: object) -> CardsLeft:
+        if not isinstance(item, Mapping):
+            raise ValueError('give counts like {"low": 2, "high": 1, "skips": 0, "wilds": 0}')
+        return CardsLeft.from_mapping(item)
+
+    went_out = raw.get("went_out")
+    tiebreak = raw.get("tiebreak", False)
+    if not isinstance(tiebreak, bool):
+        raise GameError("tiebreak must be true or false", hand=number)
+    return HandRecord(
+        went_out=None if went_out is None else name_of(went_out, "went_out"),
+        made=names("made"),
+        points=mapping("points", whole_number),
+        attempts=mapping("attempts", whole_number),
+        floaters=names("floaters"),
+        cards=mapping("cards", cards_left),
+        tiebreak=tiebreak,
+    )
+
+
+def game_to_json(game: Game) -> dict[str, object]:
+    """The JSON form of a game; ``load_game(game_to_json(g)) == g``."""
+    seat = {name: index for index, name in enumerate(game.players)}
+
+    def seated(mapping: Mapping[str, T]) -> dict[str, T]:
+        return {k: mapping[k] for k in sorted(mapping, key=lambda k: seat.get(k, len(seat)))}
+
+    hands = []
+    for hand in game.hands:
+        data: dict[str, object] = {
+            "went_out": hand.went_out,
+            "made": list(hand.made),
+            "points": seated(hand.points),
+        }
+        if hand.attempts:
+            data["attempts"] = seated(hand.attempts)
+        if hand.floaters:
+            data["floaters"] = list(hand.floaters)
+        if hand.cards:
+            data["cards"] = {k: v.to_json() for k, v in seated(hand.cards).items()}
+        if hand.tiebreak:
+            data["tiebreak"] = True
+        hands.append(data)
+    result: dict[str, object] = {
+        "rules": game.rules.profile,
+        "options": game.rules.changed_options(),
+        "players": list(game.players),
+        "dealer": game.dealer,
+    }
+    if game.orders:
+        result["orders"] = {k: list(v) for k, v in seated(game.orders).items()}
+    result["hands"] = hands
+    return result

@@ -1,0 +1,639 @@
+"""Hand points, and which hand totals a player can really end a hand with (RULES.md 8).
+
+Every turn is draw one, discard one, so a hand never grows. That is what lets
+the scorekeeper catch a mistyped total at the table:
+
+- a player who did not lay down their phase ends with exactly 10 cards;
+- a player who laid down held 11 cards, put down at least the phase's minimum
+  and discarded one, so ends with at most ``10 - minimum`` cards, and, not
+  having gone out (or floated), with at least one;
+- the player who went out, and a floater, hold nothing and score 0.
+
+What "laid down" means: in every progression (standard, even phases, first N,
+ten hands, Masters, Mixed-up Masters) a hand starts with ten freshly dealt
+cards and a player lays down at most one phase per hand, so a phase is never
+"already down" from an earlier hand. Laid down therefore always means "made
+their phase in this hand"; the phase is the one they attempted this hand
+(their next one, the hand's phase in ten hands, the one they chose in Masters).
+
+With the Super Wild option one Wild fills two places in a group, so a phase
+can be laid down with one card fewer; the player then keeps one card more,
+but that Super Wild is on the table, not in their hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
+from .phases import Rules
+
+HAND_SIZE = 10  # cards dealt; also the most anyone holds at the end of a hand
+LOW_POINTS = 5  # a card 1-9
+HIGH_POINTS = 10  # a card 10-12
+SKIP_POINTS = 15
+SUPER_WILD_POINTS = 50
+SUPER_SKIP_POINTS = 25
+
+# Short citations, appended to every reason so a dispute can be settled.
+RULE_POINTS = "RULES.md 8: card points"
+RULE_HAND_SIZE = "RULES.md 8: a hand never grows"
+RULE_LAID_DOWN = "RULES.md 8: laying down uses cards"
+RULE_GOING_OUT = "RULES.md 8: going out"
+RULE_FLOATER = "RULES.md 8: floaters"
+RULE_DECK = "RULES.md 1: the deck"
+RULE_SUPER_WILD = "RULES.md 3: Super Wild"
+
+
+def cite(reason: str, rule: str) -> str:
+    return f"{reason} ({rule})"
+
+
+def card_points(rules: Rules, card: Card) -> int:
+    """What one card left in hand costs at the end of a hand."""
+    if card.kind is Kind.NUMBER:
+        return LOW_POINTS if card.number <= 9 else HIGH_POINTS  # type: ignore[operator]
+    return {
+        Kind.SKIP: SKIP_POINTS,
+        Kind.WILD: rules.wild_points,
+        Kind.SUPER_WILD: SUPER_WILD_POINTS,
+        Kind.SUPER_SKIP: SUPER_SKIP_POINTS,
+    }[card.kind]
+
+
+def hand_points(rules: Rules, cards: Iterable[Card]) -> int:
+    return sum(card_points(rules, card) for card in cards)
+
+
+# --- cards left, counted by what they are worth ---------------------------------
+
+_WORDS = {
+    "low": ("card 1-9", "cards 1-9"),
+    "high": ("card 10-12", "cards 10-12"),
+    "skips": ("Skip", "Skips"),
+    "wilds": ("Wild", "Wilds"),
+    "super_wilds": ("Super Wild", "Super Wilds"),
+    "super_skips": ("Super Skip", "Super Skips"),
+}
+
+
+def _count_words(count: int, kind: str) -> str:
+    one, many = _WORDS[kind]
+    return f"{count} {one if count == 1 else many}"
+
+
+def _cards_word(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class CardsLeft:
+    """The cards a player holds at the end of a hand, counted by kind.
+
+    Colours and exact numbers do not change the points, so a family can enter
+    "two low cards and a Wild" instead of naming every card.
+    """
+
+    low: int = 0  # cards 1-9
+    high: int = 0  # cards 10-12
+    skips: int = 0
+    wilds: int = 0
+    super_wilds: int = 0
+    super_skips: int = 0
+
+    def __post_init__(self) -> None:
+        for kind in _WORDS:
+            value = getattr(self, kind)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(
+                    f"the number of {_WORDS[kind][1]} must be a whole number from 0 up, "
+                    f"not {value!r}"
+                )
+
+    @property
+    def vector(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    @property
+    def count(self) -> int:
+        return sum(self.vector)
+
+    def points(self, rules: Rules) -> int:
+        return (
+            self.low * LOW_POINTS
+            + self.high * HIGH_POINTS
+            + self.skips * SKIP_POINTS
+            + self.wilds * rules.wild_points
+            + self.super_wilds * SUPER_WILD_POINTS
+            + self.super_skips * SUPER_SKIP_POINTS
+        )
+
+    def __add__(self, other: CardsLeft) -> CardsLeft:
+        return CardsLeft(*(a + b for a, b in zip(self.vector, other.vector, strict=True)))
+
+    def describe(self) -> str:
+        """'2 cards 1-9, 1 Wild' or 'no cards'."""
+        parts = [_count_words(getattr(self, k), k) for k in _WORDS if getattr(self, k)]
+        return ", ".join(parts) or "no cards"
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card]) -> CardsLeft:
+        counts = dict.fromkeys(_WORDS, 0)
+        for card in cards:
+            if card.kind is Kind.NUMBER:
+                counts["low" if card.number <= 9 else "high"] += 1  # type: ignore[operator]
+            else:
+                counts[card.kind.name.lower() + "s"] += 1
+        return cls(**counts)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, object]) -> CardsLeft:
+        """Read ``{"low": 2, "high": 1, "skips": 0, "wilds": 0}`` (missing kinds are 0)."""
+        unknown = [str(key) for key in data if key not in _WORDS]
+        if unknown:
+            raise ValueError(f"unknown kind of card {', '.join(unknown)}: use {', '.join(_WORDS)}")
+        return cls(**data)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, int]:
+        """The four everyday kinds always; the Super cards only when held."""
+        data = {"low": self.low, "high": self.high, "skips": self.skips, "wilds": self.wilds}
+        if self.super_wilds:
+            data["super_wilds"] = self.super_wilds
+        if self.super_skips:
+            data["super_skips"] = self.super_skips
+        return data
+
+
+def deck_counts(rules: Rules) -> CardsLeft:
+    """The whole deck, counted the same way (with Super Wild, one Wild and one Skip are super)."""
+    numbers_per_kind = len(Colour) * COPIES_PER_NUMBER_AND_COLOUR
+    extra = 1 if rules.super_wild else 0
+    return CardsLeft(
+        low=9 * numbers_per_kind,
+        high=3 * numbers_per_kind,
+        skips=DECK_SKIPS - extra,
+        wilds=DECK_WILDS - extra,
+        super_wilds=extra,
+        super_skips=extra,
+    )
+
+
+# --- what one player can hold ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerHand:
+    """How one player's hand ended, as entered: what the checks need to know.
+
+    ``phase`` is the phase number the player attempted this hand; it is needed
+    when they laid it down. ``points`` or ``cards`` (or both) describe what is
+    left; the player who went out and a floater may give neither.
+    """
+
+    points: int | None = None
+    cards: CardsLeft | None = None
+    went_out: bool = False
+    floater: bool = False
+    laid_down: bool = False
+    phase: int | None = None
+
+    def total(self, rules: Rules) -> int:
+        """The points this player scores for the hand."""
+        if self.points is not None:
+            return self.points
+        if self.cards is not None:
+            return self.cards.points(rules)
+        return 0
+
+
+def fewest_cards(rules: Rules, phase: int) -> int:
+    """The fewest cards that can lay this phase down (a Super Wild fills two places).
+
+    A group needs a natural card beside the Super Wild, so it saves a card only
+    in a group of 3 or more (or of 2, when one natural card per phase is enough
+    and another group holds it).
+    """
+    spec = rules.phase(phase)
+    fewest = spec.min_cards
+    if rules.super_wild:
+        for layout in spec.layouts:
+            smallest = 2 if rules.natural_per_phase and len(layout) > 1 else 3
+            if any(group.size >= smallest for group in layout):
+                fewest = min(fewest, sum(group.size for group in layout) - 1)
+    return fewest
+
+
+@dataclass(frozen=True)
+class _Limits:
+    fewest: int  # fewest cards left
+    most: int  # most cards left
+    most_with_super_wild_down: int | None  # one more, when a Super Wild went into the phase
+
+
+def _limits(rules: Rules, hand: PlayerHand) -> _Limits:
+    if hand.went_out or hand.floater:
+        return _Limits(0, 0, None)
+    if not hand.laid_down:
+        return _Limits(HAND_SIZE, HAND_SIZE, None)
+    if hand.phase is None:
+        raise ValueError("a player who laid down needs the phase they laid down")
+    minimum = rules.phase(hand.phase).min_cards
+    fewest = fewest_cards(rules, hand.phase)
+    return _Limits(1, HAND_SIZE - minimum, HAND_SIZE - fewest if fewest < minimum else None)
+
+
+@lru_cache(maxsize=8)
+def _every_hand(wild_points: int, super_wild: bool) -> tuple[tuple[CardsLeft, int], ...]:
+    """Every hand of 0-10 cards one deck can give a player, with its points."""
+    extra = 1 if super_wild else 0
+    hands = []
+    for super_wilds in range(extra + 1):
+        for super_skips in range(extra + 1):
+            for wilds in range(DECK_WILDS - extra + 1):
+                for skips in range(DECK_SKIPS - extra + 1):
+                    special = super_wilds + super_skips + wilds + skips
+                    for high in range(HAND_SIZE - special + 1):
+                        for low in range(HAND_SIZE - special - high + 1):
+                            cards = CardsLeft(low, high, skips, wilds, super_wilds, super_skips)
+                            points = (
+                                low * LOW_POINTS
+                                + high * HIGH_POINTS
+                                + skips * SKIP_POINTS
+                                + wilds * wild_points
+                                + super_wilds * SUPER_WILD_POINTS
+                                + super_skips * SUPER_SKIP_POINTS
+                            )
+                            hands.append((cards, points))
+    return tuple(hands)
+
+
+def _holdings(rules: Rules, hand: PlayerHand) -> tuple[tuple[CardsLeft, CardsLeft, int], ...]:
+    """(cards in hand, cards this player takes from the deck, points), for every way."""
+    return _holdings_for(rules.wild_points, rules.super_wild, _limits(rules, hand))
+
+
+@lru_cache(maxsize=256)
+def _holdings_for(
+    wild_points: int, super_wild: bool, limits: _Limits
+) -> tuple[tuple[CardsLeft, CardsLeft, int], ...]:
+    found = []
+    for cards, points in _every_hand(wild_points, super_wild):
+        count = cards.count
+        if limits.fewest <= count <= limits.most:
+            found.append((cards, cards, points))
+        elif (
+            count == limits.most_with_super_wild_down
+            and count >= limits.fewest
+            and not cards.super_wilds
+        ):
+            found.append((cards, cards + CardsLeft(super_wilds=1), points))
+    return tuple(found)
+
+
+def possible_totals(
+    rules: Rules,
+    *,
+    laid_down: bool,
+    phase: int | None = None,
+    went_out: bool = False,
+    floater: bool = False,
+) -> frozenset[int]:
+    """Every total a player in this position can score for the hand."""
+    situation = PlayerHand(went_out=went_out, floater=floater, laid_down=laid_down, phase=phase)
+    return _possible_totals(rules, situation)
+
+
+def _possible_totals(rules: Rules, hand: PlayerHand) -> frozenset[int]:
+    return frozenset(points for _, _, points in _holdings(rules, hand))
+
+
+def _situation_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+    """Going out, floating and laying down that contradict each other."""
+    problems = []
+    if hand.went_out and hand.floater:
+        problems.append(
+            cite(
+                "cannot both go out and be a floater: a floater did not win the hand", RULE_FLOATER
+            )
+        )
+    if hand.floater and not rules.going_out_needs_discard:
+        problems.append(
+            cite(
+                "cannot be a floater with these rules: hitting the last card goes out "
+                "(the option going_out=discard brings floaters in)",
+                RULE_FLOATER,
+            )
+        )
+    if hand.went_out and not hand.laid_down:
+        problems.append(
+            cite(
+                "went out without making their phase: going out needs the phase down",
+                RULE_GOING_OUT,
+            )
+        )
+    if hand.floater and not hand.laid_down:
+        problems.append(
+            cite(
+                "is a floater without making their phase: only a player whose phase is down "
+                "can hit away every card",
+                RULE_FLOATER,
+            )
+        )
+    return problems
+
+
+def _who(hand: PlayerHand) -> str:
+    if hand.laid_down:
+        return f"someone who laid down phase {hand.phase}"
+    return "a player who did not make the phase"
+
+
+def total_problems(
+    rules: Rules,
+    points: int,
+    *,
+    went_out: bool = False,
+    floater: bool = False,
+    laid_down: bool = False,
+    phase: int | None = None,
+    player: str | None = None,
+) -> list[str]:
+    """Why this hand total is impossible for this player ([] when it is possible)."""
+    hand = PlayerHand(
+        points=points, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
+    )
+    return _named(player, _situation_problems(rules, hand) or _points_problems(rules, hand))
+
+
+def _named(player: str | None, problems: list[str]) -> list[str]:
+    return [f"{player}: {p}" for p in problems] if player else problems
+
+
+def _points_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+    points = hand.points
+    assert points is not None
+    if points < 0:
+        return [cite(f"{points} is not possible: points are never negative", RULE_POINTS)]
+    if hand.went_out:
+        if points:
+            return [cite(f"went out, so scores 0, not {points}", RULE_GOING_OUT)]
+        return []
+    if hand.floater:
+        if points:
+            return [
+                cite(f"is a floater with no cards left, so scores 0, not {points}", RULE_FLOATER)
+            ]
+        return []
+    if points % 5:
+        worth = [LOW_POINTS, HIGH_POINTS, SKIP_POINTS, rules.wild_points]
+        if rules.super_wild:
+            worth += [SUPER_SKIP_POINTS, SUPER_WILD_POINTS]
+        listed = ", ".join(str(w) for w in sorted(set(worth))[:-1])
+        reason = f"every card is worth {listed} or {max(worth)}"
+        return [cite(f"{points} is not a multiple of 5: {reason}", RULE_POINTS)]
+    limits = _limits(rules, hand)
+    possible = _possible_totals(rules, hand)
+    if points in possible:
+        return []
+    if not hand.laid_down:
+        if points < min(possible):
+            reason = f"holds exactly {HAND_SIZE} cards, worth at least {min(possible)}"
+        elif points > max(possible):
+            reason = f"holds exactly {HAND_SIZE} cards, worth at most {max(possible)}"
+        else:
+            reason = f"holds exactly {HAND_SIZE} cards, and no {HAND_SIZE} cards are worth {points}"
+        return [cite(f"{points} is not possible: {_who(hand)} {reason}", RULE_HAND_SIZE)]
+    most = limits.most_with_super_wild_down or limits.most
+    if not possible:
+        return [
+            cite(
+                f"{points} is not possible: laying down phase {hand.phase} and discarding "
+                f"leaves no card, so {_who(hand)} went out (or floated)",
+                RULE_LAID_DOWN,
+            )
+        ]
+    if points == 0:
+        reason = f"0 is not possible for {_who(hand)} and did not go out: at least 1 card is left"
+        if rules.going_out_needs_discard:
+            reason += " (if they hit away every card, mark them as a floater)"
+        return [cite(reason, RULE_LAID_DOWN)]
+    if points > max(possible):
+        return [
+            cite(
+                f"{points} is too much for {_who(hand)} (at most {_cards_word(most)} left, "
+                f"worth at most {max(possible)})",
+                RULE_LAID_DOWN,
+            )
+        ]
+    fewer = "no single card is" if most == 1 else f"no {most} cards or fewer are"
+    return [
+        cite(
+            f"{points} is not possible for {_who(hand)}: at most {_cards_word(most)} left, "
+            f"and {fewer} worth {points}",
+            RULE_LAID_DOWN,
+        )
+    ]
+
+
+def counts_problems(
+    rules: Rules,
+    cards: CardsLeft,
+    *,
+    went_out: bool = False,
+    floater: bool = False,
+    laid_down: bool = False,
+    phase: int | None = None,
+    player: str | None = None,
+) -> list[str]:
+    """Why these exact cards left are impossible for this player ([] when possible)."""
+    hand = PlayerHand(
+        cards=cards, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
+    )
+    return _named(player, _situation_problems(rules, hand) or _cards_problems(rules, hand))
+
+
+def _cards_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+    cards = hand.cards
+    assert cards is not None
+    deck = deck_counts(rules)
+    problems = []
+    for kind in _WORDS:
+        held, limit = getattr(cards, kind), getattr(deck, kind)
+        if held <= limit:
+            continue
+        if limit == 0:
+            problems.append(
+                cite(f"there is no {_WORDS[kind][0]} in this game's deck", RULE_SUPER_WILD)
+            )
+        else:
+            problems.append(
+                cite(
+                    f"{_count_words(held, kind)} cannot be in one hand: the deck has only {limit}",
+                    RULE_DECK,
+                )
+            )
+    if problems:
+        return problems
+    count = cards.count
+    if hand.went_out or hand.floater:
+        if count:
+            who = "went out" if hand.went_out else "is a floater"
+            rule = RULE_GOING_OUT if hand.went_out else RULE_FLOATER
+            return [cite(f"{who}, so holds no cards, not {_cards_word(count)}", rule)]
+        return []
+    if not hand.laid_down:
+        if count != HAND_SIZE:
+            return [
+                cite(f"{_who(hand)} holds exactly {HAND_SIZE} cards, not {count}", RULE_HAND_SIZE)
+            ]
+        return []
+    limits = _limits(rules, hand)
+    most = limits.most
+    if limits.most_with_super_wild_down is not None and not cards.super_wilds:
+        most = limits.most_with_super_wild_down
+    if most < 1:
+        return [
+            cite(
+                f"laying down phase {hand.phase} and discarding leaves no card, so "
+                f"{_who(hand)} went out (or floated)",
+                RULE_LAID_DOWN,
+            )
+        ]
+    if count == 0:
+        reason = f"{_who(hand)} and did not go out has at least 1 card left"
+        if rules.going_out_needs_discard:
+            reason += " (if they hit away every card, mark them as a floater)"
+        return [cite(reason, RULE_LAID_DOWN)]
+    if count > most:
+        return [
+            cite(f"{_who(hand)} has at most {_cards_word(most)} left, not {count}", RULE_LAID_DOWN)
+        ]
+    return []
+
+
+def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -> list[str]:
+    """Everything wrong with one player's end of hand: position, cards, points."""
+    problems = _situation_problems(rules, hand)
+    if not problems and hand.cards is not None:
+        problems = _cards_problems(rules, hand)
+        worth = hand.cards.points(rules)
+        if not problems and hand.points is not None and hand.points != worth:
+            problems = [
+                cite(
+                    f"{hand.cards.describe()} are worth {worth}, not {hand.points}",
+                    RULE_POINTS,
+                )
+            ]
+    elif not problems and hand.points is not None:
+        problems = _points_problems(rules, hand)
+    return _named(player, problems)
+
+
+# --- the whole table: can all of it come from one deck? ------------------------------
+
+
+def _pareto(vectors: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """Drop every vector that needs at least as much of everything as another one."""
+    kept: list[tuple[int, ...]] = []
+    for vector in sorted(set(vectors), key=sum):
+        if not any(all(k <= v for k, v in zip(other, vector, strict=True)) for other in kept):
+            kept.append(vector)
+    return kept
+
+
+def _needs(rules: Rules, hand: PlayerHand) -> tuple[tuple[int, ...], ...]:
+    """The least of each kind of card this player's end of hand can take from the deck."""
+    limits = _limits(rules, hand)
+    return _needs_for(rules.wild_points, rules.super_wild, limits, hand.points, hand.cards)
+
+
+@lru_cache(maxsize=4096)
+def _needs_for(
+    wild_points: int,
+    super_wild: bool,
+    limits: _Limits,
+    points: int | None,
+    exact: CardsLeft | None,
+) -> tuple[tuple[int, ...], ...]:
+    holdings = _holdings_for(wild_points, super_wild, limits)
+    if exact is not None:
+        matches = (used for cards, used, _ in holdings if cards == exact)
+    elif points is not None:
+        matches = (used for _, used, worth in holdings if worth == points)
+    else:
+        matches = (used for cards, used, _ in holdings if not cards.count)
+    return tuple(_pareto(used.vector for used in matches))
+
+
+def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[str]:
+    """Why all these hands cannot have been dealt from one deck ([] when they can).
+
+    With exact cards this adds them up; with bare totals it asks whether there is
+    any way to pick cards for everyone that one deck holds. Players whose own
+    entry is impossible are left out (``player_problems`` explains those).
+    """
+    deck = deck_counts(rules).vector
+    needs = {name: options for name, hand in hands.items() if (options := _needs(rules, hand))}
+    if len(needs) < 2:
+        return []  # one hand alone is checked against the deck by counts_problems
+    problems = []
+    for index, kind in enumerate(_WORDS):
+        least = sum(min(option[index] for option in options) for options in needs.values())
+        if least <= deck[index]:
+            continue
+        holders = [name for name, options in needs.items() if min(o[index] for o in options)]
+        exact = all(hands[name].cards is not None for name in holders)
+        verb = "hold" if exact else "need at least"
+        problems.append(
+            cite(
+                f"together {_and(holders)} {verb} {_count_words(least, kind)}, but the deck "
+                f"has only {deck[index]}",
+                RULE_DECK,
+            )
+        )
+    if problems or _fits_one_deck(deck, list(needs.values())):
+        return problems
+    totals = ", ".join(f"{name} {hands[name].total(rules)}" for name in needs)
+    return [
+        cite(
+            f"these totals cannot all come from one deck ({totals}): together they "
+            "need more Wilds, Skips and cards 10-12 than it holds",
+            RULE_DECK,
+        )
+    ]
+
+
+def _fits_one_deck(deck: tuple[int, ...], needs: list[tuple[tuple[int, ...], ...]]) -> bool:
+    """Can each player take one of their options so that the deck covers them all?"""
+    if sum(max(sum(option) for option in options) for options in needs) <= deck[0]:
+        # so few cards that the 72 cards 1-9 can never run out: leave them out
+        deck = deck[1:]
+        needs = [tuple(_pareto(option[1:] for option in options)) for options in needs]
+
+    def share(option: tuple[int, ...]) -> float:
+        return sum(n / d for n, d in zip(option, deck, strict=True) if d)
+
+    cheapest = [min(options, key=share) for options in needs]
+    if all(t <= d for t, d in zip(map(sum, zip(*cheapest, strict=True)), deck, strict=True)):
+        return True  # the quick way: everyone takes their least scarce option
+    reachable: list[tuple[int, ...]] = [(0,) * len(deck)]
+    for options in needs:
+        sums = (_plus(used, option) for used in reachable for option in options)
+        reachable = _pareto(
+            total for total in sums if all(t <= d for t, d in zip(total, deck, strict=True))
+        )
+        if not reachable:
+            return False
+    return True
+
+
+def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _and(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
