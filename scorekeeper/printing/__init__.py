@@ -1,0 +1,74 @@
+"""Printables: score sheets, phase reference cards and the two-deck guide (PDF).
+
+Each renderer returns PDF bytes built with ``invariant=1``, so the standard
+set in ``printables/`` is reproducible byte for byte and a test can tell when
+it is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from ..rules.phases import make_rules
+from .cards import reference_cards
+from .guide import deck_guide
+from .layout import PAGE_SIZES, LayoutError
+from .sheets import score_sheet
+
+__all__ = [
+    "PAGE_SIZES",
+    "STANDARD_SET",
+    "LayoutError",
+    "deck_guide",
+    "reference_cards",
+    "score_sheet",
+    "write_standard_set",
+]
+
+Builder = Callable[[], bytes]
+
+
+def _standard_set() -> list[tuple[str, Builder]]:
+    official = make_rules()
+    items: list[tuple[str, Builder]] = []
+    for size in PAGE_SIZES:
+        items += [
+            (f"score-sheet-{size}.pdf", partial(score_sheet, official, pagesize=size)),
+            (
+                f"score-sheet-ten-hands-{size}.pdf",
+                partial(score_sheet, make_rules("ten-hands"), pagesize=size),
+            ),
+            (f"phase-cards-official-{size}.pdf", partial(reference_cards, official, pagesize=size)),
+            (
+                f"phase-cards-plus10-{size}.pdf",
+                partial(reference_cards, make_rules("plus10"), pagesize=size),
+            ),
+            (
+                f"phase-cards-even-{size}.pdf",
+                partial(reference_cards, make_rules("even"), pagesize=size),
+            ),
+            (
+                f"phase-cards-super-wild-{size}.pdf",
+                partial(reference_cards, make_rules("super-wild"), pagesize=size),
+            ),
+            (f"two-deck-guide-{size}.pdf", partial(deck_guide, official, pagesize=size)),
+        ]
+    return sorted(items)
+
+
+# (file name, builder) for every file in printables/, in name order.
+STANDARD_SET: list[tuple[str, Builder]] = _standard_set()
+
+
+def write_standard_set(out_dir: Path) -> list[Path]:
+    """Build every standard printable into ``out_dir``; returns the paths written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, build in STANDARD_SET:
+        path = out_dir / name
+        path.write_bytes(build())
+        written.append(path)
+    return written

@@ -1,0 +1,316 @@
+"""The two-deck guide: playing Phase 10 with two standard decks and their jokers.
+
+One page: what each playing card becomes, which suit stands for which colour
+(this game's mapping, or the default), the points, and a count that shows the
+two decks really make the 108 cards of a Phase 10 deck (RULES.md 1-2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from io import BytesIO
+
+from reportlab.lib.colors import Color
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from ..rules.cards import (
+    COPIES_PER_NUMBER_AND_COLOUR,
+    DECK_SIZE,
+    DECK_SKIPS,
+    DECK_WILDS,
+    DEFAULT_SUIT_COLOURS,
+    Colour,
+    deck,
+)
+from ..rules.phases import Rules
+from . import text
+from .layout import (
+    AUTHOR,
+    FONT,
+    FONT_BOLD,
+    FONT_SYMBOLS,
+    INK,
+    LIGHT,
+    SHADE,
+    LayoutError,
+    escape,
+    page_size,
+    plain,
+    style,
+)
+
+MARGIN = 16 * mm
+BODY_SIZES = (11, 10.5, 10, 9.5, 9)  # the largest that keeps the guide to one page
+HEADING_SCALE = 1.25
+TITLE_SIZE = 20
+SWATCH = 4.5 * mm
+
+DECKS = 2
+NUMBER_RANKS = 12  # Ace to Queen: the Kings are Wild
+SUITS_PER_DECK = 4
+JOKERS_PER_DECK = 2
+
+# Ink for the colour swatches; the word and letter are always printed beside them.
+INKS = {
+    Colour.RED: Color(0.82, 0.12, 0.12),
+    Colour.BLUE: Color(0.12, 0.32, 0.78),
+    Colour.GREEN: Color(0.1, 0.55, 0.22),
+    Colour.YELLOW: Color(0.96, 0.78, 0.08),
+}
+SUIT_GLYPHS = {"H": "\u2665", "D": "\u2666", "C": "\u2663", "S": "\u2660"}
+
+
+@dataclass(frozen=True)
+class CardCount:
+    """The two-deck count, step by step, so the guide can show its working."""
+
+    numbers: int
+    wilds: int
+    skips: int
+
+    @property
+    def total(self) -> int:
+        return self.numbers + self.wilds + self.skips
+
+
+def two_deck_count() -> CardCount:
+    """Count what two decks with jokers give, and check it against a Phase 10 deck."""
+    count = CardCount(
+        numbers=DECKS * SUITS_PER_DECK * NUMBER_RANKS,
+        wilds=DECKS * SUITS_PER_DECK,  # one King per suit
+        skips=DECKS * JOKERS_PER_DECK,
+    )
+    expected = CardCount(
+        numbers=NUMBER_RANKS * len(Colour) * COPIES_PER_NUMBER_AND_COLOUR,
+        wilds=DECK_WILDS,
+        skips=DECK_SKIPS,
+    )
+    if count != expected or count.total != DECK_SIZE or len(deck()) != DECK_SIZE:
+        raise AssertionError(f"two decks give {count}, a Phase 10 deck needs {expected}")
+    return count
+
+
+class Swatch(Flowable):
+    """A small square of the colour with its letter: never colour alone."""
+
+    def __init__(self, colour: Colour):
+        super().__init__()
+        self.colour = colour
+        self.width = self.height = SWATCH
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.setFillColor(INKS[self.colour])
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(0.5)
+        canvas.rect(0, 0, SWATCH, SWATCH, stroke=1, fill=1)
+        canvas.setFillColor(INK if self.colour is Colour.YELLOW else Color(1, 1, 1))
+        canvas.setFont(FONT_BOLD, 8)
+        canvas.drawCentredString(SWATCH / 2, SWATCH / 2 - 2.8, self.colour.value)
+
+
+class DeckGuide:
+    """The one-page guide; ``build()`` returns the PDF."""
+
+    def __init__(self, rules: Rules, *, pagesize: str = "letter"):
+        self.rules = rules
+        self.pagesize = page_size(pagesize)
+        self.count = two_deck_count()
+        self.size = BODY_SIZES[0]
+
+    def build(self) -> bytes:
+        for size in BODY_SIZES:
+            self.size = size
+            data, page_count = self._render()
+            if page_count == 1:
+                return data
+        raise LayoutError("the two-deck guide does not fit on one page")
+
+    def _render(self) -> tuple[bytes, int]:
+        buffer = BytesIO()
+        document = SimpleDocTemplate(
+            buffer,
+            pagesize=self.pagesize,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=MARGIN,
+            bottomMargin=MARGIN,
+            title="Phase 10 with two regular decks",
+            subject=plain(text.rules_line(self.rules)),
+            author=AUTHOR,
+            creator=AUTHOR,
+            invariant=1,
+        )
+        document.build(self._story(document.width))
+        return buffer.getvalue(), document.page
+
+    def _p(self, markup: str, paragraph_style=None) -> Paragraph:
+        return Paragraph(markup, paragraph_style or style(self.size))
+
+    def _heading(self, words: str) -> list[Flowable]:
+        return [
+            Spacer(1, 4 * mm),
+            self._p(escape(words), style(self.size * HEADING_SCALE, bold=True)),
+            Spacer(1, 1.5 * mm),
+        ]
+
+    def _story(self, width: float) -> list[Flowable]:
+        story: list[Flowable] = [
+            self._p("Phase 10 with two regular decks", style(TITLE_SIZE, bold=True)),
+            Spacer(1, 2 * mm),
+            self._p(
+                "No Phase 10 deck? Shuffle two standard 52-card decks together with their "
+                "jokers: that makes the same 108 cards. Play by the usual rules."
+            ),
+        ]
+        story += self._heading("What each card becomes")
+        story.append(self._cards_table(width))
+        story.append(Spacer(1, 2 * mm))
+        story.append(
+            self._p("Whoever goes out scores 0; everyone else scores the cards left in hand.")
+        )
+        story += self._heading("Each suit is a colour")
+        story.append(self._suits_table(width))
+        story.append(Spacer(1, 2 * mm))
+        if dict(self.rules.suit_colours) == dict(DEFAULT_SUIT_COLOURS):
+            story.append(
+                self._p("A game may pick another mapping in its house rules (option suits).")
+            )
+            story.append(Spacer(1, 1 * mm))
+        story.append(
+            self._p(
+                "<b>Careful:</b> hearts and diamonds are both printed in red, and clubs and "
+                "spades both in black, yet each suit is its own colour here. A colour group "
+                "(phase 8: 7 cards of one colour) is 7 cards of one <b>suit</b>."
+            )
+        )
+        story += self._heading("Check the count: 108 cards")
+        story.append(self._count_table(width))
+        if self.rules.super_wild:
+            story += self._heading("Super Wild")
+            story.append(
+                self._p(
+                    "Mark one King as the Super Wild and one Joker as the Super Skip (a sticker "
+                    "or a pen dot) before the first deal."
+                )
+            )
+        story += self._heading("Typing cards into the scorekeeper")
+        story.append(
+            self._p(
+                "Rank then suit: <b>7H</b>, <b>10S</b>, <b>QC</b>, <b>AD</b>. "
+                "<b>KH</b> (any King) is a Wild and <b>JOKER</b> is a Skip."
+            )
+        )
+        return story
+
+    def _table(self, rows: list[list], widths: list[float], extra: list | None = None) -> Table:
+        table = Table(rows, colWidths=widths, hAlign="LEFT")
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, self.size),
+                    ("FONT", (0, 0), (-1, 0), FONT_BOLD, self.size),
+                    ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.5, LIGHT),
+                    ("BOX", (0, 0), (-1, -1), 0.8, INK),
+                    ("TOPPADDING", (0, 0), (-1, -1), 3),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                    *(extra or []),
+                ]
+            )
+        )
+        return table
+
+    def _cards_table(self, width: float) -> Table:
+        header = ["Playing card", "Phase 10 card", "Points left in hand"]
+        rows = [header] + [
+            [cards, means, str(points)] for cards, means, points in self._card_rows()
+        ]
+        return self._table(
+            rows,
+            [width * 0.38, width * 0.32, width * 0.30],
+            [("ALIGN", (2, 1), (2, -1), "CENTER"), ("FONT", (2, 1), (2, -1), FONT_BOLD, self.size)],
+        )
+
+    def _card_rows(self) -> list[tuple[str, str, int]]:
+        low, high, skip, wild, *super_cards = text.regular_card_points(self.rules)
+        rows = [
+            ("Ace", "1", low[2]),
+            ("2 to 9", "2 to 9", low[2]),
+            ("10", "10", high[2]),
+            ("Jack", "11", high[2]),
+            ("Queen", "12", high[2]),
+            ("King", "Wild", wild[2]),
+            ("Joker", "Skip", skip[2]),
+        ]
+        rows += [(name[0].upper() + name[1:], means, points) for name, means, points in super_cards]
+        return rows
+
+    def _suits_table(self, width: float) -> Table:
+        mapping = text.suit_mapping(self.rules)
+        is_default = dict(self.rules.suit_colours) == dict(DEFAULT_SUIT_COLOURS)
+        header = [
+            "Suit",
+            "Colour " + ("(the default)" if is_default else "(this game's choice)"),
+            "",
+            "Example",
+        ]
+        rows: list[list] = [header]
+        for suit, name, colour in mapping:
+            rows.append(
+                [
+                    self._p(
+                        f"<font name='{FONT_SYMBOLS}'>{SUIT_GLYPHS[suit]}</font>&nbsp; "
+                        f"{name.capitalize()} ({suit})"
+                    ),
+                    Swatch(colour),
+                    self._p(f"<b>{colour.word}</b> ({colour.value})"),
+                    self._p(f"7 of {name} = {colour.word} 7"),
+                ]
+            )
+        return self._table(
+            rows,
+            [width * 0.28, SWATCH + 4 * mm, width * 0.30, width * 0.42 - SWATCH - 4 * mm],
+            [("SPAN", (1, 0), (2, 0))],
+        )
+
+    def _count_table(self, width: float) -> Table:
+        count = self.count
+        rows = [
+            ["From the two decks", "", "Phase 10 deck"],
+            [
+                self._p(
+                    f"Ace to Queen: {NUMBER_RANKS} ranks x {SUITS_PER_DECK} suits x {DECKS} decks"
+                ),
+                str(count.numbers),
+                self._p(f"numbers 1-12: {len(Colour)} colours x {COPIES_PER_NUMBER_AND_COLOUR}"),
+            ],
+            [
+                self._p(f"Kings: {SUITS_PER_DECK} per deck x {DECKS} decks"),
+                str(count.wilds),
+                "Wilds",
+            ],
+            [
+                self._p(f"Jokers: {JOKERS_PER_DECK} per deck x {DECKS} decks"),
+                str(count.skips),
+                "Skips",
+            ],
+            ["Total", str(count.total), "cards, as in a Phase 10 deck"],
+        ]
+        return self._table(
+            rows,
+            [width * 0.54, width * 0.10, width * 0.36],
+            [
+                ("ALIGN", (1, 0), (1, -1), "CENTER"),
+                ("FONT", (1, 1), (1, -1), FONT_BOLD, self.size),
+                ("FONT", (0, -1), (-1, -1), FONT_BOLD, self.size),
+                ("LINEABOVE", (0, -1), (-1, -1), 1, INK),
+            ],
+        )
+
+
+def deck_guide(rules: Rules, *, pagesize: str = "letter") -> bytes:
+    """The two-deck guide as PDF bytes, with this game's suit mapping."""
+    return DeckGuide(rules, pagesize=pagesize).build()

@@ -1,0 +1,248 @@
+"""Shared page geometry, fonts, text safety and fitting for every printable.
+
+Everything is measured in mm (``reportlab.lib.units.mm``) so the constants
+read like a ruler. Only the standard PDF fonts are used (Helvetica, and
+ZapfDingbats for the suit symbols): they need no font file on the machine and
+keep the files small; a character they cannot show is replaced by a close
+Latin letter or ``?`` rather than printed as a black box.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from io import BytesIO
+from xml.sax.saxutils import escape as _xml_escape
+
+from reportlab.lib.colors import Color, black
+from reportlab.lib.enums import TA_CENTER, TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph
+
+PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
+
+FONT = "Helvetica"
+FONT_BOLD = "Helvetica-Bold"
+FONT_SYMBOLS = "ZapfDingbats"  # has the four suits; a standard font, nothing to install
+
+INK = black
+GREY = Color(0.45, 0.45, 0.45)
+LIGHT = Color(0.75, 0.75, 0.75)
+SHADE = Color(0.93, 0.93, 0.93)
+
+# The smallest type we print: below this a family at the table cannot read it.
+MIN_FONT_SIZE = 6.5
+LEADING = 1.2  # line height as a multiple of the font size
+
+AUTHOR = "Phase 10 Scorekeeper"
+
+
+class LayoutError(ValueError):
+    """Text that cannot fit its box even at the smallest legible size."""
+
+
+def page_size(name: str, *, turned: bool = False) -> tuple[float, float]:
+    """The page in points for 'letter' or 'a4' (``turned`` for landscape)."""
+    try:
+        size = PAGE_SIZES[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"unknown page size {name!r}: choose {' or '.join(PAGE_SIZES)}") from None
+    return landscape(size) if turned else size
+
+
+# --- text safety ---------------------------------------------------------------
+
+# Letters outside Windows-1252 that have an obvious plain-Latin stand-in.
+_STAND_INS = str.maketrans(
+    {
+        "\u0141": "L",
+        "\u0142": "l",
+        "\u0110": "D",
+        "\u0111": "d",
+        "\u0131": "i",
+        "\u0126": "H",
+        "\u0127": "h",
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2212": "-",
+    }
+)
+
+
+def _printable(char: str) -> bool:
+    try:
+        char.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return char.isprintable()
+
+
+def plain(text: str) -> str:
+    """Text the standard fonts can show: accents kept where the font has them.
+
+    Helvetica covers Windows-1252 (most Western European names); other letters
+    lose their accent (``Ş`` -> ``S``) or become ``?`` so nothing prints as a box.
+    """
+    text = unicodedata.normalize("NFC", " ".join(str(text).split())).translate(_STAND_INS)
+    out = []
+    for char in text:
+        if _printable(char):
+            out.append(char)
+            continue
+        base = "".join(
+            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+        )
+        out.append(base if base and all(_printable(c) for c in base) else "?")
+    return "".join(out)
+
+
+def escape(text: str) -> str:
+    """User text made safe for ``Paragraph``, which reads ``<b>`` and ``&amp;`` as markup."""
+    return _xml_escape(plain(text), {'"': "&quot;", "'": "&#39;"})
+
+
+# --- styles and fitting ----------------------------------------------------------
+
+
+def style(
+    size: float,
+    *,
+    bold: bool = False,
+    centred: bool = False,
+    colour: Color = INK,
+    indent: float = 0,
+) -> ParagraphStyle:
+    """A paragraph style; ``indent`` hangs every line after the first."""
+    return ParagraphStyle(
+        name=f"s{size}{'b' if bold else ''}{'c' if centred else ''}{indent}",
+        fontName=FONT_BOLD if bold else FONT,
+        fontSize=size,
+        leading=size * LEADING,
+        alignment=TA_CENTER if centred else TA_LEFT,
+        textColor=colour,
+        leftIndent=indent,
+        firstLineIndent=-indent,
+        splitLongWords=True,
+    )
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A paragraph (or table) laid out in a box: its size in points and its font size."""
+
+    paragraph: Flowable
+    width: float
+    height: float
+    size: float
+
+    def draw(self, canvas: Canvas, x: float, top: float) -> float:
+        """Draw with the top-left corner at (x, top); returns the y below it."""
+        self.paragraph.drawOn(canvas, x, top - self.height)
+        return top - self.height
+
+
+def measure(markup: str, paragraph_style: ParagraphStyle, width: float) -> Fitted:
+    paragraph = Paragraph(markup, paragraph_style)
+    used_width, height = paragraph.wrap(width, 10_000)
+    return Fitted(paragraph, used_width, height, paragraph_style.fontSize)
+
+
+def fit(
+    markup: str,
+    width: float,
+    height: float,
+    *,
+    size: float,
+    min_size: float = MIN_FONT_SIZE,
+    bold: bool = False,
+    centred: bool = False,
+    max_lines: int | None = None,
+    split_words: bool = False,
+) -> Fitted:
+    """The largest font size, from ``size`` down, at which the text fits the box.
+
+    Long words are not cut (unless ``split_words``, for links): a word wider
+    than the box counts as not fitting. Raises LayoutError when even
+    ``min_size`` is too big.
+    """
+    current = size
+    while current >= min_size - 1e-9:
+        fitted = measure(markup, style(current, bold=bold, centred=centred), width)
+        lines = len(fitted.paragraph.blPara.lines)
+        if (
+            fitted.height <= height + 0.01
+            and (max_lines is None or lines <= max_lines)
+            and (split_words or _no_word_split(fitted.paragraph, width))
+        ):
+            return fitted
+        current = round(current - 0.25, 2)
+    raise LayoutError(f"text does not fit a {width / mm:.0f} x {height / mm:.0f} mm box")
+
+
+def fit_user_text(
+    words: str,
+    width: float,
+    height: float,
+    *,
+    size: float,
+    min_size: float = MIN_FONT_SIZE,
+    prefix: str = "",
+    **options: bool | int | None,
+) -> Fitted:
+    """Text someone typed (a title, a name, a link), escaped and fitted to its box.
+
+    When it is too long even at ``min_size`` it is cut short with an ellipsis,
+    visibly, rather than running out of the box. ``prefix`` is trusted markup.
+    """
+    words = plain(words)
+    try:
+        return fit(prefix + escape(words), width, height, size=size, min_size=min_size, **options)
+    except LayoutError:
+        pass
+    best, low, high = None, 0, len(words) - 1
+    while low <= high:  # the longest beginning that fits, by halving
+        middle = (low + high) // 2
+        shortened = prefix + escape(words[:middle].rstrip() + "\u2026")
+        try:
+            best = fit(shortened, width, height, size=min_size, min_size=min_size, **options)
+            low = middle + 1
+        except LayoutError:
+            high = middle - 1
+    if best is None:
+        raise LayoutError(f"no room for {words[:20]!r} in its box")
+    return best
+
+
+def _no_word_split(paragraph: Paragraph, width: float) -> bool:
+    """True when no single word had to be broken to fit the width."""
+    return paragraph.minWidth() <= width + 0.01
+
+
+def shorten(text: str, width: float, font: str, size: float) -> str:
+    """Cut ``text`` with an ellipsis so one line fits ``width`` (never clipped)."""
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "\u2026", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "\u2026"
+
+
+# --- documents --------------------------------------------------------------------
+
+
+def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
+    """A canvas with ``invariant=1``, so the same input always gives the same bytes."""
+    canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+    canvas.setTitle(plain(title))
+    canvas.setSubject(plain(subject))
+    canvas.setAuthor(AUTHOR)
+    canvas.setCreator(AUTHOR)
+    return canvas

@@ -1,0 +1,528 @@
+"""The printables: what they say, that nothing is clipped, and that they are reproducible."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from io import BytesIO
+from itertools import combinations
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from scorekeeper.printing import (
+    STANDARD_SET,
+    deck_guide,
+    reference_cards,
+    score_sheet,
+    write_standard_set,
+)
+from scorekeeper.printing import cards as card_layout
+from scorekeeper.printing import sheets as sheet_layout
+from scorekeeper.printing.guide import two_deck_count
+from scorekeeper.printing.layout import escape, page_size, plain
+from scorekeeper.printing.qr import error_correction, qr_matrix
+from scorekeeper.rules.phases import make_rules
+
+PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
+HOSTILE = '<b>Ann & "Bob"</b>'
+# Every option changed from the official profile: the most a card or sheet must say.
+EVERY_HOUSE_RULE = {
+    "phases": "plus10",
+    "progression": "masters",
+    "even": "yes",
+    "first": "4",
+    "phase10": "set4+set3",
+    "super_wild": "yes",
+    "wild_points": "20",
+    "natural": "phase",
+    "going_out": "discard",
+    "skip_out": "draw",
+    "winner": "lowest",
+    "tiebreak": "own-phase",
+    "totals": "warn",
+    "suits": "H=B,D=G,C=R,S=Y",
+}
+
+# RULES.md 3, in the words the app prints ("one colour" for the rules' "1 colour").
+OFFICIAL = [
+    "2 sets of 3",
+    "1 set of 3 + 1 run of 4",
+    "1 set of 4 + 1 run of 4",
+    "1 run of 7",
+    "1 run of 8",
+    "1 run of 9",
+    "2 sets of 4",
+    "7 cards of one colour",
+    "1 set of 5 + 1 set of 2",
+    "1 set of 5 + 1 set of 3",
+]
+PLUS_TEN = [
+    "4 sets of 2",
+    "1 set of 4 + 1 run of 5",
+    "1 set of 5 + 1 run of 5",
+    "1 run of 4 + 4 cards of one colour",
+    "1 run of 5 + 4 cards of one colour",
+    "1 run of 10",
+    "1 set of 4 + 1 set of 5",
+    "9 cards of one colour",
+    "1 set of 6 + 1 set of 2",
+    "1 set of 6 + 1 set of 3",
+]
+
+
+# --- reading PDFs back ------------------------------------------------------------
+
+
+def words(data: bytes) -> str:
+    """All the text of a PDF with white space squeezed, so wrapped lines still match."""
+    reader = PdfReader(BytesIO(data))
+    return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())
+
+
+def pages(data: bytes) -> int:
+    return len(PdfReader(BytesIO(data)).pages)
+
+
+def require(tool: str) -> None:
+    """Skip without a Debian tool on a laptop; in CI (CI=true) its absence is a failure."""
+    if shutil.which(tool):
+        return
+    message = f"{tool} is not installed (Debian: poppler-utils / zbar-tools)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def word_boxes(data: bytes, tmp_path: Path) -> list[list[tuple[float, float, float, float, str]]]:
+    """Each page's words as (x0, top, x1, bottom, word) in points from the top left."""
+    require("pdftotext")
+    source = tmp_path / "boxes.pdf"
+    source.write_bytes(data)
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(source), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    html = re.sub(r"<!DOCTYPE[^>]*>", "", html).replace('xmlns="http://www.w3.org/1999/xhtml"', "")
+    root = ElementTree.fromstring(html)
+    return [
+        [
+            (
+                float(word.get("xMin")),
+                float(word.get("yMin")),
+                float(word.get("xMax")),
+                float(word.get("yMax")),
+                word.text or "",
+            )
+            for word in page.iter("word")
+        ]
+        for page in root.iter("page")
+    ]
+
+
+def overlapping(boxes: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    """Pairs of words whose ink overlaps (boxes trimmed a little: fonts pad their height)."""
+    clashes = []
+    for a, b in combinations(boxes, 2):
+        trim_a = (a[3] - a[1]) * 0.2
+        trim_b = (b[3] - b[1]) * 0.2
+        if (
+            min(a[2], b[2]) - max(a[0], b[0]) > 0.5
+            and min(a[3] - trim_a, b[3] - trim_b) - max(a[1] + trim_a, b[1] + trim_b) > 0.5
+        ):
+            clashes.append((a[4], b[4]))
+    return clashes
+
+
+@pytest.fixture
+def game_rules():
+    return make_rules("plus10", {"wild_points": "20", "going_out": "discard"})
+
+
+# --- phase reference cards ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("profile", "phases"),
+    [
+        ("official", list(enumerate(OFFICIAL, 1))),
+        ("plus10", list(enumerate(OFFICIAL + PLUS_TEN, 1))),
+        ("even", [(n, OFFICIAL[n - 1]) for n in (2, 4, 6, 8, 10)]),
+    ],
+)
+def test_a_reference_card_lists_each_phase_of_its_profile_by_number(profile, phases):
+    text = words(reference_cards(make_rules(profile)))
+    for number, phase in phases:
+        assert f"{number} {phase}" in text
+
+
+def test_the_even_phases_card_leaves_out_the_odd_phases():
+    text = words(reference_cards(make_rules("even")))
+    for phase in ("2 sets of 3", "1 run of 8", "1 set of 5 + 1 set of 2"):
+        assert phase not in text
+
+
+def test_the_super_wild_card_gives_phase_7_three_ways_and_lets_a_skip_be_blue():
+    text = words(reference_cards(make_rules("super-wild")))
+    assert "7 2 sets of 4 OR 3 sets of 3 OR 5 sets of 2" in text
+    assert "8 7 cards of one colour (a Skip may count as a blue card)" in text
+    assert "Super Wild 50" in text and "Super Skip 25" in text
+
+
+def test_a_reference_card_explains_groups_wild_skip_and_points():
+    text = words(reference_cards(make_rules()))
+    for name in ("Set:", "Run:", "Colour group:", "Wild:", "Skip:"):
+        assert name in text
+    assert "12 is never followed by 1" in text  # RULES.md 4: no wrap
+    assert "red, blue, green or yellow" in text  # colours named in words, not ink
+    for cards, points in (("1 to 9", 5), ("10, 11, 12", 10), ("Skip", 15), ("Wild", 25)):
+        assert f"{cards} {points}" in text
+
+
+def test_a_house_rule_for_wild_points_reaches_the_card():
+    assert "Wild 20" in words(reference_cards(make_rules("official", {"wild_points": "20"})))
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"natural": "phase"}, "each phase needs at least one card that is not a Wild"),
+        ({}, "each group needs at least one card that is not a Wild"),
+        ({"going_out": "discard"}, "Going out: only by discarding your last card"),
+        ({"skip_out": "draw"}, "Last card a Skip: you may not go out on it"),
+    ],
+)
+def test_the_card_back_follows_the_games_house_rules(options, said):
+    assert said in words(reference_cards(make_rules("official", options)))
+
+
+def test_a_card_with_every_house_rule_carries_on_to_a_second_pair(tmp_path):
+    rules = make_rules("official", EVERY_HOUSE_RULE)
+    data = reference_cards(rules)
+    text = words(data)
+    assert "Phase 10 + 10, even only" in text
+    assert "The game ends when someone has made 4 phases" in text
+    assert "2 1 set of 3 + 1 run of 4" in text and "8 7 cards of one colour" in text
+    assert "Super Wild 50" in text
+    assert_cards_unclipped(data, tmp_path)
+
+
+def test_a_custom_phase_list_prints_under_its_own_heading():
+    rules = make_rules("official", {"custom_phases": "run of 3 + 3 of one colour; 2 runs of 4"})
+    text = words(reference_cards(rules))
+    assert "Our own phases" in text
+    assert "1 1 run of 3 + 3 cards of one colour" in text
+    assert "2 2 runs of 4" in text
+
+
+def test_thirty_long_custom_phases_carry_on_to_more_faces_instead_of_shrinking(tmp_path):
+    phase = "set of 3 + run of 4 + 5 of one colour or 3 sets of 3 or 2 runs of 5"
+    rules = make_rules("official", {"custom_phases": "; ".join([phase] * 30)})
+    data = reference_cards(rules)
+    text = words(data)
+    for number in range(1, 31):
+        assert f"{number} 1 set of 3 + 1 run of 4" in text
+    assert "PHASE 10, CONTINUED" in text
+    assert_cards_unclipped(data, tmp_path)
+
+
+def test_reference_cards_are_poker_size_four_pairs_to_a_landscape_page():
+    assert card_layout.CARD_WIDTH == pytest.approx(63 * mm)
+    assert card_layout.CARD_HEIGHT == pytest.approx(88 * mm)
+    for size in ("letter", "a4"):
+        width, height = page_size(size, turned=True)
+        assert 2 * card_layout.PAIR_WIDTH < width - 20 * mm
+        assert 2 * card_layout.CARD_HEIGHT < height - 20 * mm
+    reader = PdfReader(BytesIO(reference_cards(make_rules(), copies=6)))
+    assert len(reader.pages) == 2  # six players: two pages of four pairs
+    box = reader.pages[0].mediabox
+    assert box.width > box.height
+
+
+def assert_cards_unclipped(data: bytes, tmp_path: Path) -> None:
+    """Every word sits inside one card face, away from the cut, or wholly in the margin."""
+    width, height = page_size("letter", turned=True)
+    grid_width = card_layout.GRID_COLUMNS * card_layout.PAIR_WIDTH
+    grid_height = card_layout.GRID_ROWS * card_layout.CARD_HEIGHT
+    left, top = (width - grid_width) / 2, (height - grid_height) / 2
+    pad = card_layout.PAD - 0.5
+    faces = [
+        (
+            left + column * card_layout.CARD_WIDTH,
+            top + row * card_layout.CARD_HEIGHT,
+        )
+        for column in range(2 * card_layout.GRID_COLUMNS)
+        for row in range(card_layout.GRID_ROWS)
+    ]
+    for page in word_boxes(data, tmp_path):
+        for x0, y0, x1, y1, word in page:
+            outside = x1 < left or x0 > left + grid_width or y1 < top or y0 > top + grid_height
+            inside = any(
+                fx + pad <= x0
+                and x1 <= fx + card_layout.CARD_WIDTH - pad
+                and fy + pad - 1 <= y0
+                and y1 <= fy + card_layout.CARD_HEIGHT - pad + 1
+                for fx, fy in faces
+            )
+            assert outside or inside, f"{word!r} crosses a card edge or its margin"
+        assert overlapping(page) == []
+
+
+@pytest.mark.parametrize("profile", ["official", "plus10", "even", "super-wild"])
+def test_no_reference_card_text_is_clipped_or_overlapping(profile, tmp_path):
+    assert_cards_unclipped(reference_cards(make_rules(profile)), tmp_path)
+
+
+# --- score sheets ----------------------------------------------------------------------
+
+
+def test_a_game_sheet_prints_the_players_title_rules_and_house_rules(game_rules):
+    data = score_sheet(game_rules, players=["Ann", "Raj", "Zoë"], title="Friday at Gran's")
+    text = words(data)
+    for name in ("Ann", "Raj", "Zoë", "Friday at Gran's"):
+        assert name in text
+    assert "Rules: Phase 10 + 10." in text
+    assert "A Wild left in hand scores 20" in text
+    assert "You must discard to go out" in text
+    assert "Wild 20" in text  # the points strip follows the house rule
+    assert text.count("Phase Points Total") == 3  # a column group per player
+
+
+@pytest.mark.parametrize(("players", "columns", "expected"), [(2, None, 2), (3, 5, 5), (0, 4, 4)])
+def test_a_sheet_has_a_column_group_per_player_or_as_many_as_asked(players, columns, expected):
+    names = ["Ann", "Bo", "Cy"][:players]
+    data = score_sheet(make_rules(), players=names, player_columns=columns)
+    assert words(data).count("Phase Points Total") == expected
+
+
+def test_a_hostile_player_name_prints_literally_not_as_markup(tmp_path):
+    data = score_sheet(make_rules(), players=[HOSTILE, "&amp; Co"], title=HOSTILE)
+    text = words(data)
+    assert text.count(HOSTILE) == 2  # the title and the column
+    assert "&amp; Co" in text
+    assert escape(HOSTILE) == "&lt;b&gt;Ann &amp; &quot;Bob&quot;&lt;/b&gt;"
+
+
+def test_names_the_standard_fonts_cannot_show_lose_an_accent_not_a_letter():
+    assert plain("Łukasz Şahin") == "Lukasz Sahin"
+    assert plain("Zoë Ødegård") == "Zoë Ødegård"  # in the font: kept as written
+    assert plain("李") == "?"  # never a black box
+
+
+def test_a_blank_sheet_has_six_columns_and_rows_for_a_long_game():
+    text = words(score_sheet(make_rules()))
+    assert text.count("Name") == 6
+    assert text.count("Phase Points Total") == 6
+    assert "Date" in text
+    for number, phase in enumerate(OFFICIAL, 1):
+        assert f"{number} {phase}" in text  # the phase list in the margin
+    for cards, points in (("1 to 9", 5), ("10, 11, 12", 10), ("Skip", 15), ("Wild", 25)):
+        assert f"{cards} {points}" in text
+
+
+@pytest.mark.parametrize("size", ["letter", "a4"])
+def test_a_blank_sheet_fits_enough_hands(size):
+    sheet = sheet_layout.ScoreSheet(make_rules(), pagesize=size)
+    data = sheet.build()
+    assert pages(data) == 1
+    hands = " ".join(str(n) for n in range(1, 26))
+    assert f"Total {hands}" in words(data)  # at least 25 numbered hand rows
+
+
+def test_a_ten_hands_sheet_labels_each_hand_with_its_phase():
+    text = words(score_sheet(make_rules("ten-hands"), players=["Ann", "Bo"]))
+    for number, phase in enumerate(OFFICIAL, 1):
+        assert f"{number} Phase {number} {phase}" in text
+    assert "the lowest total wins" in text
+    assert "an exact tie is a tie" in text
+
+
+def test_a_sheet_refuses_more_than_six_players_or_too_few_columns():
+    with pytest.raises(ValueError, match="at most 6"):
+        score_sheet(make_rules(), players=list("ABCDEFG"))
+    with pytest.raises(ValueError, match="2 to 6"):
+        score_sheet(make_rules(), player_columns=7)
+    with pytest.raises(ValueError, match="3 players need 3 columns"):
+        score_sheet(make_rules(), players=["A", "B", "C"], player_columns=2)
+
+
+def test_a_sheet_refuses_an_unknown_page_size():
+    with pytest.raises(ValueError, match="letter or a4"):
+        score_sheet(make_rules(), pagesize="legal")
+
+
+@pytest.mark.parametrize(
+    ("rules", "kwargs"),
+    [
+        (make_rules(), {}),
+        (make_rules("ten-hands"), {"pagesize": "a4"}),
+        (
+            make_rules("official", EVERY_HOUSE_RULE),
+            {
+                "players": [HOSTILE, "Bartholomew-Maximilian von Longname", "W" * 60, "Zoë"],
+                "title": "A very long title " * 8,
+                "view_url": "https://example.org/games/42/view?" + "k" * 300,
+            },
+        ),
+    ],
+    ids=["blank", "ten-hands", "long-names"],
+)
+def test_no_sheet_text_is_clipped_or_overlapping(rules, kwargs, tmp_path):
+    data = score_sheet(rules, **kwargs)
+    width, height = page_size(kwargs.get("pagesize", "letter"))
+    margin = sheet_layout.MARGIN - 0.5
+    for page in word_boxes(data, tmp_path):
+        for x0, y0, x1, y1, word in page:
+            assert margin <= x0 and x1 <= width - margin, f"{word!r} runs off the side"
+            assert margin - 2 <= y0 and y1 <= height - margin + 2, f"{word!r} runs off the page"
+        assert overlapping(page) == []
+
+
+def test_a_name_too_long_for_its_column_is_shortened_visibly():
+    text = words(score_sheet(make_rules(), players=["W" * 60, "Bo"], title="T" * 300))
+    assert "W" * 10 in text and "W" * 60 not in text
+    assert "T" * 30 in text and "T" * 300 not in text
+    assert text.count("\u2026") == 2
+
+
+def test_a_sheet_lists_every_house_rule_in_words():
+    text = words(score_sheet(make_rules("official", EVERY_HOUSE_RULE)))
+    for said in (
+        "Rules: Official rules. House rules: Phase 10 + 10: twenty phases.",
+        "Masters: each hand, choose any phase you have not made yet.",
+        "A Wild left in hand scores 20.",
+        "hearts = blue, diamonds = green, clubs = red, spades = yellow.",
+    ):
+        assert said in text
+    assert ".." not in text
+
+
+# --- the QR code ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("length", "level"), [(20, "H"), (60, "Q"), (120, "M"), (400, "L")])
+def test_shorter_links_get_more_error_correction(length, level):
+    from qrcode import constants
+
+    assert error_correction("x" * length) == getattr(constants, f"ERROR_CORRECT_{level}")
+
+
+def test_the_qr_code_is_drawn_as_vectors_not_an_image():
+    data = score_sheet(make_rules(), players=["A", "B"], view_url="https://example.org/g/1")
+    page = PdfReader(BytesIO(data)).pages[0]
+    assert not page.images
+    assert len(qr_matrix("https://example.org/g/1")) >= 21
+
+
+@pytest.mark.parametrize(
+    "view_url",
+    [
+        "http://192.168.1.20:5000/games/7",
+        "https://scores.example.org/games/1234/view?key=Zq8u2WfP0xkT3mR9c_vLh-Ya&t=1",
+    ],
+)
+def test_the_game_sheet_qr_code_opens_the_view_link(view_url, tmp_path):
+    require("pdftoppm")
+    require("zbarimg")
+    source = tmp_path / "sheet.pdf"
+    source.write_bytes(score_sheet(make_rules(), players=["Ann", "Bo"], view_url=view_url))
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-png", str(source), str(tmp_path / "page")], check=True
+    )
+    image = next(tmp_path.glob("page*.png"))
+    found = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True
+    )
+    assert found.stdout.strip() == view_url
+    assert view_url in words(source.read_bytes())  # also printed for anyone without a camera
+
+
+# --- the two-deck guide --------------------------------------------------------------
+
+
+def test_two_decks_with_jokers_make_108_cards():
+    count = two_deck_count()
+    assert (count.numbers, count.wilds, count.skips, count.total) == (96, 8, 4, 108)
+
+
+def test_the_guide_shows_the_card_mapping_the_count_and_the_points():
+    data = deck_guide(make_rules())
+    text = words(data)
+    assert pages(data) == 1
+    for line in ("Ace 1 5", "Jack 11 10", "Queen 12 10", "King Wild 25", "Joker Skip 15"):
+        assert line in text
+    assert "Ace to Queen: 12 ranks x 4 suits x 2 decks 96" in text
+    assert "Kings: 4 per deck x 2 decks 8 Wilds" in text
+    assert "Jokers: 2 per deck x 2 decks 4 Skips" in text
+    assert "Total 108" in text
+
+
+def test_the_guide_prints_the_default_suit_colours_in_words_and_letters():
+    text = words(deck_guide(make_rules()))
+    assert "Colour (the default)" in text
+    for suit, colour, letter in (
+        ("Hearts", "red", "R"),
+        ("Diamonds", "yellow", "Y"),
+        ("Clubs", "green", "G"),
+        ("Spades", "blue", "B"),
+    ):
+        assert f"{colour} ({letter})" in text
+        assert f"7 of {suit.lower()} = {colour} 7" in text
+
+
+def test_the_guide_prints_a_games_own_suit_mapping_and_super_cards():
+    rules = make_rules("super-wild", {"suits": "H=B,D=G,C=R,S=Y", "wild_points": "20"})
+    text = words(deck_guide(rules, pagesize="a4"))
+    assert "Colour (this game's choice)" in text
+    assert "7 of hearts = blue 7" in text and "7 of spades = yellow 7" in text
+    assert "King Wild 20" in text
+    assert "The marked King Super Wild 50" in text
+
+
+# --- reproducible output -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: score_sheet(make_rules(), players=["Ann", "Bo"], view_url="https://e.org/g/1"),
+        lambda: reference_cards(make_rules("super-wild"), pagesize="a4"),
+        lambda: deck_guide(make_rules()),
+    ],
+    ids=["sheet", "cards", "guide"],
+)
+def test_the_same_input_gives_the_same_bytes(build):
+    assert build() == build()
+
+
+def test_every_standard_printable_is_one_page():
+    for name, build in STANDARD_SET:
+        assert pages(build()) == 1, name
+
+
+def test_the_standard_set_has_every_printable_in_both_page_sizes():
+    names = {name for name, _ in STANDARD_SET}
+    for stem in (
+        "score-sheet",
+        "score-sheet-ten-hands",
+        "phase-cards-official",
+        "phase-cards-plus10",
+        "phase-cards-even",
+        "phase-cards-super-wild",
+        "two-deck-guide",
+    ):
+        assert {f"{stem}-letter.pdf", f"{stem}-a4.pdf"} <= names
+    assert len(names) == 14
+
+
+def test_printables_folder_is_not_stale(tmp_path):
+    fresh = {path.name: path.read_bytes() for path in write_standard_set(tmp_path)}
+    committed = {path.name: path.read_bytes() for path in PRINTABLES.glob("*.pdf")}
+    hint = "printables/ is stale: run `scorekeeper printables --out printables/`"
+    assert sorted(committed) == sorted(fresh), hint
+    stale = [name for name in fresh if fresh[name] != committed[name]]
+    assert stale == [], f"{hint} (differs: {', '.join(stale)})"
