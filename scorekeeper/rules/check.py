@@ -1,0 +1,619 @@
+"""Check a laid-down phase or a hit, and explain in plain words why not.
+
+A check never answers with a bare bool: it returns a ``Verdict`` whose reasons
+name the group and the card, each paired with the rule it breaks (a short
+citation of RULES.md), so a family at the table can settle the argument.
+
+Conventions this module fixes (RULES.md leaves them open):
+
+- Groups are given in the order the phase lists them; for a phase with
+  alternative layouts (Super Wild phase 7), any layout with that many groups.
+- A run is read as laid out, low to high: each Wild stands for the place it
+  occupies, and a Super Wild fills two places. A run laid high to low is
+  refused with a reason that shows the same cards low to high.
+- With the Super Wild option a plain Skip counts as a blue card in any group
+  of one colour (phase 8 and the colour groups of other lists), for laying
+  down and for hitting. It is not a natural card: the group still needs a
+  numbered card. The Super Skip is never part of a phase.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise, permutations
+from typing import TypeVar
+
+from .cards import SUPER_WILD, WILD, Card, Colour, Kind, format_cards, impossible
+from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
+
+# One short citation per rule; every reason is paired with one of these.
+RULE_DECK = "RULES.md 1 (the deck): two of each card, 8 Wilds, 4 Skips"
+RULE_ORDER = "RULES.md 3 (the phases): groups in the order the phase lists them"
+RULE_SIZE = "RULES.md 3 (the phases): each group at least the size the phase asks"
+RULE_WHOLE_PHASE = "RULES.md 5 (laying down): the whole phase goes down at once"
+RULE_NO_EXTRA_GROUPS = "RULES.md 5 (laying down): no extra groups"
+RULE_SET = "RULES.md 4 (sets): cards of the same number"
+RULE_RUN = "RULES.md 4 (runs): consecutive numbers, laid low to high"
+RULE_NO_WRAP = "RULES.md 4 (runs): no wrap from 12 to 1"
+RULE_RUN_MAX = "RULES.md 4 (runs): at most 12 cards, 1 to 12"
+RULE_WILD_RANGE = "RULES.md 4 (Wild): a Wild in a run stands for a number from 1 to 12"
+RULE_COLOUR = "RULES.md 4 (colour groups): cards of one colour"
+RULE_NATURAL = "RULES.md 4 (Wild): every group needs a natural card"
+RULE_NATURAL_PHASE = "RULES.md 4 (Wild, house rule natural=phase): one natural card per phase"
+RULE_SKIP = "RULES.md 4 (Skip): never part of a phase or a hit"
+RULE_SKIP_BLUE = "RULES.md 3 (Super Wild): a Skip may count as a blue card"
+RULE_HIT_SET = "RULES.md 6 (hitting): a set takes its own number or a Wild"
+RULE_HIT_RUN = "RULES.md 6 (hitting): a run takes a card extending either end within 1-12"
+RULE_HIT_COLOUR = "RULES.md 6 (hitting): a colour group takes its own colour or a Wild"
+
+T = TypeVar("T")
+Problem = tuple[str, str]  # (reason, rule citation)
+
+_KIND_WORD = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "colour group"}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whether a phase (or hit) stands, and if not, every reason why."""
+
+    valid: bool
+    reasons: tuple[str, ...]
+    rules: tuple[str, ...]  # the citation for each reason, same length
+
+    @classmethod
+    def of(cls, problems: Iterable[Problem]) -> Verdict:
+        problems = list(problems)
+        return cls(
+            valid=not problems,
+            reasons=tuple(reason for reason, _ in problems),
+            rules=tuple(rule for _, rule in problems),
+        )
+
+    @property
+    def problems(self) -> list[Problem]:
+        return list(zip(self.reasons, self.rules, strict=True))
+
+    def to_json(self) -> dict:
+        return {
+            "valid": self.valid,
+            "reasons": list(self.reasons),
+            "rules": list(self.rules),
+            "problems": [{"reason": r, "rule": c} for r, c in self.problems],
+        }
+
+
+@dataclass(frozen=True)
+class HitVerdict(Verdict):
+    """A hit's verdict, plus where the card goes and what number it takes."""
+
+    where: str | None = None  # "high end (as 9)", "joins the set of 7s"
+    stands_for: int | None = None  # the number the card counts as (sets and runs)
+
+    def to_json(self) -> dict:
+        return {**super().to_json(), "where": self.where, "stands_for": self.stands_for}
+
+
+# --- laying down a phase -------------------------------------------------------
+
+
+def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]]) -> Verdict:
+    """Is this a legal way to lay down phase ``phase_number``? (RulesError if no such phase.)"""
+    phase = rules.phase(phase_number)
+    groups = [tuple(group) for group in groups]
+    deck = [(reason, RULE_DECK) for reason in _impossible(rules, (c for g in groups for c in g))]
+    layouts = [layout for layout in phase.layouts if len(layout) == len(groups)]
+    if not layouts:
+        return Verdict.of(deck + _count_problems(phase_number, phase, groups))
+    best: list[Problem] | None = None
+    for layout in layouts:
+        problems = _layout_problems(rules, layout, groups)
+        if not problems:
+            best = []
+            break
+        if best is None or len(problems) < len(best):
+            best = problems
+    assert best is not None
+    if best and len(layouts[0]) > 1:
+        best = _order_hint(rules, phase_number, layouts, groups) or best
+    if rules.natural_per_phase and groups and not any(c.is_natural for g in groups for c in g):
+        best.append(
+            (
+                f"phase {phase_number} has only Wilds: it needs at least one natural "
+                "(numbered) card",
+                RULE_NATURAL_PHASE,
+            )
+        )
+    return Verdict.of(deck + best)
+
+
+def check_group(
+    rules: Rules, spec: GroupSpec, cards: Sequence[Card], *, label: str
+) -> list[Problem]:
+    """What is wrong with ``cards`` as a ``spec`` group ([] when nothing is)."""
+    cards = tuple(cards)
+    if not cards:
+        return [(f"{label}: the group has no cards", RULE_SIZE)]
+    problems: list[Problem] = []
+    kept: list[Card] = []
+    for card in cards:
+        if not card.is_skip:
+            kept.append(card)
+        elif _blue_skip(rules, spec.kind, card):
+            kept.append(card)
+        elif rules.super_wild and card.kind is Kind.SKIP:
+            problems.append(
+                (f"{label}: a Skip counts only as a blue card in a group of one colour", RULE_SKIP)
+            )
+        else:
+            problems.append(
+                (f"{label}: a {card.describe()} can never be part of a phase", RULE_SKIP)
+            )
+    places = sum(card.width for card in kept)
+    if places < spec.size:
+        counted = " (the Super Wild fills two)" if any(c.width > 1 for c in kept) else ""
+        problems.append(
+            (
+                f"{label}: {_count(places, 'card')}{counted}, but a {spec} needs at least "
+                f"{spec.size}",
+                RULE_SIZE,
+            )
+        )
+    if spec.kind is GroupKind.SET:
+        problems += _set_problems(kept, label)
+    elif spec.kind is GroupKind.RUN:
+        problems += _run_problems(list(arrange_run(kept) or kept), label)
+    else:
+        problems += _colour_problems(kept, label)
+    if not rules.natural_per_phase and kept and not any(c.is_natural for c in kept):
+        problems.append(
+            (
+                f"{label}: no natural card; every group needs at least one numbered card, "
+                "not only Wilds",
+                RULE_NATURAL,
+            )
+        )
+    return problems
+
+
+def group_label(spec: GroupSpec, cards: Sequence[Card]) -> str:
+    """How reasons name a group: 'set of 3 (R7 B7 G8)'."""
+    return f"{spec} ({format_cards(cards)})"
+
+
+def _impossible(rules: Rules, cards: Iterable[Card]) -> list[str]:
+    return impossible(cards, super_wild=rules.super_wild)
+
+
+def _blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
+    """Under Super Wild a plain Skip may be a blue card in a group of one colour."""
+    return rules.super_wild and kind is GroupKind.COLOUR and card.kind is Kind.SKIP
+
+
+def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]]) -> list[Problem]:
+    problems: list[Problem] = []
+    for spec, cards in zip(layout, groups, strict=True):
+        problems += check_group(rules, spec, cards, label=group_label(spec, cards))
+    return problems
+
+
+def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -> list[Problem]:
+    """The number of groups matches none of the phase's layouts."""
+    if not groups:
+        return [(f"nothing was laid down: phase {number} is {phase}", RULE_WHOLE_PHASE)]
+    if len(phase.layouts) > 1:
+        counts = " or ".join(str(len(layout)) for layout in phase.layouts)
+        return [
+            (
+                f"phase {number} is {phase}: that is {counts} groups, not {len(groups)}",
+                RULE_NO_EXTRA_GROUPS,
+            )
+        ]
+    layout = phase.groups
+    if len(groups) > len(layout):
+        return [
+            (
+                f"phase {number} has exactly {_count(len(layout), 'group')} ({phase}): the "
+                f"{_ordinal(i + 1)} group ({format_cards(groups[i])}) is not allowed",
+                RULE_NO_EXTRA_GROUPS,
+            )
+            for i in range(len(layout), len(groups))
+        ]
+    return [
+        (
+            f"phase {number} is {phase}: the {_ordinal(i + 1)} group, a {layout[i]}, is missing",
+            RULE_WHOLE_PHASE,
+        )
+        for i in range(len(groups), len(layout))
+    ]
+
+
+def _order_hint(
+    rules: Rules, number: int, layouts: list[Layout], groups: list[tuple[Card, ...]]
+) -> list[Problem]:
+    """If the groups would stand in another order, say so rather than list failures."""
+    for layout in layouts:
+        if len(layout) > 6 or len(set(layout)) == 1:
+            continue
+        for order in set(permutations(layout)):
+            if not _layout_problems(rules, order, groups):
+                wanted = ", then ".join(f"the {spec}" for spec in layout)
+                return [
+                    (
+                        f"phase {number} lists {wanted}: give the groups in that order",
+                        RULE_ORDER,
+                    )
+                ]
+    return []
+
+
+# --- one group ---------------------------------------------------------------
+
+
+def _set_problems(cards: list[Card], label: str) -> list[Problem]:
+    naturals = [c for c in cards if c.is_natural]
+    if not naturals:
+        return []
+    target = _most_common(c.number for c in naturals)
+    return [
+        (f"{label}: {c.code} is not {a_number(target)}", RULE_SET)
+        for c in naturals
+        if c.number != target
+    ]
+
+
+def arrange_run(cards: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The cards laid as a run, low to high, or None if no order makes one.
+
+    A player arranges a run as they lay it down, so a phase is judged on the
+    best order: naturals ascending, Wilds in the gaps (a Super Wild in two
+    neighbouring ones), spare Wilds at the high end, then the low end. Hits,
+    by contrast, meet a run already on the table, in its order.
+    """
+    naturals: dict[int, Card] = {}
+    wilds = supers = 0
+    for card in cards:
+        if card.is_natural and card.number not in naturals:
+            naturals[card.number] = card  # type: ignore[index]
+        elif card.kind is Kind.WILD:
+            wilds += 1
+        elif card.kind is Kind.SUPER_WILD:
+            supers += 1
+        else:
+            return None  # a repeated number or a Skip: no order helps
+    if not naturals:
+        return None
+    length = len(naturals) + wilds + 2 * supers
+    low, high = min(naturals), max(naturals)
+    for start in range(low, 0, -1):  # spare Wilds go high first
+        end = start + length - 1
+        if end > 12 or end < high:
+            continue
+        run: list[Card] = []
+        pairs, number = supers, start
+        while number <= end:
+            if number in naturals:
+                run.append(naturals[number])
+            elif pairs and number + 1 <= end and number + 1 not in naturals:
+                run.append(SUPER_WILD)
+                pairs -= 1
+                number += 1
+            else:
+                run.append(WILD)
+            number += 1
+        if pairs == 0 and run.count(WILD) == wilds:
+            return tuple(run)
+    return None
+
+
+def _positions(cards: Sequence[Card]) -> list[tuple[int, Card]]:
+    """Each card's place in a run as laid out (a Super Wild takes two places)."""
+    placed, place = [], 0
+    for card in cards:
+        placed.append((place, card))
+        place += card.width
+    return placed
+
+
+def _run_start(cards: Sequence[Card]) -> int | None:
+    """The number the first place stands for, if the naturals agree on one."""
+    starts = {card.number - place for place, card in _positions(cards) if card.is_natural}
+    return starts.pop() if len(starts) == 1 else None
+
+
+def _run_problems(cards: list[Card], label: str) -> list[Problem]:
+    placed = _positions(cards)
+    places = sum(card.width for card in cards)
+    problems: list[Problem] = []
+    if places > 12:
+        problems.append((f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX))
+    naturals = [(place, card) for place, card in placed if card.is_natural]
+    if not naturals:
+        return problems
+    descending = len(naturals) > 1 and all(
+        b.number < a.number
+        for (_, a), (_, b) in pairwise(naturals)  # type: ignore[operator]
+    )
+    if descending and len({c.number + p for p, c in naturals}) == 1:  # type: ignore[operator]
+        return problems + [
+            (
+                f"{label}: laid high to low; a run is read low to high, so lay it as "
+                f"{format_cards(reversed(cards))}",
+                RULE_RUN,
+            )
+        ]
+    for (p1, c1), (p2, c2) in pairwise(naturals):
+        problems += _pair_problems(label, p1, c1, p2, c2)
+    start = _run_start(cards)
+    if start is None or problems:
+        return problems
+    first_place, first = naturals[0]
+    last_place, last = naturals[-1]
+    if start < 1:
+        before = cards[: _index(placed, first_place)]
+        problems.append(
+            (
+                f"{label}: the {_wilds_word(before)} before {first.code} would have to stand "
+                "for numbers below 1; a run starts at 1",
+                RULE_WILD_RANGE,
+            )
+        )
+    if start + places - 1 > 12:
+        after = cards[_index(placed, last_place) + 1 :]
+        problems.append(
+            (
+                f"{label}: the {_wilds_word(after)} after {last.code} would have to stand for "
+                "numbers above 12; a run stops at 12 (no wrap from 12 to 1)",
+                RULE_WILD_RANGE,
+            )
+        )
+    return problems
+
+
+def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Problem]:
+    """Two naturals of a run, laid at places p1 < p2 with only Wilds between them."""
+    n1, n2 = c1.number, c2.number
+    assert n1 is not None and n2 is not None
+    gap = p2 - p1  # n2 must be n1 + gap
+    between = gap - 1  # places held by Wilds between them
+    if n2 == n1 + gap:
+        return []
+    if n2 < n1 and n1 + gap > 12 and n2 == n1 + gap - 12:
+        return [(f"{label}: {c1.code} then {c2.code} wraps from 12 to 1", RULE_NO_WRAP)]
+    if n2 == n1:
+        return [
+            (f"{label}: two {n1}s ({c1.code} and {c2.code}); a run has each number once", RULE_RUN)
+        ]
+    if n2 < n1:
+        return [
+            (
+                f"{label}: {c2.code} comes after {c1.code}; lay the run in order, low to high",
+                RULE_RUN,
+            )
+        ]
+    needed = list(range(n1 + 1, n2))
+    if len(needed) > between:
+        missing = _and([f"{n}" for n in needed])
+        verb = "is" if len(needed) == 1 else "are"
+        if between == 0:
+            pronoun = "it" if len(needed) == 1 else "them"
+            return [
+                (f"{label}: the {missing} {verb} missing and no Wild fills {pronoun}", RULE_RUN)
+            ]
+        return [
+            (
+                f"{label}: between {c1.code} and {c2.code} the {missing} {verb} needed, but only "
+                f"{_count(between, 'Wild')} stand{'s' if between == 1 else ''} there",
+                RULE_RUN,
+            )
+        ]
+    if not needed:
+        fits = "no number fits"
+    else:
+        fits = f"only the {_and([str(n) for n in needed])} fit{'s' if len(needed) == 1 else ''}"
+    return [
+        (
+            f"{label}: between {c1.code} and {c2.code} {fits}, but "
+            f"{_count(between, 'place')} of Wilds stand there",
+            RULE_RUN,
+        )
+    ]
+
+
+def _colour_of(card: Card) -> Colour | None:
+    if card.is_natural:
+        return card.colour
+    return Colour.BLUE if card.is_skip else None
+
+
+def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
+    coloured = [(card, _colour_of(card)) for card in cards if _colour_of(card) is not None]
+    if not coloured:
+        return []
+    target = _most_common(colour for _, colour in coloured)
+    problems = []
+    for card, colour in coloured:
+        if colour is target:
+            continue
+        if card.is_skip:
+            reason = f"{label}: a Skip counts as blue, and this group is {target.word}"
+            problems.append((reason, RULE_SKIP_BLUE))
+        else:
+            problems.append((f"{label}: {card.code} is not {target.word}", RULE_COLOUR))
+    return problems
+
+
+# --- hitting -----------------------------------------------------------------
+
+
+def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) -> HitVerdict:
+    """May ``card`` be hit onto this laid-down group, and where does it go?"""
+    group = tuple(group)
+    label = f"the {_KIND_WORD[kind]} ({format_cards(group)})"
+    deck = [(reason, RULE_DECK) for reason in _impossible(rules, (*group, card))]
+    problems = deck + check_group(rules, GroupSpec(kind, 2), group, label=label)
+    if problems:
+        return _no_hit(problems)
+    if card.is_skip and not _blue_skip(rules, kind, card):
+        return _no_hit([(f"a {card.describe()} can never be hit onto a group", RULE_SKIP)])
+    if kind is GroupKind.SET:
+        return _hit_set(group, card)
+    if kind is GroupKind.RUN:
+        return _hit_run(group, card)
+    return _hit_colour(group, card)
+
+
+def _no_hit(problems: list[Problem]) -> HitVerdict:
+    verdict = Verdict.of(problems)
+    return HitVerdict(False, verdict.reasons, verdict.rules)
+
+
+def _hit(where: str, stands_for: int | None = None) -> HitVerdict:
+    return HitVerdict(True, (), (), where=where, stands_for=stands_for)
+
+
+def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
+    numbers = {c.number for c in group if c.is_natural}
+    if not numbers:  # only possible with the house rule natural=phase
+        if card.is_wild:
+            return _hit("joins the set of Wilds")
+        return _no_hit(
+            [
+                (
+                    f"the set has only Wilds, so its number is not on the table; {card.code} "
+                    "fits only if the Wilds were laid down as "
+                    f"{card.number}s",
+                    RULE_HIT_SET,
+                )
+            ]
+        )
+    number = numbers.pop()
+    if card.is_wild:
+        as_what = f"two {number}s" if card.width == 2 else a_number(number)
+        return _hit(f"joins the set of {number}s (as {as_what})", number)
+    if card.number == number:
+        return _hit(f"joins the set of {number}s", number)
+    return _no_hit([(f"{card.code} is not {a_number(number)}: the set is {number}s", RULE_HIT_SET)])
+
+
+def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
+    places = sum(c.width for c in group)
+    start = _run_start(group)
+    width = card.width
+    if start is None:  # only Wilds (house rule natural=phase): their numbers are not shown
+        if card.is_wild and places + width <= 12:
+            return _hit("an end of the run (the Wilds' numbers were said when laid down)")
+        return _no_hit(
+            [
+                (
+                    "the run has only Wilds, so which numbers it holds is not on the table; "
+                    "a card fits only if it extends an end within 1-12",
+                    RULE_HIT_RUN,
+                )
+            ]
+        )
+    end = start + places - 1
+    span = f"{start}-{end}"
+    if card.is_natural:
+        number = card.number
+        assert number is not None
+        if number == end + 1:
+            return _hit("high end", number)
+        if number == start - 1:
+            return _hit("low end", number)
+        if start <= number <= end:
+            reason = f"the run {span} already has its {number}; a hit must extend an end"
+        else:
+            reason = f"{card.code} does not extend the run {span}: {_run_wants(start, end)}"
+        return _no_hit([(reason, RULE_HIT_RUN)])
+    if end + width <= 12:
+        return _hit(f"high end (as {_and([str(end + i) for i in range(1, width + 1)])})", end + 1)
+    if start - width >= 1:
+        low = start - width
+        return _hit(f"low end (as {_and([str(low + i) for i in range(width)])})", low)
+    if places == 12:
+        reason = "the run already goes from 1 to 12: nothing more fits"
+    else:
+        reason = (
+            f"a {card.describe()} fills {width} places, and the run {span} has room for only "
+            f"{start - 1} more below and {12 - end} more above"
+        )
+    return _no_hit([(reason, RULE_HIT_RUN)])
+
+
+def _run_wants(start: int, end: int) -> str:
+    wants = [a_number(n) for n in (start - 1, end + 1) if 1 <= n <= 12]
+    if not wants:
+        return "it already goes from 1 to 12"
+    return "only " + " or ".join(wants) + " fits"
+
+
+def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
+    colours = {_colour_of(c) for c in group} - {None}
+    if not colours:  # only Wilds (house rule natural=phase)
+        if card.is_wild:
+            return _hit("joins the group of Wilds")
+        return _no_hit(
+            [
+                (
+                    "the group has only Wilds, so its colour is not on the table; "
+                    f"{card.code} fits only if they were laid down as "
+                    f"{_colour_of(card).word}",  # type: ignore[union-attr]
+                    RULE_HIT_COLOUR,
+                )
+            ]
+        )
+    colour = colours.pop()
+    assert colour is not None
+    if card.is_wild:
+        return _hit(f"joins the {colour.word} cards (as {colour.word})")
+    if card.is_skip:
+        if colour is Colour.BLUE:
+            return _hit("joins the blue cards (the Skip counts as blue)")
+        reason = f"a Skip counts as blue, and the group is {colour.word}"
+        return _no_hit([(reason, RULE_SKIP_BLUE)])
+    if card.colour is colour:
+        return _hit(f"joins the {colour.word} cards")
+    return _no_hit(
+        [(f"{card.code} is not {colour.word}: the group is {colour.word} cards", RULE_HIT_COLOUR)]
+    )
+
+
+# --- words -------------------------------------------------------------------
+
+
+def a_number(n: int) -> str:
+    """'a 7', 'an 8', 'an 11': how a number is said aloud."""
+    return f"an {n}" if n in (8, 11) else f"a {n}"
+
+
+def _most_common(values: Iterable[T]) -> T:
+    """The value most cards agree on (the first one laid, on a tie)."""
+    counts = Counter(values)
+    top = max(counts.values())
+    return next(value for value in counts if counts[value] == top)
+
+
+def _index(placed: list[tuple[int, Card]], place: int) -> int:
+    return next(i for i, (p, _) in enumerate(placed) if p == place)
+
+
+def _wilds_word(cards: Sequence[Card]) -> str:
+    if len(cards) == 1:
+        return cards[0].describe()
+    return f"{len(cards)} Wilds"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _and(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

@@ -1,0 +1,158 @@
+"""A deliberately simple, slow oracle for the property tests of check.py and solve.py.
+
+It reads the rules straight from their definitions (RULES.md 4-5) and tries
+everything: every start of a run, every way to share the hand's cards among
+the groups. Keep hands small (about 7 cards) when asking it about a hand.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations, product
+
+from scorekeeper.rules.cards import Card, Colour, Kind, impossible
+from scorekeeper.rules.phases import GroupKind, GroupSpec, Rules
+
+
+def _blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
+    return rules.super_wild and kind is GroupKind.COLOUR and card.kind is Kind.SKIP
+
+
+# --- a laid-down phase: a run counts in whichever order its cards make one -----
+
+
+def group_ok(
+    rules: Rules, spec: GroupSpec, cards: tuple[Card, ...], *, as_laid: bool = False
+) -> bool:
+    """``as_laid``: a run already on the table (hits) keeps its order."""
+    if any(c.is_skip and not _blue_skip(rules, spec.kind, c) for c in cards):
+        return False
+    places = sum(c.width for c in cards)
+    if places < spec.size:
+        return False
+    naturals = [c for c in cards if c.is_natural]
+    if not rules.natural_per_phase and not naturals:
+        return False
+    if spec.kind is GroupKind.SET:
+        return len({c.number for c in naturals}) <= 1
+    if spec.kind is GroupKind.COLOUR:
+        colours = {c.colour for c in naturals} | {Colour.BLUE for c in cards if c.is_skip}
+        return len(colours) <= 1
+    return run_in_order(cards) if as_laid else run_in_some_order(cards)
+
+
+def run_in_order(cards: tuple[Card, ...]) -> bool:
+    """The cards, exactly as laid, are a run within 1-12."""
+    places = sum(c.width for c in cards)
+    for start in range(1, 13 - places + 1):
+        place, fits = start, True
+        for card in cards:
+            if card.is_natural and card.number != place:
+                fits = False
+            place += card.width
+        if fits:
+            return True
+    return False
+
+
+def run_in_some_order(cards: tuple[Card, ...]) -> bool:
+    """Some order of the cards is a run within 1-12: try every start, and every
+    choice of neighbouring gaps for the Super Wilds (the rest take Wilds)."""
+    numbers = [c.number for c in cards if c.is_natural]
+    if len(set(numbers)) != len(numbers):
+        return False
+    supers = sum(c.kind is Kind.SUPER_WILD for c in cards)
+    places = sum(c.width for c in cards)
+    for start in range(1, 13 - places + 1):
+        span = set(range(start, start + places))
+        if not set(numbers) <= span:
+            continue
+        gaps = span - set(numbers)
+        pairs = [(n, n + 1) for n in gaps if n + 1 in gaps]
+        for chosen in combinations(pairs, supers):
+            used = [n for pair in chosen for n in pair]
+            if len(set(used)) == len(used):
+                return True
+    return False
+
+
+def phase_ok(rules: Rules, number: int, groups: list[tuple[Card, ...]]) -> bool:
+    if impossible([c for g in groups for c in g], super_wild=rules.super_wild):
+        return False
+    if rules.natural_per_phase and not any(c.is_natural for g in groups for c in g):
+        return False
+    return any(
+        len(layout) == len(groups)
+        and all(group_ok(rules, spec, g) for spec, g in zip(layout, groups, strict=True))
+        for layout in rules.phase(number).layouts
+    )
+
+
+# --- a hand: the fewest cards to add so it can make the phase ------------------
+
+
+@cache
+def group_extras(
+    spec: GroupSpec, cards: tuple[Card, ...], per_group: bool, super_wild: bool
+) -> int | None:
+    """Fewest cards to add to exactly these cards to make the group (None: never)."""
+    naturals = [c for c in cards if c.is_natural]
+    skips = [c for c in cards if c.is_skip]
+    wild_places = sum(c.width for c in cards if c.is_wild)
+    supers = sum(1 for c in cards if c.kind is Kind.SUPER_WILD)
+    if skips and not (
+        super_wild and spec.kind is GroupKind.COLOUR and all(c.kind is Kind.SKIP for c in skips)
+    ):
+        return None
+    needs_natural = per_group and not naturals
+    if spec.kind in (GroupKind.SET, GroupKind.COLOUR):
+        if spec.kind is GroupKind.SET:
+            kinds = {c.number for c in naturals}
+        else:
+            kinds = {c.colour for c in naturals} | ({Colour.BLUE} if skips else set())
+        if len(kinds) > 1:
+            return None
+        short = max(0, spec.size - len(naturals) - len(skips) - wild_places)
+        return max(short, 1) if needs_natural else short
+    numbers = [c.number for c in naturals]
+    if len(set(numbers)) < len(numbers):
+        return None
+    best = None
+    for low in range(1, 13):
+        for high in range(low, 13):
+            length = high - low + 1
+            if length < spec.size or any(not low <= n <= high for n in numbers):
+                continue
+            free = length - len(numbers)  # places for Wilds and added cards
+            extras = free - wild_places
+            if extras < 0 or (needs_natural and extras < 1):
+                continue
+            if supers and not any(
+                a not in numbers and a + 1 not in numbers for a in range(low, high)
+            ):
+                continue
+            best = extras if best is None else min(best, extras)
+    return best
+
+
+def fewest_missing(rules: Rules, number: int, hand: list[Card]) -> int:
+    """Try every way to share the hand among the groups (or leave cards in hand)."""
+    per_group = not rules.natural_per_phase
+    hand = sorted(hand, key=Card.sort_key)
+    best = None
+    for layout in rules.phase(number).layouts:
+        for choice in product(range(len(layout) + 1), repeat=len(hand)):
+            total, any_natural = 0, False
+            for g, spec in enumerate(layout):
+                cards = tuple(c for c, to in zip(hand, choice, strict=True) if to == g)
+                extras = group_extras(spec, cards, per_group, rules.super_wild)
+                if extras is None:
+                    break
+                total += extras
+                any_natural = any_natural or any(c.is_natural for c in cards)
+            else:
+                if not per_group and not any_natural:
+                    total = max(total, 1)
+                best = total if best is None else min(best, total)
+    assert best is not None
+    return best

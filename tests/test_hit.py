@@ -1,0 +1,224 @@
+"""Hitting: which card fits a group already down, and where (RULES.md 6)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import group_ok
+
+from scorekeeper.rules import check
+from scorekeeper.rules.cards import deck, parse_card, parse_cards
+from scorekeeper.rules.check import check_hit
+from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, make_rules
+
+SUPER = make_rules("super-wild")
+PER_PHASE = make_rules(options={"natural": "phase"})
+SET, RUN, COLOUR = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
+
+
+@pytest.mark.parametrize(
+    ("rules", "kind", "group", "card", "where", "stands_for"),
+    [
+        # the rule books' own examples
+        (OFFICIAL, SET, "R4 B4 G4", "Y4", "joins the set of 4s", 4),
+        (OFFICIAL, RUN, "R3 B4 G5 Y6", "R2", "low end", 2),
+        (OFFICIAL, RUN, "R3 B4 G5 Y6", "R7", "high end", 7),
+        (OFFICIAL, RUN, "R3 B4 G5 Y6 R7", "G8", "high end", 8),  # then an 8 after the 7
+        (OFFICIAL, RUN, "R2 R3 R4 R5", "B1", "low end", 1),
+        (OFFICIAL, RUN, "R2 R3 R4 R5", "B6", "high end", 6),
+        (OFFICIAL, COLOUR, "G1 G2 G5 G6 G8 G9 G11", "G3", "joins the green cards", None),
+        (OFFICIAL, SET, "R4 B4 G4", "W", "joins the set of 4s (as a 4)", 4),
+        (OFFICIAL, COLOUR, "G1 G2 G5 G6 G8 G9 G11", "W", "joins the green cards (as green)", None),
+        # a Wild extends the high end, or the low end when the run already reaches 12
+        (OFFICIAL, RUN, "R3 B4 G5 Y6", "W", "high end (as 7)", 7),
+        (OFFICIAL, RUN, "R9 R10 R11 R12", "W", "low end (as 8)", 8),
+        (OFFICIAL, RUN, "W R10 R11", "W", "high end (as 12)", 12),
+        # Super Wild: it adds two places; a Skip may join the blue cards
+        (SUPER, RUN, "R3 B4 G5 Y6", "SW", "high end (as 7 and 8)", 7),
+        (SUPER, RUN, "R3 R4 R5 R6 R7 R8 R9 R10 R11", "SW", "low end (as 1 and 2)", 1),
+        (SUPER, SET, "R4 B4 G4", "SW", "joins the set of 4s (as two 4s)", 4),
+        (
+            SUPER,
+            COLOUR,
+            "B1 B2 B5 B6 B8 B9 S",
+            "S",
+            "joins the blue cards (the Skip counts as blue)",
+            None,
+        ),
+    ],
+)
+def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, stands_for):
+    verdict = check_hit(rules, kind, parse_cards(group), parse_card(card))
+    assert verdict.valid and not verdict.reasons
+    assert (verdict.where, verdict.stands_for) == (where, stands_for)
+
+
+@pytest.mark.parametrize(
+    ("rules", "kind", "group", "card", "reason", "rule"),
+    [
+        (OFFICIAL, SET, "R4 B4 G4", "Y5", "Y5 is not a 4: the set is 4s", check.RULE_HIT_SET),
+        (
+            OFFICIAL,
+            RUN,
+            "R3 B4 G5 Y6",
+            "R9",
+            "R9 does not extend the run 3-6: only a 2 or a 7 fits",
+            check.RULE_HIT_RUN,
+        ),
+        (
+            OFFICIAL,
+            RUN,
+            "R3 B4 G5 Y6",
+            "R5",
+            "the run 3-6 already has its 5; a hit must extend an end",
+            check.RULE_HIT_RUN,
+        ),
+        (
+            OFFICIAL,
+            RUN,
+            "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12",
+            "W",
+            "the run already goes from 1 to 12: nothing more fits",
+            check.RULE_HIT_RUN,
+        ),
+        (
+            OFFICIAL,
+            RUN,
+            "R9 R10 R11 R12",
+            "R1",
+            "R1 does not extend the run 9-12: only an 8 fits",
+            check.RULE_HIT_RUN,
+        ),
+        (
+            OFFICIAL,
+            COLOUR,
+            "G1 G2 G5 G6 G8 G9 G11",
+            "R3",
+            "R3 is not green: the group is green cards",
+            check.RULE_HIT_COLOUR,
+        ),
+        (OFFICIAL, SET, "R4 B4 G4", "S", "a Skip can never be hit onto a group", check.RULE_SKIP),
+        (
+            OFFICIAL,
+            COLOUR,
+            "B1 B2 B5 B6 B8 B9 B10",
+            "S",
+            "a Skip can never be hit onto a group",
+            check.RULE_SKIP,
+        ),
+        (
+            SUPER,
+            COLOUR,
+            "R1 R2 R5 R6 R8 R9 R10",
+            "S",
+            "a Skip counts as blue, and the group is red",
+            check.RULE_SKIP_BLUE,
+        ),
+        (
+            SUPER,
+            RUN,
+            "R2 R3 R4 R5 R6 R7 R8 R9 R10 R11",
+            "SW",
+            "a Super Wild fills 2 places, and the run 2-11 has room for only 1 more below and "
+            "1 more above",
+            check.RULE_HIT_RUN,
+        ),
+        # the group itself must stand
+        (OFFICIAL, SET, "R4 B5 G4", "Y4", "the set (R4 B5 G4): B5 is not a 4", check.RULE_SET),
+        (
+            OFFICIAL,
+            RUN,
+            "R3 R5 R6",
+            "R7",
+            "the run (R3 R5 R6): the 4 is missing and no Wild fills it",
+            check.RULE_RUN,
+        ),
+        (
+            OFFICIAL,
+            SET,
+            "R4 R4 R4",
+            "Y4",
+            "3 x R4 is impossible: the deck has only 2 of each number in each colour",
+            check.RULE_DECK,
+        ),
+        (
+            OFFICIAL,
+            SET,
+            "R4 R4 W",
+            "R4",
+            "3 x R4 is impossible: the deck has only 2 of each number in each colour",
+            check.RULE_DECK,
+        ),
+        (
+            PER_PHASE,
+            SET,
+            "W W W",
+            "R4",
+            "the set has only Wilds, so its number is not on the table; R4 fits only if the "
+            "Wilds were laid down as 4s",
+            check.RULE_HIT_SET,
+        ),
+    ],
+)
+def test_a_card_that_does_not_fit_says_why(rules, kind, group, card, reason, rule):
+    verdict = check_hit(rules, kind, parse_cards(group), parse_card(card))
+    assert not verdict.valid
+    assert (reason, rule) in verdict.problems
+    assert verdict.where is None and verdict.stands_for is None
+
+
+def test_a_hit_verdict_reads_as_json():
+    data = check_hit(OFFICIAL, RUN, parse_cards("R3 B4 G5 Y6"), parse_card("W")).to_json()
+    assert data == {
+        "valid": True,
+        "reasons": [],
+        "rules": [],
+        "problems": [],
+        "where": "high end (as 7)",
+        "stands_for": 7,
+    }
+
+
+# --- property: a hit fits exactly when the group with the card still stands ----
+
+CARDS = deck(super_wild=True)
+
+
+@st.composite
+def hits(draw):
+    rules = draw(st.sampled_from([OFFICIAL, SUPER]))
+    kind = draw(st.sampled_from(list(GroupKind)))
+    start = draw(st.integers(1, 11))
+    size = draw(st.integers(2, 5))
+    colour = draw(st.sampled_from("RBGY"))
+    group = []
+    for i in range(size):
+        if draw(st.integers(0, 4)) == 0:
+            group.append(parse_card("W"))
+        elif kind is GroupKind.SET:
+            group.append(parse_card(f"{draw(st.sampled_from('RBGY'))}{start}"))
+        elif kind is GroupKind.RUN:
+            group.append(parse_card(f"{draw(st.sampled_from('RBGY'))}{min(12, start + i)}"))
+        else:
+            group.append(parse_card(f"{colour}{draw(st.integers(1, 12))}"))
+    card = draw(st.sampled_from(CARDS))
+    return rules, kind, group, card
+
+
+@settings(max_examples=400, deadline=None)
+@given(hits())
+def test_a_hit_fits_when_the_group_with_the_card_still_stands(case):
+    rules, kind, group, card = case
+    verdict = check_hit(rules, kind, group, card)
+    spec = GroupSpec(kind, 2)
+    group_stands = group_ok(rules, spec, tuple(group), as_laid=True) and not check.impossible(
+        [*group, card], super_wild=rules.super_wild
+    )
+    if kind is GroupKind.RUN:
+        fits = group_ok(rules, spec, (*group, card), as_laid=True) or group_ok(
+            rules, spec, (card, *group), as_laid=True
+        )
+    else:
+        fits = group_ok(rules, spec, (*group, card), as_laid=True)
+    assert verdict.valid == (group_stands and fits)
+    if verdict.valid and kind is not GroupKind.COLOUR:
+        assert verdict.stands_for is not None
