@@ -1,0 +1,284 @@
+"""`scorekeeper`: the rules engine on the command line, and the app's server.
+
+Exit status: 0 = yes / valid, 1 = no / invalid, 2 = bad input (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .rules.cards import CardError, parse_card, parse_cards
+from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
+
+DEFAULT_PORT = 5010
+EXAMPLES = {
+    "serve": "scorekeeper serve --port 5010 --db games.sqlite3",
+    "check": 'scorekeeper check --phase 2 "R7 B7 W" "G3 G4 Y5 W"',
+    "solve": 'scorekeeper solve --phase 4 "R1 B2 G3 W Y5 R6 B7 S S G12 G11"',
+    "hit": 'scorekeeper hit --kind run "R3 R4 W R6" B7',
+    "score": 'scorekeeper score "R7 B11 W S"',
+    "standings": "scorekeeper standings game.json",
+    "printables": "scorekeeper printables --out printables/",
+}
+
+
+class BadInput(Exception):
+    """Input the command cannot use: exit 2 with this message."""
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return make_rules(args.rules, parse_option_args(args.option or []))
+
+
+def _cards(text: str, rules: Rules):
+    cards = parse_cards(text, rules.suit_colours)
+    if not cards:
+        raise BadInput("no cards given")
+    return cards
+
+
+def _print_verdict(result: dict[str, Any], args: argparse.Namespace, text: str) -> None:
+    print(json.dumps(result) if args.json else text)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .rules.check import check_phase
+
+    rules = _rules(args)
+    groups = [_cards(group, rules) for group in args.groups]
+    verdict = check_phase(rules, args.phase, groups)
+    phase = rules.phase(args.phase)
+    lines = [f"Phase {args.phase} ({phase}): " + ("valid" if verdict.valid else "not valid")]
+    lines += [
+        f"- {reason} [{rule}]" for reason, rule in zip(verdict.reasons, verdict.rules, strict=True)
+    ]
+    _print_verdict({**verdict.to_json(), "phase": args.phase}, args, "\n".join(lines))
+    return 0 if verdict.valid else 1
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from .rules.solve import solve
+
+    rules = _rules(args)
+    solution = solve(rules, args.phase, _cards(args.hand, rules))
+    if solution.can_make:
+        text = f"Phase {args.phase} can be made: " + " | ".join(
+            " ".join(card.code for card in group) for group in solution.groups or ()
+        )
+    else:
+        text = (
+            f"Phase {args.phase} cannot be made yet: {solution.missing} card(s) missing"
+            + "".join(f"\n- {need}" for need in solution.missing_cards)
+        )
+    _print_verdict({**solution.to_json(), "phase": args.phase}, args, text)
+    return 0 if solution.can_make else 1
+
+
+def cmd_hit(args: argparse.Namespace) -> int:
+    from .rules.check import check_hit
+
+    rules = _rules(args)
+    kind = GroupKind("colour" if args.kind == "color" else args.kind)
+    card = parse_card(args.card, rules.suit_colours)
+    verdict = check_hit(rules, kind, _cards(args.group, rules), card)
+    text = f"{card.code} " + (f"fits: {verdict.where}" if verdict.valid else "does not fit")
+    text += "".join(f"\n- {reason}" for reason in verdict.reasons)
+    _print_verdict(verdict.to_json(), args, text)
+    return 0 if verdict.valid else 1
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .rules.cards import impossible
+    from .rules.scoring import hand_points
+
+    rules = _rules(args)
+    cards = parse_cards(args.cards, rules.suit_colours)
+    problems = impossible(cards, rules.super_wild)
+    if problems:
+        raise BadInput("; ".join(problems))
+    points = hand_points(rules, cards)
+    _print_verdict({"points": points, "cards": len(cards)}, args, f"{points} points")
+    return 0
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    from .rules.game import GameError, load_game, replay
+
+    try:
+        text = Path(args.game).read_text(encoding="utf-8") if args.game != "-" else sys.stdin.read()
+        data = json.loads(text)
+    except OSError as error:
+        raise BadInput(f"cannot read {args.game}: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BadInput(f"{args.game} is not valid JSON: {error}") from None
+    try:
+        standings = replay(load_game(data))
+    except GameError as error:
+        raise BadInput(str(error)) from None
+    result = standings.to_json()
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    for p in standings.players:
+        state = "done" if p.finished else f"phase {p.phase}"
+        print(f"{p.name:<20} {state:<9} {p.score:>5} points")
+    if standings.over and standings.winner:
+        print(f"Winner: {standings.winner}")
+    elif standings.tiebreak:
+        print(f"Tiebreak between: {', '.join(standings.tiebreak)}")
+    else:
+        print(f"Next hand: {standings.hand_number}, dealt by {standings.dealer}")
+    return 0
+
+
+def cmd_printables(args: argparse.Namespace) -> int:
+    from .printing import write_standard_set
+
+    paths = write_standard_set(Path(args.out))
+    if args.json:
+        print(json.dumps({"files": [str(p) for p in paths]}))
+    else:
+        print("\n".join(str(p) for p in paths))
+    return 0
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, if it has one."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    for info in infos:
+        address = info[4][0]
+        if not address.startswith("127."):
+            return address
+    return None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import qrcode
+    from waitress import serve
+
+    from . import create_app
+
+    config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
+    try:
+        app = create_app(config)
+    except sqlite3.Error as error:
+        raise BadInput(f"cannot open the database {args.db or 'in instance/'}: {error}") from None
+    host_for_url = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    url = f"http://{host_for_url or 'localhost'}:{args.port}/"
+    print(f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network.")
+    print(f"(On this computer: http://localhost:{args.port}/ · data: {app.config['DATABASE']})")
+    if not args.no_qr:
+        qr = qrcode.QRCode(border=1)
+        qr.add_data(url)
+        qr.print_ascii(tty=False, invert=True)
+    sys.stdout.flush()
+    try:
+        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+    except OSError as error:
+        raise BadInput(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+    return 0
+
+
+def _rule_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        default="official",
+        help="rule profile: official, plus10, even, ten-hands, masters, "
+        "mixed-up, super-wild (default: official)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a house rule, e.g. wild_points=20 or natural=phase (repeatable)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scorekeeper",
+        description="Phase 10 Scorekeeper: check phases and hits, score hands, replay games, "
+        "print sheets, and serve the app. Exit 0 = yes/valid, 1 = no/invalid, "
+        "2 = bad input.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(
+        name: str, help_text: str, handler: Callable[[argparse.Namespace], int], rules: bool = True
+    ) -> argparse.ArgumentParser:
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=f"{help_text}\n\nExample:\n  {EXAMPLES[name]}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        p.set_defaults(handler=handler)
+        if rules:
+            _rule_args(p)
+        return p
+
+    p = command("check", "Is this a valid phase? Give each group as one argument.", cmd_check)
+    p.add_argument("--phase", type=int, required=True, help="the phase number")
+    p.add_argument(
+        "groups",
+        nargs="+",
+        metavar="GROUP",
+        help='the cards of one group, e.g. "R7 B7 W" (runs in order)',
+    )
+
+    p = command("solve", "Can this hand make the phase, and how?", cmd_solve)
+    p.add_argument("--phase", type=int, required=True, help="the phase number")
+    p.add_argument("hand", help='the cards in hand, e.g. "R1 B2 W S G5"')
+
+    p = command("hit", "Does this card fit that laid-down group, and where?", cmd_hit)
+    p.add_argument(
+        "--kind", required=True, choices=["set", "run", "colour", "color"], help="the kind of group"
+    )
+    p.add_argument("group", help="the group's cards (a run in order, each Wild where it stands)")
+    p.add_argument("card", help="the card to hit with")
+
+    p = command("score", "How many points are these cards left in hand?", cmd_score)
+    p.add_argument("cards", help='the cards, e.g. "R7 B11 W S"')
+
+    p = command(
+        "standings", "Replay a game file (JSON) into the standings.", cmd_standings, rules=False
+    )
+    p.add_argument("game", help="GAME.json in the interchange format (- for stdin)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = command("printables", "Write the standard set of PDFs.", cmd_printables, rules=False)
+    p.add_argument("--out", default="printables", help="folder to write to (default printables/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = command("serve", "Run the app for every phone on this network.", cmd_serve, rules=False)
+    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    p.add_argument("--db", help="SQLite file (default: instance/scorekeeper.sqlite3)")
+    p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except (BadInput, CardError, RulesError) as error:
+        print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

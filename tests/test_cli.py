@@ -1,0 +1,187 @@
+"""The command line answers exactly as specified: JSON shapes and exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scorekeeper.cli import EXAMPLES, build_parser, main
+
+GAME = {
+    "rules": "official",
+    "options": {},
+    "players": ["Ann", "Bob", "Cy"],
+    "dealer": "Ann",
+    "hands": [{"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}}],
+}
+
+
+def run(capsys, *argv: str) -> tuple[int, dict | str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if "--json" in argv and out else out), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "valid"),
+    [
+        (["check", "--phase", "1", "R7 B7 W", "G3 G3 Y3"], 0, True),
+        (["check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7"], 1, False),
+        (["check", "--phase", "1", "R7 B7 W", "G3 G3 Y3", "B9 B9 B9"], 1, False),
+        (["check", "--phase", "10", "R7 B7 W R7 G7", "Y3 Y3 B3"], 0, True),
+        (["check", "--phase", "10", "R7 B7 W G7", "Y3 Y3 B3"], 1, False),
+        (
+            ["check", "--phase", "10", "--option", "phase10=set4+set3", "R7 B7 W G7", "Y3 Y3 B3"],
+            0,
+            True,
+        ),
+        (["check", "--phase", "8", "7H 2H 3H 9H JH QH KS"], 0, True),
+    ],
+)
+def test_check_answers_valid_or_not_with_reasons(capsys, argv, code, valid):
+    got, result, _ = run(capsys, *argv, "--json")
+    assert got == code
+    assert result["valid"] is valid
+    assert isinstance(result["reasons"], list) and bool(result["reasons"]) is not valid
+
+
+def test_check_names_the_group_and_card_in_plain_text(capsys):
+    code, out, _ = run(capsys, "check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7")
+    assert code == 1
+    assert "the 5 is missing" in out
+
+
+def test_solve_gives_one_way_or_what_is_missing(capsys):
+    code, result, _ = run(
+        capsys, "solve", "--phase", "1", "R7 B7 W G3 G3 Y3 S S R1 B12 Y9", "--json"
+    )
+    assert code == 0 and result["can_make"] is True
+    assert len(result["groups"]) == 2
+    code, result, _ = run(
+        capsys, "solve", "--phase", "4", "R1 B2 G3 Y9 S S G12 R11 B10 Y8", "--json"
+    )
+    assert code == 1 and result["can_make"] is False and result["groups"] is None
+    assert result["missing"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["hit", "--kind", "run", "R3 R4 W R6", "B7"], 0),
+        (["hit", "--kind", "run", "R3 R4 W R6", "B9"], 1),
+        (["hit", "--kind", "run", "R10 R11 R12", "B1"], 1),
+        (["hit", "--kind", "set", "R7 B7 G7", "W"], 0),
+        (["hit", "--kind", "color", "R1 R5 R9", "R12"], 0),
+        (["hit", "--kind", "colour", "R1 R5 R9", "S"], 1),
+    ],
+)
+def test_hit_says_whether_a_card_fits(capsys, argv, code):
+    got, result, _ = run(capsys, *argv, "--json")
+    assert got == code and result["valid"] is (code == 0)
+
+
+@pytest.mark.parametrize(
+    ("cards", "options", "points"),
+    [
+        ("R7 B11 W S", [], 5 + 10 + 25 + 15),
+        ("W W", ["--option", "wild_points=20"], 40),
+        ("AH QS KD JOKER", [], 5 + 10 + 25 + 15),
+    ],
+)
+def test_score_adds_up_the_cards_left(capsys, cards, options, points):
+    code, result, _ = run(capsys, "score", cards, *options, "--json")
+    assert code == 0 and result["points"] == points
+
+
+def test_standings_replays_a_game_file(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(GAME))
+    code, result, _ = run(capsys, "standings", str(path), "--json")
+    assert code == 0
+    assert result["players"][0] == {
+        **result["players"][0],
+        "name": "Ann",
+        "phase": 2,
+        "score": 0,
+        "phases_done": [1],
+    }
+    assert [p["score"] for p in result["players"]] == [0, 50, 20]
+    assert result["dealer"] == "Bob" and result["over"] is False
+    assert result["winner"] is None and result["tiebreak"] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["check", "--phase", "1", "R7 X9"], "cannot read card"),
+        (["check", "--phase", "11", "R7 B7 W"], "no phase 11"),
+        (["check", "--phase", "1", "--rules", "chess", "R7"], "unknown rules"),
+        (["check", "--phase", "1", "--option", "wild_points", "R7"], "KEY=VALUE"),
+        (["solve", "--phase", "1", ""], "no cards"),
+        (["score", "R7 R7 R7"], "impossible"),
+        (["standings", "/nonexistent/game.json"], "cannot read"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message_on_stderr(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        (
+            json.dumps(
+                {
+                    **GAME,
+                    "hands": [
+                        {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 45}}
+                    ],
+                }
+            ),
+            "hand 1, Cy",
+        ),
+        (
+            json.dumps(
+                {
+                    **GAME,
+                    "hands": [
+                        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 7, "Cy": 50}}
+                    ],
+                }
+            ),
+            "hand 1, Bob",
+        ),
+        (json.dumps({**GAME, "players": ["Ann"]}), "2"),
+    ],
+)
+def test_a_game_that_breaks_the_rules_exits_2_naming_hand_and_player(
+    capsys, tmp_path, game, message
+):
+    path = tmp_path / "game.json"
+    path.write_text(game)
+    code, _, err = run(capsys, "standings", str(path))
+    assert code == 2 and message in err
+
+
+def test_every_command_has_help_with_an_example():
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001
+    assert set(commands) == set(EXAMPLES)
+    for name, sub in commands.items():
+        assert EXAMPLES[name] in sub.format_help()
+
+
+def test_the_installed_command_runs():
+    out = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "score", "W", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(out.stdout) == {"points": 25, "cards": 1}
