@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from webutil import csrf
 
 from scorekeeper import create_app
 
@@ -24,12 +23,6 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-def csrf(client) -> str:
-    """The session's CSRF token, as a page would carry it."""
-    page = client.get("/").get_data(as_text=True)
-    return re.search(r'"X-CSRF-Token": "([^"]+)"', page).group(1)
 
 
 @pytest.fixture

@@ -1,0 +1,32 @@
+"""Blueprints and the request hooks every page shares."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from . import check, csrf, errors, games, printables, share
+
+
+def register(app: Flask) -> None:
+    csrf.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(share.bp)
+    app.register_blueprint(check.bp)
+    app.register_blueprint(printables.bp)
+
+    @app.after_request
+    def security_headers(response):
+        headers = response.headers
+        headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        )
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        if response.mimetype == "text/html":
+            headers.add("Vary", "HX-Request")
+            headers.setdefault("Cache-Control", "no-store")
+        return response

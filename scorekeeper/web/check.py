@@ -1,0 +1,310 @@
+"""Dispute tools: phase checker, hit checker, hand helper, and their JSON API.
+
+Every tool is a GET form whose whole state is in the URL, so a tap on a card
+in the palette is a plain submit that works without JavaScript; with htmx the
+page is swapped in place. The same parsing feeds the JSON endpoints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, jsonify, render_template, request
+from werkzeug.datastructures import MultiDict
+
+from .. import store
+from ..rules.cards import Card, CardError, Colour, parse_card, parse_cards
+from ..rules.check import check_hit, check_phase
+from ..rules.game import load_game, replay
+from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
+from ..rules.solve import solve
+from .csrf import exempt
+from .games import db
+
+bp = Blueprint("check", __name__)
+MAX_CARDS_TEXT = 400
+REGULAR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+
+
+class BadRequest(Exception):
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field, self.message = field, message
+
+
+@dataclass
+class Tool:
+    """What a checker page needs: rules, phase, the typed text, and errors."""
+
+    args: MultiDict
+    rules: Rules
+    profile: str
+    phase: int
+    game_label: str | None = None
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def regular(self) -> bool:
+        return self.args.get("deck") == "regular"
+
+    def cards(self, name: str, *, required: bool = True) -> list[Card]:
+        text = self.args.get(name, "")[:MAX_CARDS_TEXT]
+        try:
+            cards = parse_cards(text, self.rules.suit_colours)
+        except CardError as error:
+            self.errors[name] = str(error)
+            return []
+        if required and not cards:
+            self.errors[name] = "Tap or type at least one card"
+        return cards
+
+
+def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
+    """Rules and phase from a game's player (game=<view id>&player=N) or from the form."""
+    game_id = args.get("game", "")
+    if game_id:
+        stored = store.get_game(db(), game_id)
+        if stored is None:
+            raise BadRequest("game", "There is no game with that link.")
+        game = load_game(stored.state)
+        standings = replay(game)
+        seat = args.get("player", "0")
+        if not seat.isdigit() or int(seat) >= len(game.players):
+            raise BadRequest("player", "Pick a player of this game.")
+        player = standings.players[int(seat)]
+        phase = _phase_number(args, game.rules, default=player.phase)
+        return game.rules, game.rules.profile, phase, f"{player.name}, phase {player.phase}"
+    profile = args.get("rules", "official")
+    options = {}
+    for pair in args.getlist("option"):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise BadRequest("option", f"option {pair!r} must look like key=value")
+        options[key] = value
+    try:
+        rules = make_rules(profile, options)
+    except RulesError as error:
+        raise BadRequest("rules", str(error)) from None
+    return rules, profile, _phase_number(args, rules, default=rules.sequence[0]), None
+
+
+def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:
+    text = args.get("phase", "")
+    if not text:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= len(rules.phase_list):
+        raise BadRequest("phase", f"Pick a phase from 1 to {len(rules.phase_list)}.")
+    return int(text)
+
+
+def _edit_groups(args: MultiDict) -> MultiDict:
+    """Apply a palette tap (add=R7 to the active group) or a removal (remove=1:2)."""
+    args = MultiDict(args)
+    target = args.get("active", "g0")
+    if (card := args.get("add")) and len(target) < 5:
+        args[target] = (args.get(target, "") + " " + card).strip()
+    if removal := args.get("remove"):
+        name, _, index = removal.partition(":")
+        tokens = args.get(name, "").split()
+        if index.isdigit() and int(index) < len(tokens):
+            del tokens[int(index)]
+            args[name] = " ".join(tokens)
+    if clear := args.get("clear"):
+        args[clear] = ""
+    args.pop("add", None), args.pop("remove", None), args.pop("clear", None)
+    return args
+
+
+def palette(tool: Tool) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Rows of (value, label, css class) for the tap palette."""
+    rows = []
+    for colour in Colour:
+        if tool.regular:
+            suit = next(s for s, c in tool.rules.suit_colours.items() if c is colour)
+            cards = [
+                (f"{rank}{suit}", f"{rank}{colour.symbol}", f"c-{colour.value}")
+                for rank in REGULAR_RANKS
+            ]
+        else:
+            cards = [
+                (f"{colour.value}{n}", f"{colour.value}{n}", f"c-{colour.value}")
+                for n in range(1, 13)
+            ]
+        rows.append((f"{colour.word.title()} {colour.symbol}", cards))
+    specials = (
+        [("K" + "H", "King = Wild", "c-W"), ("JOKER", "Joker = Skip", "c-S")]
+        if tool.regular
+        else [("W", "Wild", "c-W"), ("S", "Skip", "c-S")]
+    )
+    if tool.rules.super_wild and not tool.regular:
+        specials += [("SW", "Super Wild", "c-SW"), ("SS", "Super Skip", "c-SS")]
+    rows.append(("Wild and Skip", specials))
+    return rows
+
+
+def chips(tool: Tool, name: str) -> list[tuple[int, str, str]]:
+    """The cards typed into one field as (index, label, css class), unreadable ones kept."""
+    result = []
+    for i, token in enumerate(tool.args.get(name, "").split()):
+        try:
+            card = parse_card(token, tool.rules.suit_colours)
+            css = f"c-{card.colour.value}" if card.colour else f"c-{card.code}"
+            label = f"{card.code}{card.colour.symbol}" if card.colour else card.code
+        except CardError:
+            css, label = "c-bad", token
+        result.append((i, label, css))
+    return result
+
+
+def _tool(args: MultiDict) -> Tool:
+    rules, profile, phase, label = _rules_from(args)
+    return Tool(args, rules, profile, phase, label)
+
+
+def _page(template: str, run: Callable[[Tool], Any]):
+    """Render a tool page; unreadable input is a 400 that keeps what was typed."""
+    args = _edit_groups(request.args)
+    try:
+        tool = _tool(args)
+        result = run(tool)
+    except BadRequest as error:
+        tool = Tool(args, make_rules(), "official", 1)
+        tool.errors[error.field] = error.message
+        result = None
+    page = render_template(
+        template, tool=tool, result=result, profiles=PROFILES, palette=palette(tool), chips=chips
+    )
+    return page, 400 if tool.errors else 200
+
+
+# --- the three tools ------------------------------------------------------------
+
+
+def _layout_groups(tool: Tool):
+    phase = tool.rules.phase(tool.phase)
+    index = tool.args.get("layout", "0")
+    layout = (
+        phase.layouts[int(index)]
+        if index.isdigit() and int(index) < len(phase.layouts)
+        else phase.groups
+    )
+    return layout
+
+
+def run_phase_check(tool: Tool):
+    layout = _layout_groups(tool)
+    groups = [tool.cards(f"g{i}", required=False) for i in range(len(layout))]
+    extra = [tool.cards(f"g{i}", required=False) for i in range(len(layout), 6)]
+    if tool.errors:
+        return None
+    if not any(groups):
+        return None
+    return check_phase(tool.rules, tool.phase, groups + [group for group in extra if group])
+
+
+@bp.get("/check")
+def phase_page():
+    return _page("check_phase.html", run_phase_check)
+
+
+def run_hit(tool: Tool):
+    kind_text = tool.args.get("kind", "run")
+    kind = (
+        GroupKind("colour" if kind_text == "color" else kind_text)
+        if kind_text in ("set", "run", "colour", "color")
+        else None
+    )
+    if kind is None:
+        tool.errors["kind"] = "Pick set, run or colour"
+        return None
+    group = tool.cards("group", required=False)
+    cards = tool.cards("card", required=False)
+    if tool.errors or not group or not cards:
+        return None
+    if len(cards) != 1:
+        tool.errors["card"] = "Check one card at a time"
+        return None
+    return check_hit(tool.rules, kind, group, cards[0])
+
+
+@bp.get("/check/hit")
+def hit_page():
+    return _page("check_hit.html", run_hit)
+
+
+def run_solve(tool: Tool):
+    hand = tool.cards("hand", required=False)
+    if tool.errors or not hand:
+        return None
+    if len(hand) > 24:
+        tool.errors["hand"] = "A hand holds at most 24 cards here"
+        return None
+    return solve(tool.rules, tool.phase, hand)
+
+
+@bp.get("/check/hand")
+def hand_page():
+    return _page("check_hand.html", run_solve)
+
+
+# --- JSON API ---------------------------------------------------------------------
+
+
+def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
+    args = MultiDict(request.args)
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            return jsonify(error="send a JSON object"), 400
+        args = MultiDict()
+        for key, value in body.items():
+            for item in value if isinstance(value, list) else [value]:
+                if key == "options" and isinstance(item, dict):
+                    for k, v in item.items():
+                        args.add("option", f"{k}={v}")
+                else:
+                    args.add(key, str(item))
+    try:
+        tool = _tool(args)
+    except BadRequest as error:
+        return jsonify(error=error.message, field=error.field), 400
+    for name in required:
+        if not args.get(name):
+            return jsonify(error=f"{name} is required", field=name), 400
+    result = run(tool)
+    if tool.errors:
+        name, message = next(iter(tool.errors.items()))
+        return jsonify(error=message, field=name), 400
+    return jsonify(
+        {**result.to_json(), "phase": tool.phase} if hasattr(result, "to_json") else result
+    )
+
+
+def _api_phase(tool: Tool):
+    groups = [tool.cards(f"g{i}") for i, _ in enumerate(tool.args.getlist("group"))]
+    return check_phase(tool.rules, tool.phase, groups) if not tool.errors else None
+
+
+@bp.route("/api/check", methods=["GET", "POST"])
+@exempt
+def api_check():
+    def run(tool: Tool):
+        for i, text in enumerate(tool.args.getlist("group")):
+            tool.args[f"g{i}"] = text
+        return _api_phase(tool)
+
+    return _api(run, ("group",))
+
+
+@bp.route("/api/hit", methods=["GET", "POST"])
+@exempt
+def api_hit():
+    return _api(run_hit, ("kind", "group", "card"))
+
+
+@bp.route("/api/solve", methods=["GET", "POST"])
+@exempt
+def api_solve():
+    return _api(run_solve, ("hand",))

@@ -1,0 +1,153 @@
+"""Turn the hand form into a HandRecord, inferring what the rules already decide.
+
+Fields use the player's seat number, never their name: ``went_out``,
+``points-2``, ``made-2``, ``mode-2`` (total | cards), ``low-2``, ``high-2``,
+``skips-2``, ``wilds-2``, ``floater-2``, ``attempt-2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..rules.game import Game, HandRecord, Standings
+from ..rules.phases import Progression
+from ..rules.scoring import CardsLeft
+
+CARD_FIELDS = (
+    ("low", "1-9", 5),
+    ("high", "10-12", 10),
+    ("skips", "Skip", 15),
+    ("wilds", "Wild", 25),
+)
+MAX_COUNT = 20
+
+
+@dataclass
+class HandForm:
+    """What the user typed (kept on errors), and what it means."""
+
+    values: dict[str, str]
+    errors: dict[str, str] = field(default_factory=dict)  # field -> message
+    general: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what was inferred
+    hand: HandRecord | None = None
+
+
+def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str) -> int | None:
+    text = values.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        number = int(text)
+    except ValueError:
+        errors[key] = f"{label}: '{text[:20]}' is not a whole number"
+        return None
+    if not 0 <= number <= 1000:
+        errors[key] = f"{label}: enter a number from 0 to 1000"
+        return None
+    return number
+
+
+def parse_hand(
+    form: Mapping[str, str], game: Game, standings: Standings, *, partial: bool = False
+) -> HandForm:
+    """Read the form; on success ``hand`` is set (the engine checks it further).
+
+    ``partial`` (the live check while typing): players with nothing typed yet are
+    left out instead of being an error.
+    """
+    values = {k: v for k, v in form.items() if isinstance(v, str) and len(k) < 40}
+    result = HandForm(values)
+    errors = result.errors
+    tiebreak = bool(standings.tiebreak)
+    seats = [i for i, name in enumerate(game.players) if not tiebreak or name in standings.tiebreak]
+    out_text = values.get("went_out", "")
+    went_out = None
+    if out_text.isdigit() and int(out_text) in seats:
+        went_out = game.players[int(out_text)]
+    elif out_text:
+        errors["went_out"] = "Pick who went out from the list"
+    elif not partial:
+        errors["went_out"] = "Who went out? Tap their name."
+
+    made, floaters, points, cards, attempts = [], [], {}, {}, {}
+    for i in seats:
+        name = game.players[i]
+        if standings_needs_attempt(game):
+            chosen = _int(values, f"attempt-{i}", errors, f"{name}'s phase")
+            if chosen is None and f"attempt-{i}" not in errors:
+                errors[f"attempt-{i}"] = f"Which phase did {name} try this hand?"
+            elif chosen is not None:
+                attempts[name] = chosen
+        if values.get(f"made-{i}"):
+            made.append(name)
+        if values.get(f"floater-{i}"):
+            floaters.append(name)
+        if name == went_out or tiebreak:
+            continue
+        if values.get(f"mode-{i}") == "cards":
+            counts = {
+                key: _int(values, f"{key}-{i}", errors, f"{name}'s {label} cards") or 0
+                for key, label, _ in CARD_FIELDS
+            }
+            if any(count > MAX_COUNT for count in counts.values()):
+                errors[f"low-{i}"] = f"{name}: no one holds more than {MAX_COUNT} cards of a kind"
+                continue
+            left = CardsLeft(**counts)
+            cards[name] = left
+            points[name] = left.points(game.rules)
+        else:
+            total = _int(values, f"points-{i}", errors, f"{name}'s points")
+            if total is None:
+                if name in floaters:
+                    points[name] = 0
+                elif f"points-{i}" not in errors and not partial:
+                    errors[f"points-{i}"] = f"Enter {name}'s points (or count their cards)"
+                continue
+            points[name] = total
+        if name not in made and name not in floaters and points[name] < 50:
+            made.append(name)
+            result.notes.append(
+                f"{name} must have made their phase: a player who did not holds 10 cards, "
+                "worth at least 50"
+            )
+    if went_out and went_out not in made and not tiebreak:
+        made.append(went_out)
+    if errors:
+        return result
+    result.hand = HandRecord(
+        went_out=went_out,
+        made=tuple(n for n in game.players if n in made),
+        points=points,
+        attempts=attempts,
+        floaters=tuple(floaters),
+        cards=cards,
+        tiebreak=tiebreak,
+    )
+    return result
+
+
+def standings_needs_attempt(game: Game) -> bool:
+    return game.rules.progression is Progression.MASTERS
+
+
+def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
+    """The form fields that show a recorded hand (for editing it)."""
+    values: dict[str, str] = {}
+    for i, name in enumerate(game.players):
+        if name == hand.went_out:
+            values["went_out"] = str(i)
+        if name in hand.made:
+            values[f"made-{i}"] = "1"
+        if name in hand.floaters:
+            values[f"floater-{i}"] = "1"
+        if name in hand.attempts:
+            values[f"attempt-{i}"] = str(hand.attempts[name])
+        if name in hand.cards:
+            values[f"mode-{i}"] = "cards"
+            for key, _, _ in CARD_FIELDS:
+                values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
+        elif name in hand.points and name != hand.went_out:
+            values[f"points-{i}"] = str(hand.points[name])
+    return values

@@ -1,0 +1,101 @@
+"""`scorekeeper serve` (what ./scripts/serve runs) starts a real server that answers."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_serve_prints_the_address_and_serves_the_app(tmp_path):
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        first_line = process.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first_line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
+                    body = page.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+        assert "Start a new game" in body
+        assert db.exists()  # data goes where --db says
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        process.stdout.close()
+
+
+def test_serve_rejects_a_bad_port_with_a_message():
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--port", "x"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2 and "invalid int value" in result.stderr
+
+
+def test_serve_with_an_unusable_database_exits_2_with_a_message(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", "/nonexistent/dir/x.db"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert "cannot open the database /nonexistent/dir/x.db" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_serve_on_a_busy_port_exits_2_with_a_message(tmp_path):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "scorekeeper.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                str(tmp_path / "g.db"),
+                "--no-qr",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert result.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr

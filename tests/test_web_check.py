@@ -1,0 +1,110 @@
+"""The dispute tools as pages and as a JSON API."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from webutil import new_game, record
+
+
+def verdict(response) -> str:
+    text = re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))
+    return " ".join(html.unescape(text).split())
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("phase=1&g0=R7+B7+W&g1=G3+G3+Y3", "Valid: phase 1 is made"),
+        ("phase=2&g0=R7+B7+G7&g1=R3+R4+R6+R7", "the 5 is missing"),
+        ("phase=4&g0=Y10+Y11+Y12+W+B2+B3+B4", "Not valid"),
+        ("phase=1&g0=R7+B7+S&g1=G3+G3+Y3", "a Skip can never be part of a phase"),
+        ("phase=1&g0=R7+B7+R7&g1=R7+G3+G3", "Not valid"),
+        ("phase=8&g0=R1+R2+R3+R4+R5+R6+W", "Valid: phase 8 is made"),
+        ("phase=8&deck=regular&g0=AH+2H+3H+4H+5H+6H+KS", "Valid: phase 8 is made"),
+    ],
+)
+def test_the_phase_checker_gives_the_verdict_and_the_reason(client, query, expected):
+    response = client.get(f"/check?{query}")
+    assert response.status_code == 200
+    assert expected in verdict(response)
+
+
+def test_tapping_a_card_adds_it_to_the_chosen_group(client):
+    response = client.get("/check?phase=1&g0=R7+B7&g1=G3+G3+Y3&active=g0&add=W")
+    page = response.get_data(as_text=True)
+    assert 'name="g0" value="R7 B7 W"' in page
+    assert "Valid: phase 1 is made" in verdict(response)
+
+
+def test_tapping_a_chip_removes_that_card(client):
+    page = client.get("/check?phase=1&g0=R7+B7+W&remove=g0:1").get_data(as_text=True)
+    assert 'name="g0" value="R7 W"' in page
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("phase=1&g0=R7+X9", "cannot read card"),
+        ("phase=1&g0=R13", "1 to 12"),
+        ("phase=11&g0=R7", "Pick a phase from 1 to 10"),
+        ("rules=chess&g0=R7", "unknown rules"),
+        ("phase=1&g0=R7+R7+R7&g1=W+W+W", "impossible"),
+    ],
+)
+def test_bad_cards_and_choices_get_a_clear_message(client, query, message):
+    response = client.get(f"/check?{query}")
+    assert response.status_code in (200, 400)
+    assert message in verdict(response)
+
+
+def test_a_game_player_picks_their_phase_and_the_games_rules(client):
+    url = new_game(client, players=("Ann", "Bob"), wild_points="20")
+    record(client, url, 1, went_out=0, points={1: 50})
+    game_id = url.split("/")[2]
+    page = client.get(f"/check?game={game_id}&player=0").get_data(as_text=True)
+    assert "Ann, phase 2" in page
+    assert '<option value="2" selected>' in page
+
+
+def test_the_hit_checker_says_where_a_card_fits(client):
+    response = client.get("/check/hit?kind=run&group=R3+R4+W+R6&card=B7")
+    assert "It fits" in verdict(response)
+    response = client.get("/check/hit?kind=set&group=R7+B7+G7&card=Y8")
+    assert "It does not fit" in verdict(response)
+    response = client.get("/check/hit?kind=run&group=R3+R4&card=S")
+    assert "Skip" in verdict(response)
+
+
+def test_the_hand_helper_lays_the_phase_out_or_says_what_is_missing(client):
+    response = client.get("/check/hand?phase=1&hand=R7+B7+G7+Y3+B3+W+S+G12+R1+B9")
+    assert "Yes: phase 1 can be laid down" in verdict(response)
+    response = client.get("/check/hand?phase=4&hand=R1+B2+G3+Y9+S+S+G12+R11+B10+Y8")
+    assert "missing" in verdict(response)
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "status", "key", "value"),
+    [
+        ("/api/check", "phase=1&group=R7+B7+W&group=G3+G3+Y3", 200, "valid", True),
+        ("/api/check", "phase=2&group=R7+B7&group=R3+R4+R5+R6", 200, "valid", False),
+        ("/api/hit", "kind=run&group=R3+R4+R5&card=W", 200, "valid", True),
+        ("/api/solve", "phase=1&hand=R7+B7+W+G3+G3+Y3", 200, "can_make", True),
+        ("/api/check", "phase=1&group=R99", 400, "field", "g0"),
+        ("/api/check", "phase=0&group=R7", 400, "field", "phase"),
+        ("/api/solve", "phase=1", 400, "field", "hand"),
+        ("/api/hit", "kind=pair&group=R3&card=W", 400, "field", "kind"),
+    ],
+)
+def test_the_json_api_answers_like_the_command_line(client, path, query, status, key, value):
+    response = client.get(f"{path}?{query}")
+    assert response.status_code == status
+    assert response.get_json()[key] == value
+
+
+def test_the_json_api_takes_a_json_body_too(client):
+    body = {"phase": 2, "group": ["R7 B7 G7", "Y3 Y4 W Y6"], "options": {"wild_points": "20"}}
+    response = client.post("/api/check", json=body, headers={"X-CSRF-Token": "unused"})
+    assert response.status_code == 200 and response.get_json()["valid"] is True

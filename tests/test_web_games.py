@@ -1,0 +1,362 @@
+"""The scorekeeping app through Flask's test client: every route, every error path."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from webutil import csrf, export, field_errors, new_game, record
+
+from scorekeeper.cli import main as cli
+
+
+def test_home_page_offers_a_new_game_and_the_dispute_tools(client):
+    page = client.get("/").get_data(as_text=True)
+    for link in ("/new", "/check", "/check/hit", "/check/hand", "/import"):
+        assert f'href="{link}"' in page
+
+
+def test_creating_a_game_goes_to_its_scoreboard(client):
+    url = new_game(client, dealer=1)
+    page = client.get(url).get_data(as_text=True)
+    assert "Hand <strong>1</strong> · <strong>Bob</strong> deals" in page
+    assert "Phase 1</strong> <small>2 sets of 3" in page
+    assert export(client, url)["dealer"] == "Bob"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"player-0": "Ann"}, "at least 2 players"),
+        ({"player-0": "Ann", "player-1": "ann"}, "Two players are called ann"),
+        ({"player-0": "Ann", "player-1": "B" * 41}, "40 characters"),
+        ({"player-0": "Ann", "player-1": "Bob", "dealer": "4"}, "first dealer"),
+        ({"player-0": "Ann", "player-1": "Bob", "opt-first": "12"}, "from 1 to 10"),
+        ({"player-0": "Ann", "player-1": "Bob", "profile": "chess"}, "unknown rules"),
+        (
+            {
+                "player-0": "A",
+                "player-1": "B",
+                "player-2": "C",
+                "player-3": "D",
+                "player-4": "E",
+                "profile": "mixed-up",
+            },
+            "2 to 4 players",
+        ),
+    ],
+)
+def test_a_bad_new_game_form_keeps_what_was_typed_and_says_why(client, fields, message):
+    data = {"csrf_token": csrf(client), "profile": "official", "dealer": "0", **fields}
+    response = client.post("/new", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert message in page
+    assert 'value="Ann"' in page or "player-0" not in fields or fields["player-0"] != "Ann"
+
+
+def test_names_from_earlier_games_are_offered(client):
+    new_game(client, players=("Grandma", "Theo"))
+    assert '<option value="Grandma">' in client.get("/new").get_data(as_text=True)
+
+
+def test_recording_a_hand_updates_phases_scores_and_dealer(client):
+    url = new_game(client)
+    response = record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    assert response.status_code == 303
+    state = export(client, url)
+    assert state["hands"] == [
+        {"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}}
+    ]
+    page = client.get(url).get_data(as_text=True)
+    assert "Hand <strong>2</strong> · <strong>Bob</strong> deals" in page
+
+
+def test_a_player_under_50_points_is_taken_to_have_made_their_phase(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 55, 2: 45})
+    assert export(client, url)["hands"][0]["made"] == ["Ann", "Cy"]
+
+
+def test_an_impossible_total_is_refused_before_saving_and_the_form_is_kept(client):
+    url = new_game(client)
+    response = record(client, url, 1, went_out=0, points={1: 50, 2: 7})
+    assert response.status_code == 422
+    assert any("7 is not a multiple of 5" in e for e in field_errors(response))
+    assert (
+        'name="points-2" inputmode="numeric" pattern="[0-9]*" maxlength="4" value="7"'
+        in response.get_data(as_text=True)
+    )
+    assert export(client, url)["hands"] == []
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"went_out": ""}, "Who went out?"),
+        ({"went_out": "9"}, "Pick who went out"),
+        ({"points-1": ""}, "Enter Bob's points"),
+        ({"points-1": "lots"}, "not a whole number"),
+        ({"points-1": "5000"}, "from 0 to 1000"),
+        ({"points-1": "150", "made-1": "1"}, "Bob"),
+    ],
+)
+def test_every_hand_form_error_is_shown_next_to_its_field(client, fields, message):
+    url = new_game(client)
+    data = {
+        "csrf_token": csrf(client),
+        "hand_number": "1",
+        "went_out": "0",
+        "points-1": "50",
+        "points-2": "20",
+        **fields,
+    }
+    response = client.post(f"{url}/hands", data=data)
+    assert response.status_code == 422
+    assert any(message in error for error in field_errors(response)), field_errors(response)
+    assert export(client, url)["hands"] == []
+
+
+def test_counting_cards_adds_them_up(client):
+    url = new_game(client)
+    response = record(
+        client,
+        url,
+        1,
+        went_out=0,
+        points={2: 20},
+        mode_1="cards",
+        low_1="8",
+        high_1="1",
+        wilds_1="1",
+    )
+    assert response.status_code == 303
+    hand = export(client, url)["hands"][0]
+    assert hand["points"]["Bob"] == 8 * 5 + 10 + 25
+
+
+def test_a_hand_entered_twice_is_recorded_once(client):
+    url = new_game(client)
+    assert record(client, url, 1, went_out=0, points={1: 50, 2: 20}).status_code == 303
+    again = record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    assert again.status_code == 409
+    assert "Hand 1 was already entered" in again.get_data(as_text=True)
+    assert len(export(client, url)["hands"]) == 1
+
+
+def test_the_live_check_explains_a_bad_total_without_saving(client):
+    url = new_game(client)
+    data = {
+        "csrf_token": csrf(client),
+        "hand_number": "1",
+        "went_out": "0",
+        "points-1": "47",
+        "points-2": "",
+    }
+    page = client.post(f"{url}/hands/check", data=data).get_data(as_text=True)
+    assert "Bob: 47 is not a multiple of 5" in page
+    assert "Enter Cy" not in page  # Cy has not been typed yet: no nagging
+    assert export(client, url)["hands"] == []
+
+
+def test_correcting_an_earlier_hand_recomputes_everything_after_it(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    record(client, url, 2, went_out=1, points={0: 10, 2: 60})
+    form = client.get(f"{url}/hands/1").get_data(as_text=True)
+    assert 'value="50"' in form
+    data = {"csrf_token": csrf(client), "went_out": "0", "points-1": "75", "points-2": "20"}
+    assert client.post(f"{url}/hands/1", data=data).status_code == 303
+    totals = {p["name"]: p["score"] for p in _standings(client, url)["players"]}
+    assert totals == {"Ann": 10, "Bob": 75, "Cy": 80}
+
+
+def test_a_correction_that_breaks_a_later_hand_is_refused(client):
+    url = new_game(client, players=("Ann", "Bob"), first="2")
+    record(client, url, 1, went_out=1, points={0: 50})  # Ann misses phase 1
+    record(client, url, 2, went_out=0, points={1: 50})  # Ann makes phase 1
+    record(client, url, 3, went_out=0, points={1: 50})  # Ann makes phase 2 and wins
+    data = {"csrf_token": csrf(client), "went_out": "0", "points-1": "50"}
+    response = client.post(f"{url}/hands/1", data=data)  # Ann would have won in hand 2
+    assert response.status_code == 422
+    assert "a later hand no longer fits" in response.get_data(as_text=True)
+    assert export(client, url)["hands"][0]["went_out"] == "Bob"
+
+
+def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 60})
+    record(client, url, 2, went_out=1, points={0: 50, 2: 60})
+    token = csrf(client)
+    assert client.post(f"{url}/hands/2/delete", data={"csrf_token": token}).status_code == 303
+    assert len(export(client, url)["hands"]) == 1
+    history = client.get(f"{url}/history").get_data(as_text=True)
+    assert "Hand 2 deleted" in history
+    version = int(re.findall(r"/history/(\d+)/restore", history)[0])
+    client.post(f"{url}/history/{version}/restore", data={"csrf_token": token})
+    assert len(export(client, url)["hands"]) == 2
+
+
+def test_undo_takes_back_the_last_change_and_can_itself_be_undone(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    token = csrf(client)
+    assert client.post(f"{url}/undo", data={"csrf_token": token}).status_code == 303
+    assert export(client, url)["hands"] == []
+    client.post(f"{url}/undo", data={"csrf_token": token})
+    assert len(export(client, url)["hands"]) == 1
+    history = client.get(f"{url}/history").get_data(as_text=True)
+    assert "Undone: Hand 1" in history
+
+
+def test_undo_with_nothing_to_undo_says_so(client):
+    url = new_game(client)
+    response = client.post(f"{url}/undo", data={"csrf_token": csrf(client)})
+    assert response.status_code == 409 and "Nothing to undo" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", ["/hands/9", "/history/99/restore"])
+def test_unknown_hands_and_versions_are_friendly_404s(client, path):
+    url = new_game(client)
+    method = client.post if path.endswith("restore") else client.get
+    response = method(url + path, data={"csrf_token": csrf(client)})
+    assert response.status_code == 404 and "There is no" in response.get_data(as_text=True)
+
+
+def test_an_unknown_game_or_wrong_key_is_a_friendly_404(client):
+    url = new_game(client)
+    for bad in ("/g/nothing/here", url[:-2] + "xx", "/v/nothing"):
+        response = client.get(bad)
+        assert response.status_code == 404
+        assert "no game at this link" in response.get_data(as_text=True)
+
+
+def test_forms_without_the_csrf_token_are_refused(client):
+    url = new_game(client)
+    response = client.post(
+        f"{url}/hands",
+        data={"went_out": "0", "points-1": "50", "points-2": "20", "hand_number": "1"},
+    )
+    assert response.status_code == 400 and "expired" in response.get_data(as_text=True)
+    assert export(client, url)["hands"] == []
+
+
+def _standings(client, url, tmp_path=None) -> dict:
+    state = export(client, url)
+    from scorekeeper.rules.game import load_game, replay
+
+    return replay(load_game(state)).to_json()
+
+
+def test_the_json_export_is_what_the_command_line_reads(client, tmp_path, capsys):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    path = tmp_path / "game.json"
+    path.write_text(client.get(f"{url}/export.json").get_data(as_text=True))
+    assert cli(["standings", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(p["name"], p["phase"], p["score"]) for p in out["players"]] == [
+        ("Ann", 2, 0),
+        ("Bob", 1, 50),
+        ("Cy", 2, 20),
+    ]
+
+
+def test_csv_export_has_every_hand_and_defuses_formulas(client):
+    url = new_game(client, players=("=HYPERLINK(1)", "Bob"))
+    record(client, url, 1, went_out=1, points={0: 50})
+    text = client.get(f"{url}/export.csv").get_data(as_text=True)
+    lines = text.strip().splitlines()
+    assert lines[0].startswith("hand,'=HYPERLINK(1),Bob")
+    assert lines[1].startswith("1,50,0,Bob")
+    assert lines[-1].startswith("total,50,0")
+
+
+def test_importing_an_export_makes_a_new_game_with_the_same_standings(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    text = client.get(f"{url}/export.json").get_data(as_text=True)
+    response = client.post("/import", data={"csrf_token": csrf(client), "text": text})
+    assert response.status_code == 303
+    assert export(client, response.headers["Location"]) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not JSON"),
+        ('{"rules": "official", "players": ["Ann"], "dealer": "Ann", "hands": []}', "2"),
+        (
+            '{"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": '
+            '[{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 7}}]}',
+            "hand 1",
+        ),
+    ],
+)
+def test_a_bad_import_says_what_is_wrong_and_saves_nothing(client, text, message):
+    response = client.post("/import", data={"csrf_token": csrf(client), "text": text})
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+
+
+def test_first_n_phases_game_ends_on_a_winner_screen(client):
+    url = new_game(client, players=("Ann", "Bob"), **{"first": "2"})
+    record(client, url, 1, went_out=0, points={1: 50})
+    record(client, url, 2, went_out=0, points={1: 50})
+    page = client.get(url).get_data(as_text=True)
+    assert "<strong>Ann</strong> wins!" in page
+    assert "Record hand" not in page
+    late = record(client, url, 3, went_out=1, points={0: 50})
+    assert late.status_code == 409 and "game is over" in late.get_data(as_text=True)
+
+
+def test_a_tie_is_played_off_between_the_tied_players(client):
+    url = new_game(client, players=("Ann", "Bob", "Cy"), **{"first": "1"})
+    record(client, url, 1, went_out=0, points={1: 5, 2: 50})  # Ann 0, Bob 5 ... both made
+    page = client.get(url).get_data(as_text=True)
+    assert "wins!" in page  # Ann 0 beats Bob 5
+    url2 = new_game(client, players=("Ann", "Bob"), **{"first": "1", "winner": "lowest"})
+    record(client, url2, 1, went_out=0, points={1: 0}, made_1="1")
+    page = client.get(url2).get_data(as_text=True)
+    if "Tiebreak!" in page:
+        response = client.post(
+            f"{url2}/hands", data={"csrf_token": csrf(client), "hand_number": "2", "went_out": "1"}
+        )
+        assert response.status_code == 303
+        assert "<strong>Bob</strong> wins!" in client.get(url2).get_data(as_text=True)
+
+
+def test_masters_players_pick_the_phase_they_try(client):
+    url = new_game(client, players=("Ann", "Bob"), profile="masters")
+    page = client.get(url).get_data(as_text=True)
+    assert 'name="attempt-0"' in page
+    response = record(client, url, 1, went_out=0, points={1: 50}, attempt_0="4", attempt_1="1")
+    assert response.status_code == 303, field_errors(response)
+    assert export(client, url)["hands"][0]["attempts"] == {"Ann": 4, "Bob": 1}
+    assert _standings(client, url)["players"][0]["phases_done"] == [4]
+
+
+def test_mixed_up_masters_gives_each_player_their_own_order(client):
+    url = new_game(client, players=("Ann", "Bob"), profile="mixed-up")
+    orders = export(client, url)["orders"]
+    assert sorted(orders["Ann"]) == list(range(1, 11)) and sorted(orders["Bob"]) == list(
+        range(1, 11)
+    )
+
+
+def test_ten_hands_everyone_moves_on_each_hand(client):
+    url = new_game(client, players=("Ann", "Bob"), profile="ten-hands")
+    record(client, url, 1, went_out=0, points={1: 50})
+    assert [p["phase"] for p in _standings(client, url)["players"]] == [2, 2]
+
+
+def test_house_rules_are_saved_with_the_game(client):
+    url = new_game(client, **{"wild_points": "20", "natural": "phase"})
+    assert export(client, url)["options"] == {"wild_points": "20", "natural": "phase"}
+
+
+def test_oversized_posts_are_refused_with_a_message(client):
+    response = client.post("/new", data={"csrf_token": csrf(client), "player-0": "x" * 100_000})
+    assert response.status_code == 413
+    assert "far more than this form accepts" in response.get_data(as_text=True)

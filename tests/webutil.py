@@ -1,0 +1,38 @@
+"""Helpers for driving the app through its own forms in tests."""
+
+from __future__ import annotations
+
+import html
+import re
+
+
+def csrf(client) -> str:
+    """The session's CSRF token, as a page would carry it."""
+    page = client.get("/").get_data(as_text=True)
+    return re.search(r'"X-CSRF-Token": "([^"]+)"', page).group(1)
+
+
+def new_game(client, players=("Ann", "Bob", "Cy"), profile="official", dealer=0, **options):
+    data = {"csrf_token": csrf(client), "profile": profile, "dealer": str(dealer)}
+    data.update({f"player-{i}": name for i, name in enumerate(players)})
+    data.update({f"opt-{key}": value for key, value in options.items()})
+    response = client.post("/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def record(client, game_url, hand_number, went_out, points, **extra):
+    """points: {seat: total}; extra: raw form fields."""
+    data = {"csrf_token": csrf(client), "hand_number": str(hand_number), "went_out": str(went_out)}
+    data.update({f"points-{seat}": str(total) for seat, total in points.items()})
+    data.update({k.replace("_", "-"): v for k, v in extra.items()})
+    return client.post(f"{game_url}/hands", data=data)
+
+
+def field_errors(response) -> list[str]:
+    page = response.get_data(as_text=True)
+    return [html.unescape(m) for m in re.findall(r'class="field-error"[^>]*>([^<]*)<', page)]
+
+
+def export(client, game_url) -> dict:
+    return client.get(f"{game_url}/export.json").get_json(force=True)
