@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import check, csrf, errors, games, printables, share
+from . import check, compress, csrf, errors, games, printables, share
 
 
 def register(app: Flask) -> None:
     csrf.init_app(app)
     errors.init_app(app)
+    compress.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(check.bp)
