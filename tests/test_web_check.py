@@ -39,6 +39,12 @@ def test_tapping_a_card_adds_it_to_the_chosen_group(client):
     assert "Valid: phase 1 is made" in verdict(response)
 
 
+def test_a_run_tapped_out_of_order_says_how_it_is_laid(client):
+    response = client.get("/check?phase=2&g0=R7+B7+G7&g1=R3+R4+R6+W")
+    assert "Valid: phase 2 is made" in verdict(response)
+    assert "run of 4 laid low to high: R3 R4 W R6" in verdict(response)
+
+
 def test_tapping_a_chip_removes_that_card(client):
     page = client.get("/check?phase=1&g0=R7+B7+W&remove=g0:1").get_data(as_text=True)
     assert 'name="g0" value="R7 W"' in page

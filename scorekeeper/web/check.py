@@ -15,8 +15,8 @@ from flask import Blueprint, jsonify, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from .. import store
-from ..rules.cards import Card, CardError, Colour, parse_card, parse_cards
-from ..rules.check import check_hit, check_phase
+from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
+from ..rules.check import arrange_run, check_hit, check_phase
 from ..rules.game import load_game, replay
 from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
 from ..rules.solve import solve
@@ -44,6 +44,7 @@ class Tool:
     phase: int
     game_label: str | None = None
     errors: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def regular(self) -> bool:
@@ -201,7 +202,13 @@ def run_phase_check(tool: Tool):
         return None
     if not any(groups):
         return None
-    return check_phase(tool.rules, tool.phase, groups + [group for group in extra if group])
+    verdict = check_phase(tool.rules, tool.phase, groups + [group for group in extra if group])
+    if verdict.valid:  # say how a run tapped out of order is laid, Wilds and all
+        for spec, cards in zip(layout, groups, strict=True):
+            laid = arrange_run(cards) if spec.kind is GroupKind.RUN else None
+            if laid and list(laid) != cards:
+                tool.notes.append(f"{spec} laid low to high: {format_cards(laid)}")
+    return verdict
 
 
 @bp.get("/check")
