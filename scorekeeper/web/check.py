@@ -248,7 +248,11 @@ def run_solve(tool: Tool):
     if len(hand) > 24:
         tool.errors["hand"] = "A hand holds at most 24 cards here"
         return None
-    return solve(tool.rules, tool.phase, hand)
+    try:
+        return solve(tool.rules, tool.phase, hand)
+    except CardError as error:  # cards no deck holds, e.g. five Skips
+        tool.errors["hand"] = str(error)
+        return None
 
 
 @bp.get("/check/hand")

@@ -115,6 +115,17 @@ def new_game():
             errors[f"player-{i}"] = f"Two players are called {name}: add an initial"
     if len(seated) < 2:
         errors["player-0"] = "Phase 10 needs at least 2 players: enter their names"
+    extra = [
+        k
+        for k, v in request.form.items()
+        if k.startswith("player-")
+        and v.strip()
+        and k not in {f"player-{i}" for i in range(MAX_PLAYERS)}
+    ]
+    if extra:
+        errors["player-0"] = (
+            f"Phase 10 is for 2 to {MAX_PLAYERS} players, not {len(seated) + len(extra)}"
+        )
     dealer_seat = request.form.get("dealer", "0")
     dealer = dict(seated).get(int(dealer_seat)) if dealer_seat.isdigit() else None
     if dealer is None and seated:
