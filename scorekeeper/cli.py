@@ -183,7 +183,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         qr.print_ascii(tty=False, invert=True)
     sys.stdout.flush()
     try:
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="scorekeeper")
+        serve(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=args.threads,
+            ident="scorekeeper",
+            connection_limit=1000,
+        )  # a club night: many phones polling at once
     except OSError as error:
         raise BadInput(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
     return 0

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import check, compress, csrf, errors, games, printables, share
+from . import api, check, compress, csrf, errors, games, openapi, printables, redact, share
 
 
 def register(app: Flask) -> None:
     csrf.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+    redact.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(printables.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(openapi.bp)
 
     @app.after_request
     def security_headers(response):

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request
+from functools import lru_cache
 
+from flask import Blueprint, Response, current_app, render_template, request
+
+from .. import store
 from ..rules.game import load_game
-from .games import game_or_404, view_context
+from .games import db, game_or_404, view_context
 
 bp = Blueprint("share", __name__)
 STOP_POLLING = 286  # htmx stops an `every` trigger on this status
-
-
-def _etag(stored) -> str:
-    return f'"v{stored.version}"'
 
 
 @bp.get("/v/<game_id>")
@@ -31,15 +30,31 @@ def table(game_id: str):
 
 @bp.get("/v/<game_id>/live")
 def live(game_id: str):
-    """The scoreboard fragment for polling: 304 while nothing changed."""
-    stored = game_or_404(game_id)
-    etag = _etag(stored)
+    """The scoreboard fragment for polling: 304 while nothing changed.
+
+    The version number alone answers the idle poll, and a version's scoreboard
+    never changes once written, so it is rendered once and kept.
+    """
+    version = store.game_version(db(), game_id)
+    if version is None:
+        return game_or_404(game_id)  # the friendly 404
+    etag = f'"v{version}"'
     if request.headers.get("If-None-Match") == etag:
         return Response(status=304, headers={"ETag": etag})
-    context = view_context(stored, load_game(stored.state), editable=False)
     big = request.args.get("big") == "1"
-    html = render_template("_scoreboard.html", big=big, **context)
-    status = (
-        STOP_POLLING if context["standings"].over and not context["standings"].tiebreak else 200
+    html, over = _scoreboard(current_app.config["DATABASE"], game_id, version, big)
+    return Response(
+        html,
+        status=STOP_POLLING if over else 200,
+        headers={"ETag": etag, "Cache-Control": "no-cache"},
     )
-    return Response(html, status=status, headers={"ETag": etag, "Cache-Control": "no-cache"})
+
+
+@lru_cache(maxsize=512)
+def _scoreboard(database: str, game_id: str, version: int, big: bool) -> tuple[str, bool]:
+    # A write landing just now makes this newer than its ETag; the next poll sets it right.
+    stored = game_or_404(game_id)
+    context = view_context(stored, load_game(stored.state), editable=False)
+    standings = context["standings"]
+    html = render_template("_scoreboard.html", big=big, **context)
+    return html, standings.over and not standings.tiebreak

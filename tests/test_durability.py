@@ -1,0 +1,230 @@
+"""Durability: the real server killed mid-write loses nothing it confirmed, and racing
+phones (separate processes, even separate servers on one database) record a hand once.
+
+Every hand the client was told was saved (201, or 200 for a re-send) must be
+there after a restart; nothing half-written may be (each game's row, its
+history and its hands agree, and SQLite's integrity check passes).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from contextlib import closing
+from pathlib import Path
+
+from scorekeeper.rules.game import load_game, replay
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+HANDS_PER_GAME = 28  # Ann makes her tenth phase in hand 28 and the game is over
+
+
+def hand(number: int) -> dict:
+    """Hand N of a simple valid game: the players go out in turn, the others keep 50."""
+    out = PLAYERS[(number - 1) % 3]
+    return {"went_out": out, "made": [out], "points": {p: 50 for p in PLAYERS if p != out}}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
+
+    def __init__(self, db: Path, port: int | None = None) -> None:
+        self.db, self.port = db, port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
+            + ["--port", str(self.port), "--db", str(self.db), "--no-qr"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
+                    return self
+            except OSError:
+                assert self.process.poll() is None, "the server exited"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def call(url: str, body: dict | None = None, timeout: float = 5) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def check_database(db: Path) -> dict[str, list[dict]]:
+    """Every game's row, history and hands agree; returns each game's hands."""
+    with closing(sqlite3.connect(db)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        games = {}
+        rows = conn.execute("SELECT id, version, state FROM games").fetchall()
+        for game_id, version, state in rows:
+            changes = conn.execute(
+                "SELECT version, action, state FROM changes WHERE game_id = ? ORDER BY version",
+                [game_id],
+            ).fetchall()
+            assert [v for v, _, _ in changes] == list(range(1, version + 1)), "a gap in history"
+            assert changes[-1][2] == state, "the game row and its last change disagree"
+            data = json.loads(state)
+            replay(load_game(data))  # the stored game is whole and valid
+            recorded = sum(1 for _, action, _ in changes if action == "record")
+            assert recorded == len(data["hands"]), "a hand was recorded twice (or lost)"
+            games[game_id] = data["hands"]
+    return games
+
+
+def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    rng = random.Random(6)
+    games = []
+    for _ in range(12):
+        status, created = call(server.base + "/api/games", {"players": PLAYERS})
+        assert status == 201
+        games.append("/api/games/" + created["hands_url"].split("/api/games/", 1)[1])
+    confirmed = dict.fromkeys(games, 0)
+    stop = threading.Event()
+    errors: list[str] = []
+
+    def phone(mine: list[str]) -> None:
+        """Record each game's hands in order; after a failure, send the same hand again."""
+        while not stop.is_set():
+            pending = [g for g in mine if confirmed[g] < HANDS_PER_GAME]
+            if not pending:
+                return
+            for game in pending:
+                number = confirmed[game] + 1
+                try:
+                    status, _ = call(
+                        server.base + game, {"hand_number": number, "hand": hand(number)}, 2
+                    )
+                except (OSError, http.client.HTTPException, ValueError):
+                    time.sleep(0.02)  # the server is down: try again when it is back
+                    continue
+                if status in (200, 201):
+                    confirmed[game] = number
+                else:
+                    errors.append(f"hand {number}: {status}")
+
+    threads = [threading.Thread(target=phone, args=(games[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    at_kill = []
+    try:
+        for _ in range(4):
+            time.sleep(rng.uniform(0.15, 0.6))
+            at_kill.append(sum(confirmed.values()))
+            server.kill()
+            server.start()
+        time.sleep(0.3)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=30)
+        server.stop()
+    assert errors == []
+    # hands were being recorded at every kill, and after the last restart
+    assert at_kill == sorted(set(at_kill)) and 0 < at_kill[0]
+    assert sum(confirmed.values()) > at_kill[-1], f"{at_kill} {sum(confirmed.values())}"
+    stored = check_database(db)
+    for game in games:
+        game_id = game.split("/")[3]
+        hands = stored[game_id]
+        assert len(hands) >= confirmed[game], "a confirmed hand is missing"
+        assert len(hands) <= confirmed[game] + 1  # at most the one in flight at the kill
+        assert hands == [hand(n) for n in range(1, len(hands) + 1)]
+
+
+CLIENT = r"""
+import json, sys, time, urllib.error, urllib.request
+plan = json.loads(sys.argv[1])
+for at, url, body in plan:
+    time.sleep(max(0.0, at - time.time()))
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            print(answer.status, flush=True)
+    except urllib.error.HTTPError as error:
+        print(error.code, flush=True)
+"""
+
+
+def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path):
+    """Six client processes against two server processes sharing one database file."""
+    db = tmp_path / "games.sqlite3"
+    servers = [Server(db).start(), Server(db).start()]
+    try:
+        status, created = call(servers[0].base + "/api/games", {"players": PLAYERS})
+        assert status == 201
+        path = "/api/games/" + created["hands_url"].split("/api/games/", 1)[1]
+        clients, rounds = 6, 8
+        start = time.time() + 1.5  # time for the client processes to start
+        plans: list[list] = [[] for _ in range(clients)]
+        for number in range(1, rounds + 1):
+            at = start + 0.25 * (number - 1)
+            for c in range(clients):
+                body = {"hand_number": number, "hand": hand(number)}
+                if number % 4 == 0 and c % 2:  # half the phones disagree about this hand
+                    body["hand"] = {**hand(number), "points": dict.fromkeys(PLAYERS, 60)}
+                    body["hand"]["points"].pop(hand(number)["went_out"])
+                plans[c].append([at, servers[c % 2].base + path, body])
+        processes = [
+            subprocess.Popen(
+                [sys.executable, "-c", CLIENT, json.dumps(plan)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for plan in plans
+        ]
+        answers = [p.communicate(timeout=60)[0].split() for p in processes]
+    finally:
+        for server in servers:
+            server.stop()
+    for number in range(rounds):
+        statuses = sorted(int(a[number]) for a in answers)
+        assert statuses.count(201) == 1, f"hand {number + 1}: {statuses}"
+        if (number + 1) % 4:
+            assert statuses == [200] * 5 + [201], f"hand {number + 1}: {statuses}"
+        else:  # the first to arrive wins; those who disagree with it are told so
+            assert set(statuses) <= {200, 201, 409} and 409 in statuses
+    stored = check_database(db)
+    assert len(stored[created["id"]]) == rounds
+    assert os.path.getsize(db) > 0
