@@ -130,3 +130,14 @@ def test_player_names_are_escaped_everywhere(client):
         page = client.get(path).get_data(as_text=True)
         assert evil not in page, path
         assert "&lt;script&gt;" in page, path
+
+
+def test_watching_sets_no_cookie_and_every_watcher_gets_the_same_page(app, client):
+    url = new_game(client)
+    game_id, _ = _ids(url)
+    first = app.test_client().get(f"/v/{game_id}")
+    second = app.test_client().get(f"/v/{game_id}")
+    assert "Set-Cookie" not in first.headers
+    assert first.data == second.data
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    assert ">50</strong>" in app.test_client().get(f"/v/{game_id}").get_data(as_text=True)

@@ -16,16 +16,29 @@ STOP_POLLING = 286  # htmx stops an `every` trigger on this status
 
 @bp.get("/v/<game_id>")
 def view(game_id: str):
-    stored = game_or_404(game_id)
-    context = view_context(stored, load_game(stored.state), editable=False)
-    return render_template("view.html", **context)
+    return _watch_page("view.html", game_id)
 
 
 @bp.get("/v/<game_id>/table")
 def table(game_id: str):
+    return _watch_page("table.html", game_id)
+
+
+def _watch_page(template: str, game_id: str):
+    """Read-only pages are the same for every watcher of a version: render once."""
+    version = store.game_version(db(), game_id)
+    if version is None:
+        return game_or_404(game_id)  # the friendly 404
+    return _render_watch_page(
+        current_app.config["DATABASE"], template, game_id, version, request.host_url
+    )
+
+
+@lru_cache(maxsize=256)
+def _render_watch_page(database: str, template: str, game_id: str, version: int, host: str):
     stored = game_or_404(game_id)
     context = view_context(stored, load_game(stored.state), editable=False)
-    return render_template("table.html", **context)
+    return render_template(template, read_only=True, **context)
 
 
 @bp.get("/v/<game_id>/live")
