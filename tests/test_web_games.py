@@ -360,3 +360,27 @@ def test_oversized_posts_are_refused_with_a_message(client):
     response = client.post("/new", data={"csrf_token": csrf(client), "player-0": "x" * 100_000})
     assert response.status_code == 413
     assert "far more than this form accepts" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("profile", ["plus10", "even", "ten-hands", "masters", "super-wild"])
+def test_the_chosen_variant_is_played_when_house_rules_are_left_alone(client, profile):
+    """A browser sends every house-rule field; left blank they change nothing."""
+    from scorekeeper.rules.phases import OPTIONS
+
+    data = {
+        "csrf_token": csrf(client),
+        "profile": profile,
+        "dealer": "0",
+        "player-0": "Ann",
+        "player-1": "Bob",
+    }
+    data.update({f"opt-{key}": "" for key in OPTIONS})
+    response = client.post("/new", data=data)
+    assert response.status_code == 303
+    state = export(client, response.headers["Location"])
+    assert state["rules"] == profile and state["options"] == {}
+
+
+def test_a_house_rule_equal_to_the_variants_own_is_not_stored(client):
+    url = new_game(client, profile="masters", progression="masters", wild_points="20")
+    assert export(client, url)["options"] == {"wild_points": "20"}

@@ -87,23 +87,55 @@ def home():
     return render_template("home.html")
 
 
-def _new_game_defaults() -> dict[str, str]:
-    values = {f"opt-{key}": option.default for key, option in OPTIONS.items()}
-    values.update(profile="official", dealer="0")
-    return values
+# Words for the house-rule choices (the option values themselves are for files and the CLI).
+CHOICE_LABELS = {
+    "phases:official": "The official ten",
+    "phases:plus10": "Phase 10 + 10 (twenty phases)",
+    "phases:custom": "My own list (below)",
+    "progression:standard": "Make your phase to move on",
+    "progression:ten-hands": "Ten hands: everyone moves on each hand",
+    "progression:masters": "Masters: pick any phase not yet made",
+    "progression:mixed-up": "Mixed-up: a shuffled order each",
+    "phase10:official": "Set of 5 + set of 3",
+    "phase10:set4+set3": "Set of 4 + set of 3 (older boxes)",
+    "wild_points:25": "25 points",
+    "wild_points:20": "20 points",
+    "natural:group": "In every group",
+    "natural:phase": "Once per phase",
+    "going_out:hit": "Hitting your last card goes out",
+    "going_out:discard": "You must discard last (floaters)",
+    "skip_out:allowed": "Allowed",
+    "skip_out:draw": "Not allowed: draw another card",
+    "winner:last-phase": "Whoever completes the last phase",
+    "winner:lowest": "Lowest total once someone finishes",
+    "tiebreak:last-phase": "Replay the last phase",
+    "tiebreak:own-phase": "Each replays their own last phase",
+    "totals:strict": "Refuse impossible totals",
+    "totals:warn": "Only warn about them",
+    "even:no": "No",
+    "even:yes": "Yes",
+    "super_wild:no": "No",
+    "super_wild:yes": "Yes",
+}
+
+
+def _new_game_form(values: dict[str, str], errors: dict[str, str]) -> str:
+    """The form; every house rule starts blank, meaning "as the chosen rules say"."""
+    return render_template(
+        "new_game.html",
+        values=values,
+        errors=errors,
+        options=OPTIONS,
+        profiles=PROFILES,
+        names=store.known_names(db()),
+        choice_labels=CHOICE_LABELS,
+    )
 
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
     if request.method == "GET":
-        return render_template(
-            "new_game.html",
-            values=_new_game_defaults(),
-            errors={},
-            options=OPTIONS,
-            profiles=PROFILES,
-            names=store.known_names(db()),
-        )
+        return _new_game_form({"profile": "official", "dealer": "0"}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     errors: dict[str, str] = {}
     names = [" ".join(request.form.get(f"player-{i}", "").split()) for i in range(MAX_PLAYERS)]
@@ -141,14 +173,7 @@ def new_game():
     if rules and rules.progression is Progression.MIXED_UP and not 2 <= len(players) <= 4:
         errors["rules"] = "Mixed-up Masters is for 2 to 4 players"
     if errors:
-        return render_template(
-            "new_game.html",
-            values=values,
-            errors=errors,
-            options=OPTIONS,
-            profiles=PROFILES,
-            names=store.known_names(db()),
-        ), 422
+        return _new_game_form(values, errors), 422
     state = {
         "rules": profile,
         "options": rules.changed_options(),
@@ -167,12 +192,12 @@ def new_game():
 
 
 def _changed(profile: str, options: dict[str, str]) -> dict[str, str]:
-    """Only the options that differ from the profile, so presets stay meaningful."""
+    """The house rules actually set: blank means "as the chosen rules say"."""
     base = make_rules(profile).options if profile in PROFILES else {}
     return {
-        k: v
-        for k, v in options.items()
-        if base.get(k) != v.strip().lower() and base.get(k) != v.strip()
+        key: value.strip()
+        for key, value in options.items()
+        if value.strip() and value.strip().lower() != str(base.get(key, "")).lower()
     }
 
 

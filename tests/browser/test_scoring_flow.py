@@ -122,3 +122,23 @@ def test_tap_targets_are_at_least_44_pixels(phone, server):
     )
     assert small == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_picking_masters_on_the_form_gives_a_masters_game(phone, server):
+    phone.goto(f"{server}/new")
+    phone.fill("#player-0", "Ann")
+    phone.fill("#player-1", "Bob")
+    phone.check("input[name=profile][value=masters]")
+    phone.click("text=Start the game")
+    expect(phone.locator("select[name=attempt-0]")).to_be_visible()
+    expect(phone.locator(".more .hint")).to_contain_text("masters")
+
+
+def test_ticking_made_phase_rechecks_the_total(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    phone.click("label.pill:text-is('Ann')")
+    phone.fill("input[name=points-1]", "150")
+    expect(phone.locator("#hand-check")).to_contain_text("fits the rules")
+    phone.locator("input[name=made-1]").check()
+    expect(phone.locator("#hand-check")).to_contain_text("150")
+    expect(phone.locator("#hand-check")).not_to_contain_text("fits the rules")
