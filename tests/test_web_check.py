@@ -114,3 +114,16 @@ def test_the_json_api_takes_a_json_body_too(client):
     body = {"phase": 2, "group": ["R7 B7 G7", "Y3 Y4 W Y6"], "options": {"wild_points": "20"}}
     response = client.post("/api/check", json=body, headers={"X-CSRF-Token": "unused"})
     assert response.status_code == 200 and response.get_json()["valid"] is True
+
+
+def test_tapping_cards_builds_the_group_and_replaces_the_card_on_the_hit_checker(client):
+    page = client.get("/check/hit?kind=run&active=group&group=R3+R4&add=W").get_data(as_text=True)
+    assert 'name="group" value="R3 R4 W"' in page
+    page = client.get("/check/hit?kind=run&active=card&group=R3+R4+W&card=B7&add=R2")
+    assert 'name="card" value="R2"' in page.get_data(as_text=True)
+    assert "It fits" in verdict(page)
+
+
+def test_taps_aimed_at_unknown_fields_change_nothing(client):
+    page = client.get("/check?phase=1&g0=R7&active=rules&add=W").get_data(as_text=True)
+    assert 'name="g0" value="R7"' in page

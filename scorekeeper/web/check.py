@@ -100,21 +100,27 @@ def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:
     return int(text)
 
 
+CARD_FIELDS = frozenset({*(f"g{i}" for i in range(6)), "group", "card", "hand"})
+SINGLE_CARD = frozenset({"card"})  # a tap here replaces the card rather than adding one
+
+
 def _edit_groups(args: MultiDict) -> MultiDict:
-    """Apply a palette tap (add=R7 to the active group) or a removal (remove=1:2)."""
+    """Apply a palette tap (add=R7 to the active field), a removal (remove=g1:2) or a clear."""
     args = MultiDict(args)
     target = args.get("active", "g0")
-    if (card := args.get("add")) and len(target) < 5:
-        args[target] = (args.get(target, "") + " " + card).strip()
-    if removal := args.get("remove"):
-        name, _, index = removal.partition(":")
+    if (card := args.get("add")) and target in CARD_FIELDS:
+        kept = "" if target in SINGLE_CARD else args.get(target, "")
+        args[target] = f"{kept} {card}".strip()
+    name, _, index = args.get("remove", "").partition(":")
+    if name in CARD_FIELDS and index.isdigit():
         tokens = args.get(name, "").split()
-        if index.isdigit() and int(index) < len(tokens):
+        if int(index) < len(tokens):
             del tokens[int(index)]
             args[name] = " ".join(tokens)
-    if clear := args.get("clear"):
+    if (clear := args.get("clear")) in CARD_FIELDS:
         args[clear] = ""
-    args.pop("add", None), args.pop("remove", None), args.pop("clear", None)
+    for key in ("add", "remove", "clear"):
+        args.pop(key, None)
     return args
 
 
