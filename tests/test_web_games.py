@@ -198,16 +198,20 @@ def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):
     assert len(export(client, url)["hands"]) == 2
 
 
-def test_undo_takes_back_the_last_change_and_can_itself_be_undone(client):
+def test_undo_keeps_stepping_back_and_says_what_it_undid(client):
     url = new_game(client)
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    record(client, url, 2, went_out=1, points={0: 10, 2: 60})
     token = csrf(client)
-    assert client.post(f"{url}/undo", data={"csrf_token": token}).status_code == 303
-    assert export(client, url)["hands"] == []
-    client.post(f"{url}/undo", data={"csrf_token": token})
+    response = client.post(f"{url}/undo", data={"csrf_token": token}, follow_redirects=True)
+    assert "Undone: Hand 2: Bob went out" in response.get_data(as_text=True)
     assert len(export(client, url)["hands"]) == 1
+    client.post(f"{url}/undo", data={"csrf_token": token})
+    assert export(client, url)["hands"] == []
+    again = client.post(f"{url}/undo", data={"csrf_token": token})
+    assert again.status_code == 409 and "Nothing to undo" in again.get_data(as_text=True)
     history = client.get(f"{url}/history").get_data(as_text=True)
-    assert "Undone: Hand 1" in history
+    assert history.count("Undone:") == 2  # both undos are in the history, restorable
 
 
 def test_undo_with_nothing_to_undo_says_so(client):

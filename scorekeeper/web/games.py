@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import secrets
 from dataclasses import replace
@@ -13,6 +14,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     g,
     redirect,
     render_template,
@@ -430,12 +432,29 @@ def _save(game: Game, action: str, summary: str) -> None:
 
 @bp.post("/g/<game_id>/<key>/undo")
 def game_undo():
-    history = store.changes(db(), g.stored.id)
-    if len(history) < 2:
+    step = _next_undo(store.changes(db(), g.stored.id))
+    if step is None:
         return render_game(message="Nothing to undo yet.", status=409)
-    last, previous = history[0], history[1]
-    _restore(previous.state, "undo", f"Undone: {last.summary}")
+    change, before = step
+    _restore(before.state, "undo", f"Undone: {change.summary}")
+    flash(f"Undone: {change.summary}")
     return redirect(url_for("games.game_page"), 303)
+
+
+def _next_undo(history: list[store.Change]) -> tuple[store.Change, store.Change] | None:
+    """The newest change not undone yet, and the change before it (history newest first).
+
+    Each undo cancels one earlier change, so tapping Undo again keeps stepping back.
+    """
+    pending = 0
+    for newer, older in itertools.pairwise(history):
+        if newer.action == "undo":
+            pending += 1
+        elif pending:
+            pending -= 1
+        else:
+            return newer, older
+    return None
 
 
 def _restore(state: dict, action: str, summary: str) -> None:
