@@ -175,7 +175,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BadInput(f"cannot open the database {args.db or 'in instance/'}: {error}") from None
     host_for_url = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{host_for_url or 'localhost'}:{args.port}/"
-    print(f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network.")
+    if host_for_url and not host_for_url.startswith("127.") and host_for_url != "localhost":
+        print(f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network.")
+    else:
+        print(
+            f"Phase 10 Scorekeeper is running at {url} (this computer only: "
+            "start it without --host for phones to reach it)."
+        )
     print(f"(On this computer: http://localhost:{args.port}/ · data: {app.config['DATABASE']})")
     if not args.no_qr:
         qr = qrcode.QRCode(border=1)

@@ -18,8 +18,15 @@
       return;
     }
     var copy = event.target.closest("button.copy-button");
-    if (copy && navigator.clipboard) {
-      navigator.clipboard.writeText(copy.dataset.copy).then(function () { copy.textContent = "Copied"; });
+    if (copy) {
+      var done = function () { copy.textContent = "Copied"; };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(copy.dataset.copy).then(done);
+      } else {  // plain http on the home network: select the link and copy it the old way
+        var field = copy.parentElement.querySelector("input");
+        field.select();
+        if (document.execCommand("copy")) { done(); }
+      }
     }
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });

@@ -109,8 +109,8 @@ def parse_hand(
         if name not in made and name not in floaters and points[name] < 50:
             made.append(name)
             result.notes.append(
-                f"{name} must have made their phase: a player who did not holds 10 cards, "
-                "worth at least 50"
+                f"{name} is marked as having made their phase: under 50 points means they "
+                "laid it down (otherwise they would hold 10 cards, worth at least 50)"
             )
     if went_out and went_out not in made and not tiebreak:
         made.append(went_out)

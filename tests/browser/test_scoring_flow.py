@@ -142,3 +142,23 @@ def test_ticking_made_phase_rechecks_the_total(phone, server):
     phone.locator("input[name=made-1]").check()
     expect(phone.locator("#hand-check")).to_contain_text("150")
     expect(phone.locator("#hand-check")).not_to_contain_text("fits the rules")
+
+
+def test_nothing_scrolls_sideways_on_a_360_pixel_phone(browser, server):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/new")
+        page.click("text=House rules (optional)")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        start_game(page, server, ["Grandma Jo", "Bob", "Cy"])
+        for path in ("", "/history", "/share"):
+            page.goto(page.url.split("/history")[0].split("/share")[0] + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+        for path in ("/check?phase=2", "/check/hit", "/check/hand", "/printables"):
+            page.goto(server + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    finally:
+        context.close()
