@@ -14,7 +14,16 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from .phases import Progression, Rules, RulesError, make_rules
-from .scoring import CardsLeft, PlayerHand, player_problems, table_problems
+from .scoring import (
+    RULE_FLOATER,
+    RULE_GOING_OUT,
+    CardsLeft,
+    PlayerHand,
+    cite,
+    join_names,
+    player_problems,
+    table_problems,
+)
 
 T = TypeVar("T")
 
@@ -27,21 +36,8 @@ RULE_PLAYERS = "RULES.md 3: 2-6 players"
 RULE_MIXED_UP = "RULES.md 3: Mixed-up Masters"
 RULE_MASTERS = "RULES.md 3: Masters"
 RULE_ONE_PHASE = "RULES.md 5: one phase per hand, in order"
-RULE_GOING_OUT = "RULES.md 8: going out"
-RULE_FLOATER = "RULES.md 8: floaters"
 RULE_END = "RULES.md 9: end of game"
 RULE_TIEBREAK = "RULES.md 9: ties"
-
-
-def _cite(reason: str, rule: str) -> str:
-    return f"{reason} ({rule})"
-
-
-def _and(names: Sequence[str]) -> str:
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _numbers(phases: Sequence[int]) -> str:
@@ -170,7 +166,7 @@ def _game_problems(game: Game) -> list[Problem]:
     if not MIN_PLAYERS <= len(game.players) <= most:
         what = "Mixed-up Masters is for" if mixed_up else "Phase 10 is for"
         rule = RULE_MIXED_UP if mixed_up else RULE_PLAYERS
-        add(None, _cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(game.players)}", rule))
+        add(None, cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(game.players)}", rule))
     seen: set[str] = set()
     for name in game.players:
         if not isinstance(name, str) or not name.strip():
@@ -184,7 +180,7 @@ def _game_problems(game: Game) -> list[Problem]:
             add(name, "two players have this name: give one of them another")
         seen.add(name.casefold())
     if game.dealer not in game.players:
-        add(game.dealer, f"the dealer must be one of the players ({_and(game.players)})")
+        add(game.dealer, f"the dealer must be one of the players ({join_names(game.players)})")
     if not mixed_up:
         if game.orders:
             add(None, "phase orders are only for Mixed-up Masters (option progression=mixed-up)")
@@ -193,11 +189,11 @@ def _game_problems(game: Game) -> list[Problem]:
     for name in game.players:
         order = game.orders.get(name)
         if order is None:
-            add(name, _cite("needs their own order of the phases", RULE_MIXED_UP))
+            add(name, cite("needs their own order of the phases", RULE_MIXED_UP))
         elif sorted(order) != sequence:
             add(
                 name,
-                _cite(
+                cite(
                     f"the order {_numbers(order)} must hold each of the phases "
                     f"{_numbers(sequence)} exactly once",
                     RULE_MIXED_UP,
@@ -335,33 +331,33 @@ class _Replay:
         if hand.tiebreak:
             expected = self.tiebreak_phases[name]
             if attempt is not None and attempt != expected:
-                return None, _cite(
+                return None, cite(
                     f"replays phase {expected} in the tiebreak, not {attempt}", RULE_TIEBREAK
                 )
             return expected, None
         if self.rules.progression is Progression.MASTERS:
             left = self.left(name)
             if attempt is None:
-                return None, _cite(
+                return None, cite(
                     f"say which phase they attempted: any phase not made yet ({_numbers(left)})",
                     RULE_MASTERS,
                 )
             if attempt not in self.rules.sequence:
-                return None, _cite(
+                return None, cite(
                     f"there is no phase {attempt} in this game: choose one of {_numbers(left)}",
                     RULE_MASTERS,
                 )
             if attempt not in left:
-                return None, _cite(
+                return None, cite(
                     f"already made phase {attempt}: choose one not made yet ({_numbers(left)})",
                     RULE_MASTERS,
                 )
             return attempt, None
         expected = self.next_phase(name)
         if expected is None:
-            return None, _cite("has already made every phase", RULE_END)
+            return None, cite("has already made every phase", RULE_END)
         if attempt is not None and attempt != expected:
-            return None, _cite(f"is on phase {expected}, not {attempt}", RULE_ONE_PHASE)
+            return None, cite(f"is on phase {expected}, not {attempt}", RULE_ONE_PHASE)
         return expected, None
 
     # checking a hand
@@ -374,25 +370,27 @@ class _Replay:
 
         for where, name in hand.named():
             if name not in self.seats:
-                add(name, where, f"is not a player in this game ({_and(self.game.players)})")
+                add(name, where, f"is not a player in this game ({join_names(self.game.players)})")
         if problems:
             return problems
         if self.over:
             if self.winner:
                 message = f"the game is over: {self.winner} won in hand {self.ended_in}"
             else:
-                message = f"the game is over: {_and(self.tied)} tied after hand {self.ended_in}"
-            add(None, "hand", _cite(message + "; no more hands can be recorded", RULE_END))
+                message = (
+                    f"the game is over: {join_names(self.tied)} tied after hand {self.ended_in}"
+                )
+            add(None, "hand", cite(message + "; no more hands can be recorded", RULE_END))
             return problems
         if hand.tiebreak and not self.tiebreak:
-            add(None, "tiebreak", _cite("no tiebreak is due: this is a normal hand", RULE_TIEBREAK))
+            add(None, "tiebreak", cite("no tiebreak is due: this is a normal hand", RULE_TIEBREAK))
             return problems
         if self.tiebreak and not hand.tiebreak:
             add(
                 None,
                 "tiebreak",
-                _cite(
-                    f"{_and(self.tiebreak)} are tied: the next hand is their tiebreak, "
+                cite(
+                    f"{join_names(self.tiebreak)} are tied: the next hand is their tiebreak, "
                     "played by them alone (mark it as a tiebreak)",
                     RULE_TIEBREAK,
                 ),
@@ -402,7 +400,7 @@ class _Replay:
         if hand.tiebreak:
             for where, name in hand.named():
                 if name not in playing:
-                    add(name, where, f"is not in the tiebreak: only {_and(playing)} play it")
+                    add(name, where, f"is not in the tiebreak: only {join_names(playing)} play it")
             if problems:
                 return problems
 
@@ -414,7 +412,7 @@ class _Replay:
             add(
                 None,
                 "went_out",
-                _cite(
+                cite(
                     "nobody went out: a hand ends when one player goes out, so say who did",
                     RULE_GOING_OUT,
                 ),
@@ -433,7 +431,7 @@ class _Replay:
             add(
                 went_out,
                 "made",
-                _cite(
+                cite(
                     "went out, so they made their phase: list them in made as well",
                     RULE_GOING_OUT,
                 ),
@@ -443,19 +441,19 @@ class _Replay:
                 add(
                     name,
                     "floaters",
-                    _cite(
+                    cite(
                         "cannot be a floater with these rules: hitting the last card goes out "
                         "(the option going_out=discard brings floaters in)",
                         RULE_FLOATER,
                     ),
                 )
             elif name == went_out:
-                add(name, "floaters", _cite("cannot both go out and float", RULE_FLOATER))
+                add(name, "floaters", cite("cannot both go out and float", RULE_FLOATER))
             elif name not in made:
                 add(
                     name,
                     "floaters",
-                    _cite("a floater has laid down their phase: list them in made", RULE_FLOATER),
+                    cite("a floater has laid down their phase: list them in made", RULE_FLOATER),
                 )
 
         if not hand.tiebreak:

@@ -23,7 +23,7 @@ but that Super Wild is on the table, not in their hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
@@ -588,7 +588,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[str]:
         verb = "hold" if exact else "need at least"
         problems.append(
             cite(
-                f"together {_and(holders)} {verb} {_count_words(least, kind)}, but the deck "
+                f"together {join_names(holders)} {verb} {_count_words(least, kind)}, but the deck "
                 f"has only {deck[index]}",
                 RULE_DECK,
             )
@@ -633,7 +633,9 @@ def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _and(names: list[str]) -> str:
+def join_names(names: Sequence[str]) -> str:
+    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
+    names = list(names)
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]

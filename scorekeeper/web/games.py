@@ -23,7 +23,15 @@ from flask import (
 )
 
 from .. import store
-from ..rules.game import Game, GameError, HandRecord, game_to_json, load_game, replay
+from ..rules.game import (
+    Game,
+    GameError,
+    HandRecord,
+    Standings,
+    game_to_json,
+    load_game,
+    replay,
+)
 from ..rules.game import hand_problems as engine_hand_problems
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from .chart import score_chart
@@ -362,16 +370,7 @@ def game_edit_hand(number: int):
     before = replace(game, hands=game.hands[:index])
     standings = replay(before)
     if request.method == "GET":
-        form = HandForm(form_values(game, game.hands[index]))
-        return render_template(
-            "edit_hand.html",
-            form=form,
-            number=number,
-            game=game,
-            standings=standings,
-            card_fields=CARD_FIELDS,
-            phase_text=lambda n: str(game.rules.phase(n)),
-        )
+        return _edit_form(HandForm(form_values(game, game.hands[index])), number, standings)
     form = parse_hand(request.form, game, standings)
     ok = form.hand is not None and _problems_into(form, game, form.hand, before)
     if ok:
@@ -384,17 +383,22 @@ def game_edit_hand(number: int):
             form.general.append(f"With this change a later hand no longer fits: {error}")
             ok = False
     if not ok:
-        return render_template(
-            "edit_hand.html",
-            form=form,
-            number=number,
-            game=game,
-            standings=standings,
-            card_fields=CARD_FIELDS,
-            phase_text=lambda n: str(game.rules.phase(n)),
-        ), 422
+        return _edit_form(form, number, standings), 422
     _save(corrected, "edit", f"Hand {number} corrected")
     return redirect(url_for("games.game_page"), 303)
+
+
+def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
+    game = g.game
+    return render_template(
+        "edit_hand.html",
+        form=form,
+        number=number,
+        game=game,
+        standings=standings,
+        card_fields=CARD_FIELDS,
+        phase_text=lambda n: str(game.rules.phase(n)),
+    )
 
 
 @bp.post("/g/<game_id>/<key>/hands/<int:number>/delete")
