@@ -388,3 +388,16 @@ def test_the_chosen_variant_is_played_when_house_rules_are_left_alone(client, pr
 def test_a_house_rule_equal_to_the_variants_own_is_not_stored(client):
     url = new_game(client, profile="masters", progression="masters", wild_points="20")
     assert export(client, url)["options"] == {"wild_points": "20"}
+
+
+def test_a_refused_new_game_lists_each_problem_with_a_link_to_it(client):
+    data = {
+        "csrf_token": csrf(client),
+        "profile": "official",
+        "dealer": "0",
+        "player-0": "Ann",
+        "opt-first": "12",
+    }
+    page = client.post("/new", data=data).get_data(as_text=True)
+    for field in ("player-0", "rules"):
+        assert f'href="#{field}-error"' in page and f'id="{field}-error"' in page
