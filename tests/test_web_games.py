@@ -401,3 +401,17 @@ def test_a_refused_new_game_lists_each_problem_with_a_link_to_it(client):
     page = client.post("/new", data=data).get_data(as_text=True)
     for field in ("player-0", "rules"):
         assert f'href="#{field}-error"' in page and f'id="{field}-error"' in page
+
+
+@pytest.mark.parametrize(("version", "status"), [("abc", 400), ("1", 409), ("99", 409)])
+def test_a_change_made_from_a_stale_or_broken_page_is_refused(client, version, status):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    before = export(client, url)
+    for path in ("/undo", "/hands/1/delete"):
+        response = client.post(url + path, data={"csrf_token": csrf(client), "version": version})
+        assert response.status_code == status, path
+        assert "Reload" in response.get_data(as_text=True) or "Another phone" in response.get_data(
+            as_text=True
+        )
+    assert export(client, url) == before

@@ -416,12 +416,26 @@ def game_delete_hand(number: int):
     return redirect(url_for("games.game_page"), 303)
 
 
+def _version_seen() -> int:
+    """The game version the phone's page showed; saving against a stale one is a conflict."""
+    text = request.form.get("version", "").strip()
+    if not text:
+        return g.stored.version
+    if not text.isdigit():
+        abort(
+            400,
+            "This form does not say which version of the game it changes. Reload the "
+            "game and try again.",
+        )
+    return int(text)
+
+
 def _save(game: Game, action: str, summary: str) -> None:
     try:
         store.save_change(
             db(),
             g.stored.id,
-            int(request.form.get("version", g.stored.version)),
+            _version_seen(),
             game_to_json(game),
             action=action,
             summary=summary,
