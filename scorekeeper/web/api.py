@@ -205,7 +205,7 @@ def record_hand(game_id: str, key: str):
                 f"The next hand of this game is hand {standings.hand_number}, not {number}.",
                 next_hand=standings.hand_number,
             )
-        if standings.over and not standings.tiebreak:
+        if standings.over:
             raise ApiError(409, "The game is over: no more hands can be recorded.", next_hand=None)
         hand = _read_hand(game, raw, number)
         problems = hand_problems(game, hand)

@@ -24,6 +24,8 @@ from flask import (
 
 from .. import store
 from ..rules.game import (
+    MAX_NAME,
+    MAX_PLAYERS,
     Game,
     GameError,
     HandRecord,
@@ -39,8 +41,6 @@ from .hand_form import CARD_FIELDS, HandForm, form_values, parse_hand
 from .qr import qr_svg
 
 bp = Blueprint("games", __name__)
-MAX_PLAYERS = 6
-MAX_NAME = 40
 
 
 def db():
@@ -76,16 +76,14 @@ def add_edit_key(endpoint, values):
         values.setdefault("key", stored.edit_key)
 
 
-def view_context(stored: store.StoredGame, game: Game, *, editable: bool) -> dict:
-    standings = replay(game)
+def view_context(stored: store.StoredGame, game: Game) -> dict:
+    """What every scoreboard page shows: the standings replayed from the hands."""
     return {
         "stored": stored,
         "game": game,
-        "standings": standings,
-        "editable": editable,
+        "standings": replay(game),
         "chart": score_chart(game) if len(game.hands) >= 2 else None,
         "phase_text": lambda n: str(game.rules.phase(n)),
-        "view_url": url_for("share.view", game_id=stored.id, _external=True),
     }
 
 
@@ -240,7 +238,7 @@ def import_game():
 
 
 def render_game(form: HandForm | None = None, status: int = 200, message: str | None = None):
-    context = view_context(g.stored, g.game, editable=True)
+    context = view_context(g.stored, g.game)
     return render_template(
         "game.html", form=form or HandForm({}), message=message, card_fields=CARD_FIELDS, **context
     ), status
@@ -293,12 +291,12 @@ def game_record_hand():
             "Here is the game as it stands now."
         )
         return render_game(message=message, status=409)
-    if standings.over and not standings.tiebreak:
+    if standings.over:
         return render_game(message="The game is over: no more hands can be recorded.", status=409)
     form = parse_hand(request.form, game, standings)
     if form.hand is None or not _problems_into(form, game, form.hand, game):
         return render_game(form, 422)
-    new_game = replace(game, hands=game.hands + (form.hand,))
+    new_game = game.with_hand(form.hand)
     try:
         g.stored = store.save_change(
             db(),
@@ -523,11 +521,8 @@ def export_csv(game: Game) -> Response:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["hand", *map(_csv_cell, game.players), "went out", "made phase"])
-    totals = dict.fromkeys(game.players, 0)
     for number, hand in enumerate(game.hands, start=1):
         scores = hand.scores(game.rules)
-        for name in game.players:
-            totals[name] += 0 if hand.tiebreak else scores.get(name, 0)
         label = "tiebreak" if hand.tiebreak else number
         writer.writerow(
             [
@@ -537,7 +532,7 @@ def export_csv(game: Game) -> Response:
                 _csv_cell(" ".join(hand.made)),
             ]
         )
-    writer.writerow(["total", *(totals[n] for n in game.players), "", ""])
+    writer.writerow(["total", *(p.score for p in replay(game).players), "", ""])
     return _download(out.getvalue(), "text/csv", "phase10-game.csv")
 
 

@@ -74,7 +74,7 @@ def parse_hand(
     made, floaters, points, cards, attempts = [], [], {}, {}, {}
     for i in seats:
         name = game.players[i]
-        if standings_needs_attempt(game):
+        if attempts_are_chosen(game):
             chosen = _int(values, f"attempt-{i}", errors, f"{name}'s phase")
             if chosen is None and f"attempt-{i}" not in errors:
                 errors[f"attempt-{i}"] = f"Which phase did {name} try this hand?"
@@ -128,7 +128,8 @@ def parse_hand(
     return result
 
 
-def standings_needs_attempt(game: Game) -> bool:
+def attempts_are_chosen(game: Game) -> bool:
+    """Masters: each player says which phase they tried this hand."""
     return game.rules.progression is Progression.MASTERS
 
 

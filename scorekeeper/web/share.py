@@ -29,15 +29,13 @@ def _watch_page(template: str, game_id: str):
     version = store.game_version(db(), game_id)
     if version is None:
         return game_or_404(game_id)  # the friendly 404
-    return _render_watch_page(
-        current_app.config["DATABASE"], template, game_id, version, request.host_url
-    )
+    return _render_watch_page(current_app.config["DATABASE"], template, game_id, version)
 
 
 @lru_cache(maxsize=256)
-def _render_watch_page(database: str, template: str, game_id: str, version: int, host: str):
+def _render_watch_page(database: str, template: str, game_id: str, version: int) -> str:
     stored = game_or_404(game_id)
-    context = view_context(stored, load_game(stored.state), editable=False)
+    context = view_context(stored, load_game(stored.state))
     return render_template(template, read_only=True, **context)
 
 
@@ -67,7 +65,7 @@ def live(game_id: str):
 def _scoreboard(database: str, game_id: str, version: int, big: bool) -> tuple[str, bool]:
     # A write landing just now makes this newer than its ETag; the next poll sets it right.
     stored = game_or_404(game_id)
-    context = view_context(stored, load_game(stored.state), editable=False)
+    context = view_context(stored, load_game(stored.state))
     standings = context["standings"]
     html = render_template("_scoreboard.html", big=big, **context)
-    return html, standings.over and not standings.tiebreak
+    return html, standings.over
