@@ -162,6 +162,27 @@ def lan_address() -> str | None:
     return None
 
 
+def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
+    """The URL for the QR code, and the first line `serve` prints."""
+    everywhere = host in ("0.0.0.0", "", "::")
+    if everywhere and lan:
+        url = f"http://{lan}:{port}/"
+        return url, f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network."
+    if everywhere:
+        url = f"http://localhost:{port}/"
+        return url, (
+            f"Phase 10 Scorekeeper is running at {url}. Phones on this network can open it "
+            f"at http://<this computer's address>:{port}/ (its address could not be found)."
+        )
+    url = f"http://{host}:{port}/"
+    if host == "localhost" or host.startswith("127."):
+        return url, (
+            f"Phase 10 Scorekeeper is running at {url} (this computer only: start it "
+            "without --host for phones to reach it)."
+        )
+    return url, f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network."
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import qrcode
     from waitress import serve
@@ -173,15 +194,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app(config)
     except sqlite3.Error as error:
         raise BadInput(f"cannot open the database {args.db or 'in instance/'}: {error}") from None
-    host_for_url = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    url = f"http://{host_for_url or 'localhost'}:{args.port}/"
-    if host_for_url and not host_for_url.startswith("127.") and host_for_url != "localhost":
-        print(f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network.")
-    else:
-        print(
-            f"Phase 10 Scorekeeper is running at {url} (this computer only: "
-            "start it without --host for phones to reach it)."
-        )
+    url, message = startup_message(args.host, args.port, lan_address())
+    print(message)
     print(f"(On this computer: http://localhost:{args.port}/ · data: {app.config['DATABASE']})")
     if not args.no_qr:
         qr = qrcode.QRCode(border=1)

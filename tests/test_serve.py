@@ -8,6 +8,10 @@ import sys
 import time
 import urllib.request
 
+import pytest
+
+from scorekeeper.cli import startup_message
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -99,3 +103,19 @@ def test_serve_on_a_busy_port_exits_2_with_a_message(tmp_path):
             timeout=30,
         )
     assert result.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "lan", "url", "says"),
+    [
+        ("0.0.0.0", "192.168.1.20", "http://192.168.1.20:5010/", "on any phone on this network"),
+        ("0.0.0.0", None, "http://localhost:5010/", "<this computer's address>:5010"),
+        ("127.0.0.1", "192.168.1.20", "http://127.0.0.1:5010/", "this computer only"),
+        ("192.168.1.20", None, "http://192.168.1.20:5010/", "on any phone on this network"),
+    ],
+)
+def test_serve_tells_phones_where_to_go_only_when_they_can(host, lan, url, says):
+    assert startup_message(host, 5010, lan)[0] == url
+    assert says in startup_message(host, 5010, lan)[1]
+    if host == "0.0.0.0":
+        assert "without --host" not in startup_message(host, 5010, lan)[1]

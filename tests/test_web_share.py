@@ -100,6 +100,7 @@ def test_polling_stops_when_the_game_is_over(client):
     response = client.get(f"/v/{game_id}/live")
     assert response.status_code == 286  # htmx stops polling on 286
     assert "Ann</strong> wins!" in response.get_data(as_text=True)
+    assert "made the one phase of this game" in response.get_data(as_text=True)
     page = client.get(f"/v/{game_id}").get_data(as_text=True)
     assert "hx-trigger" not in page.split('id="scoreboard"')[1].split(">")[0]
 
