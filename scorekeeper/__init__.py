@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,21 @@ from typing import Any
 from flask import Flask
 from flask_htmx import HTMX
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+SOURCE = PACKAGE.parent  # the repository, when running from a checkout
+
+
+def _shipped(name: str) -> Path:
+    """templates/ or static/: in the package when installed from a wheel, else the checkout's."""
+    installed = PACKAGE / name
+    return installed if installed.is_dir() else SOURCE / name
+
+
+def _instance_path() -> str | None:
+    """A checkout keeps its data in instance/; an installed app uses Flask's default."""
+    if path := os.environ.get("SCOREKEEPER_INSTANCE"):
+        return path
+    return str(SOURCE / "instance") if (SOURCE / "pyproject.toml").exists() else None
 
 
 def _secret_key(instance: Path) -> str:
@@ -24,9 +39,9 @@ def _secret_key(instance: Path) -> str:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=_instance_path(),
+        template_folder=str(_shipped("templates")),
+        static_folder=str(_shipped("static")),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.sqlite3"),

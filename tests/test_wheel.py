@@ -1,0 +1,71 @@
+"""An ordinary install of the wheel serves the app: templates and static files ship inside it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.request
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+from test_serve import free_port
+
+SOURCE = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(SOURCE)],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("*.whl")
+    return built
+
+
+def test_the_wheel_holds_every_template_and_static_file(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in ("templates", "static"):
+        for path in (SOURCE / folder).iterdir():
+            assert f"scorekeeper/{folder}/{path.name}" in names
+
+
+def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True
+    )
+    port = free_port()
+    server = subprocess.Popen(
+        [str(env_dir / "bin" / "scorekeeper"), "serve", "--host", "127.0.0.1"]
+        + ["--port", str(port), "--db", str(tmp_path / "games.sqlite3"), "--no-qr"],
+        cwd=tmp_path,  # nowhere near the checkout
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{base}/new", timeout=2) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            server.kill()
+            pytest.fail(f"the installed app did not answer: {server.communicate()[0]}")
+        assert "<form" in page and "player-0" in page
+        with urllib.request.urlopen(f"{base}/static/htmx.min.js", timeout=2) as response:
+            assert b"htmx" in response.read()
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)  # reaps it and closes its output pipe
