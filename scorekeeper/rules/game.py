@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .phases import Progression, Rules, RulesError, make_rules
 from .scoring import (
@@ -229,6 +229,17 @@ class PlayerStanding:
             data["tiebreak_phase"] = self.tiebreak_phase
         return data
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlayerStanding:
+        return cls(
+            name=data["name"],
+            phase=data["phase"],
+            score=data["score"],
+            phases_done=tuple(data["phases_done"]),
+            finished=data["finished"],
+            tiebreak_phase=data.get("tiebreak_phase"),
+        )
+
 
 @dataclass(frozen=True)
 class Standings:
@@ -262,6 +273,20 @@ class Standings:
             "tied": list(self.tied),
             "warnings": list(self.warnings),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Standings:
+        """Read back ``to_json``: the kept standings of a stored game."""
+        return cls(
+            players=tuple(PlayerStanding.from_json(p) for p in data["players"]),
+            dealer=data["dealer"],
+            hand_number=data["hand"],
+            over=data["over"],
+            winner=data["winner"],
+            tiebreak=tuple(data["tiebreak"]),
+            tied=tuple(data["tied"]),
+            warnings=tuple(data["warnings"]),
+        )
 
 
 # --- replay ---------------------------------------------------------------------
@@ -574,18 +599,92 @@ class _Replay:
             warnings=tuple(self.warnings),
         )
 
-    def run(self) -> None:
-        for number, hand in enumerate(self.game.hands, start=1):
+    def run(self, start: int = 0) -> list[Kept]:
+        """Check and play the hands from ``start`` on; return the state kept after each."""
+        kept = []
+        for number, hand in enumerate(self.game.hands[start:], start=start + 1):
             problems = self.problems(hand)
             errors = [p for p in problems if not p.warning]
             if errors:
                 raise GameError(
                     errors[0].message, hand=number, player=errors[0].player, problems=problems
                 )
-            self.warnings += [
-                str(GameError(p.message, hand=number, player=p.player)) for p in problems
-            ]
+            added = [str(GameError(p.message, hand=number, player=p.player)) for p in problems]
+            self.warnings += added
             self.play(hand)
+            kept.append(self.keep(added))
+        return kept
+
+    # the state between hands, kept so a later change replays only from where it applies
+
+    def keep(self, warnings: Sequence[str] = ()) -> Kept:
+        """This state as plain JSON data; ``warnings`` are the ones the last hand added."""
+        data: Kept = {
+            "seats": [
+                [seat.score, list(seat.done), seat.last_attempt] for seat in self.seats.values()
+            ],
+            "normal": self.normal_hands,
+        }
+        extra = {
+            "over": self.over,
+            "winner": self.winner,
+            "ended_in": self.ended_in,
+            "tiebreak": list(self.tiebreak),
+            "tiebreak_phases": self.tiebreak_phases,
+            "tied": list(self.tied),
+            "warnings": list(warnings),
+        }
+        data.update({key: value for key, value in extra.items() if value})
+        return data
+
+    def resume(self, kept: Sequence[Kept]) -> None:
+        """Stand where the game stood after ``len(kept)`` hands, without replaying them."""
+        if not kept:
+            return
+        last = kept[-1]
+        for seat, (score, done, attempt) in zip(self.seats.values(), last["seats"], strict=True):
+            seat.score, seat.done, seat.last_attempt = score, list(done), attempt
+        self.hands_played = len(kept)
+        self.normal_hands = last["normal"]
+        self.over = last.get("over", False)
+        self.winner = last.get("winner")
+        self.ended_in = last.get("ended_in")
+        self.tiebreak = tuple(last.get("tiebreak", ()))
+        self.tiebreak_phases = dict(last.get("tiebreak_phases", {}))
+        self.tied = tuple(last.get("tied", ()))
+        self.warnings = [w for step in kept for w in step.get("warnings", ())]
+
+
+Kept = dict[str, Any]  # the engine's state after one hand, as JSON data (_Replay.keep)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Standings, and the state after each hand to resume from when a hand changes."""
+
+    standings: Standings
+    kept: tuple[Kept, ...]
+
+
+def replay_from(game: Game, kept: Sequence[Kept] = ()) -> Replayed:
+    """Like ``replay``, but trusting the state kept after the first ``len(kept)`` hands.
+
+    Those hands were checked when they were recorded; only the later ones are
+    checked and played, so recording a hand plays one hand and correcting hand k
+    replays from k. Raises GameError for the first bad hand after the kept ones.
+    """
+    start = len(kept)
+    if start > len(game.hands):
+        raise ValueError(f"{start} hands kept, but the game has {len(game.hands)}")
+    state = _resume(game, kept)
+    kept = (*kept, *state.run(start))
+    return Replayed(state.standings(), kept)
+
+
+def _resume(game: Game, kept: Sequence[Kept]) -> _Replay:
+    state = _Replay(game)
+    state.resume(kept)
+    return state
 
 
 def replay(game: Game) -> Standings:
@@ -595,25 +694,33 @@ def replay(game: Game) -> Standings:
     return state.standings()
 
 
-def hand_problems(game_before: Game, hand: HandRecord) -> list[Problem]:
+def hand_problems(
+    game_before: Game, hand: HandRecord, kept: Sequence[Kept] | None = None
+) -> list[Problem]:
     """Everything wrong with a hand about to be added (for the web form); [] when fine.
 
     Warnings (impossible totals with option totals=warn) come back too, marked
-    ``warning``; the hand may still be recorded.
+    ``warning``; the hand may still be recorded. ``kept``: the state after each of
+    ``game_before``'s hands (``replay_from``), to judge without replaying them.
     """
+    if kept is not None and len(kept) == len(game_before.hands):
+        return _resume(game_before, kept).problems(hand)
     state = _Replay(game_before)
     state.run()
     return state.problems(hand)
 
 
-def next_phases(game: Game) -> dict[str, tuple[int, ...]]:
+def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tuple[int, ...]]:
     """Which phases each player may attempt in the next hand.
 
     One phase each in most games; every phase not made yet in Masters; only the
     tied players' tiebreak phase while a tiebreak is due; nothing once it is over.
     """
-    state = _Replay(game)
-    state.run()
+    if kept is not None and len(kept) == len(game.hands):
+        state = _resume(game, kept)
+    else:
+        state = _Replay(game)
+        state.run()
     return {name: state.choices(name) for name in game.players}
 
 
