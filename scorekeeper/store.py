@@ -1,13 +1,21 @@
-"""SQLite storage: games as interchange-format JSON, every change a new version.
+"""SQLite storage: a game is a log of changes, with its current standings kept.
 
-A game row holds the current state and a version number. Each change writes the
-full new state into ``changes`` under the next version inside one transaction,
-guarded by the version the writer read: two phones saving at once cannot both
-win, and any version can be looked at or restored later (undo is a new change).
+``games`` holds each game's current state (its game file), the standings of that
+version and the engine's state after each hand (so a change replays only from the
+hand it touches), all written once when the version is written. ``changes`` holds
+every change as the change itself: the game file when created or imported, the
+hand recorded, the hand corrected, the hand deleted, or the version an undo or a
+restore went back to. Nothing is ever overwritten in the log, so any version can
+be rebuilt and restored, and undo is one more change.
+
+Each write is one transaction guarded by the version the writer read: two phones
+saving at once cannot both win. The schema is kept by sqlite-utils ``Migrations``,
+applied at start-up and safe to re-run.
 """
 
 from __future__ import annotations
 
+import atexit
 import hmac
 import json
 import secrets
@@ -17,14 +25,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from sqlite_utils import Database
-from sqlite_utils.db import NotFoundError
+from sqlite_utils.migrations import Migrations
 
-SCHEMA_VERSION = 1
 _local = threading.local()
+_open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
+_open_lock = threading.Lock()
 
 
 class Conflict(Exception):
@@ -33,21 +43,43 @@ class Conflict(Exception):
 
 @dataclass(frozen=True)
 class StoredGame:
+    """One game's row: its current version, read without replaying anything."""
+
     id: str
     edit_key: str
     version: int
     created: str
     updated: str
-    state: dict[str, Any]
+    state_text: str
+    standings_text: str | None = None
+    kept_text: str | None = None
+
+    @cached_property
+    def state(self) -> dict[str, Any]:
+        """The game file of this version (docs/game-format.md)."""
+        return json.loads(self.state_text)
+
+    @cached_property
+    def standings(self) -> dict[str, Any] | None:
+        """``Standings.to_json()`` of this version, or None if never computed."""
+        return json.loads(self.standings_text) if self.standings_text else None
+
+    @cached_property
+    def kept(self) -> list[dict[str, Any]] | None:
+        """The engine's state after each hand (``rules.game.replay_from``), or None."""
+        return json.loads(self.kept_text) if self.kept_text else None
 
 
 @dataclass(frozen=True)
 class Change:
+    """One entry of a game's history."""
+
     version: int
     at: str
     action: str
     summary: str
-    state: dict[str, Any]
+    hands: int  # how many hands the game had after it
+    undo_to: int | None  # the version Undo goes back to when this is the latest change
 
 
 def now() -> str:
@@ -59,14 +91,24 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+# --- connections ------------------------------------------------------------------------
+
+
 def connect(path: str | Path) -> Database:
-    """One connection per thread and path, migrated and in WAL mode."""
+    """One connection per thread and path, migrated and in WAL mode.
+
+    Reusing a connection per thread is several times faster than opening one per
+    request; ``close_all`` closes them when the app stops or a test ends.
+    """
     cache = getattr(_local, "dbs", None)
-    if cache is None:
+    if cache is None or getattr(_local, "generation", None) != _generation:
         cache = _local.dbs = {}
+        _local.generation = _generation
     key = str(path)
     if key not in cache:
         conn = sqlite3.connect(key, check_same_thread=False, timeout=10, isolation_level=None)
+        with _open_lock:
+            _open.add(conn)
         db = Database(conn)
         if key != ":memory:":
             db.execute("PRAGMA journal_mode=WAL")
@@ -75,6 +117,24 @@ def connect(path: str | Path) -> Database:
         migrate(db)
         cache[key] = db
     return cache[key]
+
+
+def close_all() -> None:
+    """Close every connection ``connect`` opened, in every thread (app shutdown, tests).
+
+    A thread that uses the store afterwards opens a new connection.
+    """
+    global _generation
+    with _open_lock:
+        conns = list(_open)
+        _open.clear()
+        _generation += 1
+    for conn in conns:
+        conn.close()
+
+
+_generation = 0
+atexit.register(close_all)
 
 
 @contextmanager
@@ -89,92 +149,109 @@ def transaction(db: Database) -> Iterator[Database]:
     db.execute("COMMIT")
 
 
-def migrate(db: Database) -> None:
-    """Create or upgrade the schema; safe to run at every start."""
-    current = db.execute("PRAGMA user_version").fetchone()[0]
-    if current >= SCHEMA_VERSION:
-        return
-    with transaction(db):
-        if db.execute("PRAGMA user_version").fetchone()[0] < 1:
-            db["games"].create(
-                {
-                    "id": str,
-                    "edit_key": str,
-                    "version": int,
-                    "created": str,
-                    "updated": str,
-                    "state": str,
-                },
-                pk="id",
-                if_not_exists=True,
-            )
-            db["changes"].create(
-                {
-                    "game_id": str,
-                    "version": int,
-                    "at": str,
-                    "action": str,
-                    "summary": str,
-                    "state": str,
-                },
-                pk=("game_id", "version"),
-                foreign_keys=[("game_id", "games", "id")],
-                if_not_exists=True,
-            )
-            db["names"].create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+# --- schema -----------------------------------------------------------------------------
+
+migrations = Migrations("scorekeeper")
 
 
-def _row_to_game(row: dict[str, Any]) -> StoredGame:
-    return StoredGame(
-        row["id"],
-        row["edit_key"],
-        row["version"],
-        row["created"],
-        row["updated"],
-        json.loads(row["state"]),
+@migrations(name="games_and_changes")
+def _create_tables(db: Database) -> None:
+    """Schema 1: each change kept a full copy of the game (databases before the log)."""
+    db["games"].create(
+        {"id": str, "edit_key": str, "version": int, "created": str, "updated": str, "state": str},
+        pk="id",
+        if_not_exists=True,
     )
+    db["changes"].create(
+        {
+            "game_id": str,
+            "version": int,
+            "at": str,
+            "action": str,
+            "summary": str,
+            "state": str,
+        },
+        pk=("game_id", "version"),
+        foreign_keys=[("game_id", "games", "id")],
+        if_not_exists=True,
+    )
+    db["names"].create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
+
+
+@migrations(name="change_log")
+def _change_log(db: Database) -> None:
+    """Schema 2: store each change itself, and keep the current standings."""
+    from .migrate_v2 import to_change_log
+
+    to_change_log(db)
+
+
+def migrate(db: Database) -> None:
+    """Create or upgrade the schema; safe to run at every start and from many threads."""
+    if not migrations.pending(db):
+        return
+    with transaction(db):  # one writer migrates; the others wait, then find nothing to do
+        migrations.apply(db)
+
+
+# --- games ------------------------------------------------------------------------------
+
+_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept"
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row_to_game(row: sqlite3.Row | tuple) -> StoredGame:
+    return StoredGame(*row)
 
 
 def create_game(
-    db: Database, state: dict[str, Any], *, action: str = "create", summary: str = "Game created"
+    db: Database,
+    state: dict[str, Any],
+    *,
+    action: str = "create",
+    summary: str = "Game created",
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
 ) -> StoredGame:
+    """A new game; the log's first change is its game file."""
     game_id, edit_key, at = new_key(), new_key(), now()
-    text = json.dumps(state, sort_keys=True)
+    text = _dumps(state)
+    row = (
+        game_id,
+        edit_key,
+        1,
+        at,
+        at,
+        text,
+        None if standings is None else _dumps(standings),
+        None if kept is None else _dumps(kept),
+    )
     with transaction(db):
-        db["games"].insert(
-            {
-                "id": game_id,
-                "edit_key": edit_key,
-                "version": 1,
-                "created": at,
-                "updated": at,
-                "state": text,
-            }
+        db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+        _log(db, game_id, 1, at, action, summary, {"game": state}, len(state["hands"]), None)
+        db.conn.executemany(
+            "INSERT INTO names (name, last_used) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET last_used = excluded.last_used",
+            [(name, at) for name in state["players"]],
         )
-        db["changes"].insert(
-            {
-                "game_id": game_id,
-                "version": 1,
-                "at": at,
-                "action": action,
-                "summary": summary,
-                "state": text,
-            }
-        )
-        db["names"].upsert_all([{"name": n, "last_used": at} for n in state["players"]], pk="name")
-    return StoredGame(game_id, edit_key, 1, at, at, state)
+    return _row_to_game(row)
 
 
 def get_game(db: Database, game_id: str) -> StoredGame | None:
-    try:
-        return _row_to_game(db["games"].get(game_id))
-    except NotFoundError:
-        return None
+    row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    return _row_to_game(row) if row else None
 
 
 def edit_key_matches(game: StoredGame, key: str) -> bool:
     return hmac.compare_digest(game.edit_key.encode(), key.encode())
+
+
+def game_version(db: Database, game_id: str) -> int | None:
+    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
+    return row[0] if row else None
 
 
 def save_change(
@@ -185,62 +262,153 @@ def save_change(
     *,
     action: str,
     summary: str,
+    detail: dict[str, Any] | None = None,
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
+    undo_to: int | None = -1,
 ) -> StoredGame:
-    """Write a new version, or raise Conflict if someone else wrote first."""
-    at, text = now(), json.dumps(state, sort_keys=True)
+    """Write the next version, or raise Conflict if someone else wrote first.
+
+    ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
+    {"number": k}, {"to": version}); without it the whole game file is logged.
+    ``undo_to``: the version Undo would go back to afterwards (default: the one
+    this change replaced).
+    """
+    at, text = now(), _dumps(state)
+    version = expected_version + 1
     with transaction(db):
         cursor = db.execute(
-            "UPDATE games SET state = ?, version = version + 1, updated = ? "
+            "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
-            [text, at, game_id, expected_version],
+            [
+                text,
+                None if standings is None else _dumps(standings),
+                None if kept is None else _dumps(kept),
+                version,
+                at,
+                game_id,
+                expected_version,
+            ],
         )
         if cursor.rowcount != 1:
             raise Conflict(game_id)
-        db["changes"].insert(
-            {
-                "game_id": game_id,
-                "version": expected_version + 1,
-                "at": at,
-                "action": action,
-                "summary": summary,
-                "state": text,
-            }
+        _log(
+            db,
+            game_id,
+            version,
+            at,
+            action,
+            summary,
+            detail if detail is not None else {"game": state},
+            len(state["hands"]),
+            expected_version if undo_to == -1 else undo_to,
         )
-    row = db["games"].get(game_id)
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
 
 
-def changes(db: Database, game_id: str) -> list[Change]:
-    rows = db.query(
-        "SELECT version, at, action, summary, state FROM changes WHERE game_id = ? "
-        "ORDER BY version DESC",
-        [game_id],
+def _log(
+    db: Database,
+    game_id: str,
+    version: int,
+    at: str,
+    action: str,
+    summary: str,
+    detail: dict[str, Any],
+    hands: int,
+    undo_to: int | None,
+) -> None:
+    db.execute(
+        "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, version, at, action, summary, _dumps(detail), hands, undo_to],
     )
-    return [
-        Change(r["version"], r["at"], r["action"], r["summary"], json.loads(r["state"]))
-        for r in rows
-    ]
+
+
+# --- history ----------------------------------------------------------------------------
+
+_CHANGE_COLUMNS = "version, at, action, summary, hands, undo_to"
+
+
+def changes(db: Database, game_id: str) -> list[Change]:
+    """The game's history, newest first (without the game at each version)."""
+    rows = db.execute(
+        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
+        [game_id],
+    ).fetchall()
+    return [Change(*row) for row in rows]
 
 
 def get_change(db: Database, game_id: str, version: int) -> Change | None:
-    rows = list(
-        db.query(
-            "SELECT version, at, action, summary, state FROM changes "
-            "WHERE game_id = ? AND version = ?",
+    row = db.execute(
+        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
+        [game_id, version],
+    ).fetchone()
+    return Change(*row) if row else None
+
+
+def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
+    """The game file as it was at ``version``, rebuilt from the log.
+
+    Follows the log back from ``version`` to the game file it grew from (jumping
+    over undo and restore to the version they went back to), parsing only the
+    changes on that path, then applies them in order.
+    """
+    rows = dict(
+        db.execute(
+            "SELECT version, detail FROM changes WHERE game_id = ? AND version <= ?",
             [game_id, version],
-        )
+        ).fetchall()
     )
-    if not rows:
+    if version not in rows:
         return None
-    r = rows[0]
-    return Change(r["version"], r["at"], r["action"], r["summary"], json.loads(r["state"]))
+    path: list[dict[str, Any]] = []
+    step = version
+    while True:
+        detail = json.loads(rows[step])
+        if "game" in detail:
+            state = detail["game"]
+            break
+        if "to" in detail:
+            step = detail["to"]
+        else:
+            path.append(detail)
+            step -= 1
+    hands = list(state["hands"])
+    for detail in reversed(path):
+        apply_detail(hands, detail)
+    return {**state, "hands": hands}
+
+
+def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
+    """Apply one logged hand change to the list of hands."""
+    if "number" in detail and "hand" in detail:
+        hands[detail["number"] - 1] = detail["hand"]
+    elif "number" in detail:
+        del hands[detail["number"] - 1]
+    else:
+        hands.append(detail["hand"])
+
+
+def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
+    """(the change Undo takes back, the version it goes back to), or None if nothing is left.
+
+    Each undo cancels one earlier change, so tapping Undo again keeps stepping back;
+    the target is kept with every change, so this reads two rows, never the whole log.
+    """
+    row = db.execute(
+        "SELECT c.undo_to FROM games g JOIN changes c "
+        "ON c.game_id = g.id AND c.version = g.version WHERE g.id = ?",
+        [game_id],
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None
+    target = row[0]
+    undone = get_change(db, game_id, target + 1)
+    assert undone is not None  # versions have no gaps
+    return undone, target
 
 
 def known_names(db: Database, limit: int = 30) -> list[str]:
     rows = db.query("SELECT name FROM names ORDER BY last_used DESC, name LIMIT ?", [limit])
     return [r["name"] for r in rows]
-
-
-def game_version(db: Database, game_id: str) -> int | None:
-    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
-    return row[0] if row else None

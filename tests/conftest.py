@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from webutil import csrf
 
-from scorekeeper import create_app
+from scorekeeper import create_app, store
 
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(
+    yield create_app(
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "games.sqlite3"),
@@ -18,6 +18,7 @@ def app(tmp_path):
             "SERVER_NAME": "table.test",
         }
     )
+    store.close_all()  # the connections each test's threads opened
 
 
 @pytest.fixture

@@ -24,7 +24,8 @@ import urllib.request
 from contextlib import closing
 from pathlib import Path
 
-from scorekeeper.rules.game import load_game, replay
+from scorekeeper import store
+from scorekeeper.rules.game import Standings, load_game, replay
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 HANDS_PER_GAME = 28  # Ann makes her tenth phase in hand 28 and the game is over
@@ -93,17 +94,19 @@ def check_database(db: Path) -> dict[str, list[dict]]:
     with closing(sqlite3.connect(db)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         games = {}
-        rows = conn.execute("SELECT id, version, state FROM games").fetchall()
-        for game_id, version, state in rows:
+        rows = conn.execute("SELECT id, version, state, standings FROM games").fetchall()
+        for game_id, version, state, standings in rows:
             changes = conn.execute(
-                "SELECT version, action, state FROM changes WHERE game_id = ? ORDER BY version",
+                "SELECT version, action FROM changes WHERE game_id = ? ORDER BY version",
                 [game_id],
             ).fetchall()
-            assert [v for v, _, _ in changes] == list(range(1, version + 1)), "a gap in history"
-            assert changes[-1][2] == state, "the game row and its last change disagree"
+            assert [v for v, _ in changes] == list(range(1, version + 1)), "a gap in history"
             data = json.loads(state)
-            replay(load_game(data))  # the stored game is whole and valid
-            recorded = sum(1 for _, action, _ in changes if action == "record")
+            rebuilt = store.state_at(store.Database(conn), game_id, version)
+            assert rebuilt == data, "the game row and its change log disagree"
+            kept = replay(load_game(data))  # the stored game is whole and valid
+            assert Standings.from_json(json.loads(standings)) == kept, "stale kept standings"
+            recorded = sum(1 for _, action in changes if action == "record")
             assert recorded == len(data["hands"]), "a hand was recorded twice (or lost)"
             games[game_id] = data["hands"]
     return games

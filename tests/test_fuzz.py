@@ -240,7 +240,7 @@ def test_a_10_mb_json_body_is_refused_quickly_with_a_message(client):
 @pytest.mark.parametrize(
     ("path", "field", "message"),
     [
-        ("/new", "player-1", "Keep names to 40 characters"),
+        ("/new", "player-1", "at most 40 characters"),
         ("/import", "text", "at most 40 characters"),
     ],
 )

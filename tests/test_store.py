@@ -1,5 +1,6 @@
 """Storage: every change is a version; racing writers cannot both win."""
 
+import json
 import sqlite3
 import threading
 
@@ -18,7 +19,8 @@ STATE = {
 
 @pytest.fixture
 def db(tmp_path):
-    return store.connect(tmp_path / "games.sqlite3")
+    yield store.connect(tmp_path / "games.sqlite3")
+    store.close_all()
 
 
 def test_a_new_game_has_unguessable_links(db):
@@ -34,9 +36,73 @@ def test_every_change_is_kept_in_the_history(db):
     store.save_change(db, game.id, 1, {**STATE, "dealer": "Bob"}, action="edit", summary="one")
     history = store.changes(db, game.id)
     assert [(c.version, c.action) for c in history] == [(2, "edit"), (1, "create")]
-    assert history[1].state == STATE
-    assert store.get_change(db, game.id, 1).state == STATE
+    assert store.state_at(db, game.id, 1) == STATE
+    assert store.state_at(db, game.id, 2) == {**STATE, "dealer": "Bob"}
+    assert store.get_change(db, game.id, 1).action == "create"
     assert store.get_change(db, game.id, 9) is None
+    assert store.state_at(db, game.id, 9) is None
+
+
+HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 55}}
+
+
+def test_a_change_is_logged_as_itself_and_any_version_rebuilds(db):
+    game = store.create_game(db, STATE)
+    one = {**STATE, "hands": [HAND]}
+    two = {**STATE, "hands": [HAND, {**HAND, "went_out": "Bob", "points": {"Ann": 60}}]}
+    fixed = {**STATE, "hands": [{**HAND, "points": {"Bob": 65}}, two["hands"][1]]}
+    store.save_change(db, game.id, 1, one, action="record", summary="1", detail={"hand": HAND})
+    store.save_change(
+        db, game.id, 2, two, action="record", summary="2", detail={"hand": two["hands"][1]}
+    )
+    store.save_change(
+        db,
+        game.id,
+        3,
+        fixed,
+        action="edit",
+        summary="3",
+        detail={"number": 1, "hand": fixed["hands"][0]},
+    )
+    store.save_change(db, game.id, 4, two, action="undo", summary="4", detail={"to": 3}, undo_to=2)
+    store.save_change(
+        db,
+        game.id,
+        5,
+        {**two, "hands": two["hands"][1:]},
+        action="delete",
+        summary="5",
+        detail={"number": 1},
+    )
+    logged = [
+        json.loads(text)
+        for (text,) in db.execute(
+            "SELECT detail FROM changes WHERE game_id = ? ORDER BY version", [game.id]
+        )
+    ]
+    assert logged[1:] == [
+        {"hand": HAND},
+        {"hand": two["hands"][1]},
+        {"number": 1, "hand": fixed["hands"][0]},
+        {"to": 3},
+        {"number": 1},
+    ]
+    states = [STATE, one, two, fixed, two, {**two, "hands": two["hands"][1:]}]
+    for version, state in enumerate(states, start=1):
+        assert store.state_at(db, game.id, version) == state
+    assert [c.hands for c in store.changes(db, game.id)] == [1, 2, 2, 2, 1, 0]
+
+
+def test_undo_steps_back_through_changes_not_yet_undone(db):
+    game = store.create_game(db, STATE)
+    one = {**STATE, "hands": [HAND]}
+    store.save_change(db, game.id, 1, one, action="record", summary="hand 1", detail={"hand": HAND})
+    undone, target = store.undo_step(db, game.id)
+    assert (undone.summary, target) == ("hand 1", 1)
+    store.save_change(
+        db, game.id, 2, STATE, action="undo", summary="u", detail={"to": 1}, undo_to=None
+    )
+    assert store.undo_step(db, game.id) is None
 
 
 def test_a_stale_writer_is_told_of_the_conflict_and_nothing_changes(db):

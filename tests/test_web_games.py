@@ -28,10 +28,13 @@ def test_creating_a_game_goes_to_its_scoreboard(client):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"player-0": "Ann"}, "at least 2 players"),
-        ({"player-0": "Ann", "player-1": "ann"}, "Two players are called ann"),
+        ({"player-0": "Ann"}, "2-6 players, not 1"),
+        ({"player-0": "Ann", "player-1": "ann"}, "two players have this name"),
         ({"player-0": "Ann", "player-1": "B" * 41}, "40 characters"),
-        ({"player-0": "Ann", "player-1": "Bob", "dealer": "4"}, "first dealer"),
+        (
+            {"player-0": "Ann", "player-1": "Bob", "dealer": "4"},
+            "dealer must be one of the players",
+        ),
         ({"player-0": "Ann", "player-1": "Bob", "opt-first": "12"}, "from 1 to 10"),
         ({"player-0": "Ann", "player-1": "Bob", "profile": "chess"}, "unknown rules"),
         (
@@ -43,7 +46,7 @@ def test_creating_a_game_goes_to_its_scoreboard(client):
                 "player-4": "E",
                 "profile": "mixed-up",
             },
-            "2 to 4 players",
+            "Mixed-up Masters is for 2-4 players, not 5",
         ),
     ],
 )
@@ -137,12 +140,26 @@ def test_counting_cards_adds_them_up(client):
 
 
 def test_a_hand_entered_twice_is_recorded_once(client):
+    """A re-sent form or a double tap: the same hand under the same number saves once."""
     url = new_game(client)
     assert record(client, url, 1, went_out=0, points={1: 50, 2: 20}).status_code == 303
     again = record(client, url, 1, went_out=0, points={1: 50, 2: 20})
-    assert again.status_code == 409
-    assert "Hand 1 was already entered" in again.get_data(as_text=True)
+    assert again.status_code == 303 and again.headers["Location"].endswith(url)
+    page = client.get(url).get_data(as_text=True)
+    assert "Hand 1 was already entered on another phone: it is recorded once." in page
     assert len(export(client, url)["hands"]) == 1
+    assert "Hand 2:" not in client.get(f"{url}/history").get_data(as_text=True)
+
+
+def test_a_different_hand_under_a_number_already_entered_is_refused(client):
+    url = new_game(client)
+    assert record(client, url, 1, went_out=0, points={1: 50, 2: 20}).status_code == 303
+    other = record(client, url, 1, went_out=1, points={0: 50, 2: 20})
+    assert other.status_code == 409
+    assert "Hand 1 was already entered on another phone, differently" in other.get_data(
+        as_text=True
+    )
+    assert export(client, url)["hands"][0]["went_out"] == "Ann"
 
 
 def test_the_live_check_explains_a_bad_total_without_saving(client):

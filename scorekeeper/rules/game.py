@@ -148,27 +148,37 @@ class Game:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "hands", tuple(self.hands))
         object.__setattr__(self, "orders", {k: tuple(v) for k, v in self.orders.items()})
-        for problem in _game_problems(self):
+        for problem in game_problems(self.rules, self.players, self.dealer, self.orders):
             raise GameError(problem.message, player=problem.player)
 
     def with_hand(self, hand: HandRecord) -> Game:
         return replace(self, hands=(*self.hands, hand))
 
 
-def _game_problems(game: Game) -> list[Problem]:
+def game_problems(
+    rules: Rules,
+    players: Sequence[str],
+    dealer: str | None,
+    orders: Mapping[str, Sequence[int]] | None = None,
+) -> list[Problem]:
+    """Everything wrong with a game's players, dealer and phase orders; [] when fine.
+
+    Problem fields: ``players`` (the count, or one player's name), ``dealer``,
+    ``orders``. ``orders`` None: not chosen yet (the new-game form shuffles them).
+    """
     problems: list[Problem] = []
 
-    def add(player: str | None, message: str) -> None:
-        problems.append(Problem(player, "players", message))
+    def add(player: str | None, message: str, where: str = "players") -> None:
+        problems.append(Problem(player, where, message))
 
-    mixed_up = game.rules.progression is Progression.MIXED_UP
+    mixed_up = rules.progression is Progression.MIXED_UP
     most = MAX_MIXED_UP_PLAYERS if mixed_up else MAX_PLAYERS
-    if not MIN_PLAYERS <= len(game.players) <= most:
+    if not MIN_PLAYERS <= len(players) <= most:
         what = "Mixed-up Masters is for" if mixed_up else "Phase 10 is for"
         rule = RULE_MIXED_UP if mixed_up else RULE_PLAYERS
-        add(None, cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(game.players)}", rule))
+        add(None, cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(players)}", rule))
     seen: set[str] = set()
-    for name in game.players:
+    for name in players:
         if not isinstance(name, str) or not name.strip():
             add(None, "every player needs a name")
             continue
@@ -179,17 +189,23 @@ def _game_problems(game: Game) -> list[Problem]:
         if name.casefold() in seen:
             add(name, "two players have this name: give one of them another")
         seen.add(name.casefold())
-    if game.dealer not in game.players:
-        add(game.dealer, f"the dealer must be one of the players ({join_names(game.players)})")
-    if not mixed_up:
-        if game.orders:
-            add(None, "phase orders are only for Mixed-up Masters (option progression=mixed-up)")
+    if dealer not in players:
+        add(dealer, f"the dealer must be one of the players ({join_names(players)})", "dealer")
+    if orders is None:
         return problems
-    sequence = sorted(game.rules.sequence)
-    for name in game.players:
-        order = game.orders.get(name)
+    if not mixed_up:
+        if orders:
+            add(
+                None,
+                "phase orders are only for Mixed-up Masters (option progression=mixed-up)",
+                "orders",
+            )
+        return problems
+    sequence = sorted(rules.sequence)
+    for name in players:
+        order = orders.get(name)
         if order is None:
-            add(name, cite("needs their own order of the phases", RULE_MIXED_UP))
+            add(name, cite("needs their own order of the phases", RULE_MIXED_UP), "orders")
         elif sorted(order) != sequence:
             add(
                 name,
@@ -198,10 +214,11 @@ def _game_problems(game: Game) -> list[Problem]:
                     f"{_numbers(sequence)} exactly once",
                     RULE_MIXED_UP,
                 ),
+                "orders",
             )
-    for name in game.orders:
-        if name not in game.players:
-            add(name, "has a phase order but is not a player in this game")
+    for name in orders:
+        if name not in players:
+            add(name, "has a phase order but is not a player in this game", "orders")
     return problems
 
 
@@ -794,6 +811,18 @@ def load_game(data: Mapping) -> Game:
         for number, raw in enumerate(raw_hands, start=1)
     )
     return Game(rules=rules, players=players, dealer=dealer, hands=hands, orders=orders)
+
+
+def read_hand(game: Game, raw: object, number: int) -> HandRecord:
+    """One hand in its JSON form, read as hand ``number`` of ``game`` (names made canonical)."""
+    canonical = {name.casefold(): name for name in game.players}
+
+    def name_of(value: object, what: str) -> str:
+        if not isinstance(value, str):
+            raise GameError(f"{what} must be a player's name, not {value!r}", hand=number)
+        return canonical.get(value.strip().casefold(), value.strip())
+
+    return _load_hand(raw, number, name_of)
 
 
 def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) -> HandRecord:

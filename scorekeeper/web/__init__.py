@@ -4,7 +4,23 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import api, check, compress, csrf, errors, games, openapi, printables, redact, share
+from . import (
+    api,
+    check,
+    compress,
+    csrf,
+    db,
+    edit,
+    errors,
+    export,
+    games,
+    hands,
+    history,
+    openapi,
+    printables,
+    redact,
+    share,
+)
 
 
 def register(app: Flask) -> None:
@@ -12,7 +28,12 @@ def register(app: Flask) -> None:
     errors.init_app(app)
     compress.init_app(app)
     redact.init_app(app)
+    db.init_app(app)
+    edit.init_app(app)
     app.register_blueprint(games.bp)
+    app.register_blueprint(hands.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(export.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(printables.bp)

@@ -14,14 +14,13 @@ from typing import Any
 from flask import Blueprint, jsonify, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from .. import store
+from .. import actions
 from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
 from ..rules.check import arrange_run, check_hit, check_phase
-from ..rules.game import load_game, replay
 from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
 from ..rules.solve import solve
 from .csrf import exempt
-from .games import db
+from .db import db
 
 bp = Blueprint("check", __name__)
 MAX_CARDS_TEXT = 400
@@ -66,11 +65,10 @@ def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
     """Rules and phase from a game's player (game=<view id>&player=N) or from the form."""
     game_id = args.get("game", "")
     if game_id:
-        stored = store.get_game(db(), game_id)
-        if stored is None:
+        current = actions.load(db(), game_id)
+        if current is None:
             raise BadRequest("game", "There is no game with that link.")
-        game = load_game(stored.state)
-        standings = replay(game)
+        game, standings = current.game, current.standings
         seat = args.get("player", "0")
         if not seat.isdigit() or int(seat) >= len(game.players):
             raise BadRequest("player", "Pick a player of this game.")

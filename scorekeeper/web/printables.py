@@ -5,8 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request, url_for
 
 from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, reference_cards, score_sheet
-from ..rules.game import load_game
-from .games import game_or_404
+from .db import game_or_404
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -55,8 +54,8 @@ def standard(name: str):
 @bp.get("/v/<game_id>/print/<kind>.pdf")
 def for_game(game_id: str, kind: str):
     """A game's own score sheet (names, rules, QR to the view link), cards or guide."""
-    stored = game_or_404(game_id)
-    game = load_game(stored.state)
+    current = game_or_404(game_id)
+    stored, game = current.stored, current.game
     size = _size()
     if kind == "score-sheet":
         view_url = url_for("share.view", game_id=stored.id, _external=True)

@@ -7,8 +7,8 @@ from functools import lru_cache
 from flask import Blueprint, Response, current_app, render_template, request
 
 from .. import store
-from ..rules.game import load_game
-from .games import db, game_or_404, view_context
+from .db import db, game_or_404
+from .games import view_context
 
 bp = Blueprint("share", __name__)
 STOP_POLLING = 286  # htmx stops an `every` trigger on this status
@@ -34,8 +34,7 @@ def _watch_page(template: str, game_id: str):
 
 @lru_cache(maxsize=256)
 def _render_watch_page(database: str, template: str, game_id: str, version: int) -> str:
-    stored = game_or_404(game_id)
-    context = view_context(stored, load_game(stored.state))
+    context = view_context(game_or_404(game_id))
     return render_template(template, read_only=True, **context)
 
 
@@ -64,8 +63,7 @@ def live(game_id: str):
 @lru_cache(maxsize=512)
 def _scoreboard(database: str, game_id: str, version: int, big: bool) -> tuple[str, bool]:
     # A write landing just now makes this newer than its ETag; the next poll sets it right.
-    stored = game_or_404(game_id)
-    context = view_context(stored, load_game(stored.state))
+    context = view_context(game_or_404(game_id))
     standings = context["standings"]
     html = render_template("_scoreboard.html", big=big, **context)
     return html, standings.over

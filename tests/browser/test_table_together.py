@@ -68,8 +68,8 @@ def test_two_phones_saving_the_same_hand_record_it_once(browser, server):
         b.goto(a.url)
         enter_hand(a, "Ann", {"1": "50"})
         expect(a.locator(".status")).to_contain_text("Hand 2")
-        enter_hand(b, "Ann", {"1": "50"})  # b still shows hand 1
-        expect(b.locator(".alert")).to_contain_text("Hand 1 was already entered")
+        enter_hand(b, "Ann", {"1": "50"})  # b still shows hand 1: the same hand, sent again
+        expect(b.locator(".notice")).to_contain_text("Hand 1 was already entered")
         expect(b.locator("table.hands tbody tr")).to_have_count(1)
     finally:
         first.close()

@@ -1,0 +1,174 @@
+"""Hands: record one, check it while it is typed, correct or delete one.
+
+Thin adapters over ``actions``: read the form, let the engine judge, and map
+its problems back onto the form's fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+
+from .. import actions
+from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, replay_from
+from .db import db
+from .edit import remember
+from .games import render_game
+from .hand_form import CARD_FIELDS, HandForm, form_values, parse_hand
+
+bp = Blueprint("hands", __name__)
+
+# the engine's Problem.field -> this form's field prefix
+FORM_FIELDS = {
+    "points": "points",
+    "made": "made",
+    "attempts": "attempt",
+    "floaters": "floater",
+    "cards": "low",
+}
+NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
+
+
+def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bool:
+    """Put the engine's verdict on the form's fields; True when nothing blocks saving."""
+    seat = {name: i for i, name in enumerate(game.players)}
+    ok = True
+    for problem in problems:
+        if problem.warning:
+            form.notes.append(f"Warning: {problem}")
+            continue
+        ok = False
+        if problem.field == "went_out":
+            key = "went_out"
+        elif problem.field in FORM_FIELDS and problem.player in seat:
+            key = f"{FORM_FIELDS[problem.field]}-{seat[problem.player]}"
+        else:
+            form.general.append(str(problem))
+            continue
+        text = str(problem)
+        form.errors[key] = f"{form.errors[key]}; {text}" if key in form.errors else text
+    return ok
+
+
+@bp.post("/g/<game_id>/<key>/hands")
+def record():
+    current = g.current
+    number = request.form.get("hand_number", "")
+    number = int(number) if number.isdigit() else current.standings.hand_number
+    form = parse_hand(request.form, current.game, current.standings)
+    if form.hand is None:
+        return render_game(form, 422)
+    result = actions.record(db(), current.stored.id, number, form.hand)
+    if isinstance(result, actions.Saved):
+        if not result.changed:
+            flash(f"Hand {number} was already entered on another phone: it is recorded once.")
+        return redirect(url_for("games.game_page"), 303)
+    if isinstance(result, actions.Refused):
+        if not result.problems:
+            form.general.append(result.message)
+        problems_into(form, current.game, result.problems)
+        return render_game(form, 422)
+    if result.current is not None:
+        remember(result.current)
+    message = result.message
+    if number < g.current.standings.hand_number:
+        message = (
+            f"Hand {number} was already entered on another phone, differently. "
+            "Here is the game as it stands now: fix that hand if it is wrong."
+        )
+    return render_game(message=message, status=409)
+
+
+@bp.post("/g/<game_id>/<key>/hands/check")
+def check():
+    """The live verdict while a hand is typed (htmx): nothing is saved.
+
+    Players with nothing typed yet stand in with a neutral total, and only the
+    problems of players already filled in are shown.
+    """
+    current = g.current
+    game = current.game
+    form = parse_hand(request.form, game, current.standings, partial=True)
+    hand = form.hand
+    if hand is not None and hand.went_out is not None:
+        untyped = [n for n in game.players if n not in hand.points and n != hand.went_out]
+        if untyped:
+            filled = {**hand.points, **dict.fromkeys(untyped, NEUTRAL_POINTS)}
+            guess = replace(hand, points=filled)
+            problems_into(form, game, hand_problems(game, guess, current.kept))
+            typed = {str(i) for i, n in enumerate(game.players) if n not in untyped}
+            form.errors = {k: m for k, m in form.errors.items() if k.rsplit("-", 1)[-1] in typed}
+            form.general, form.hand = [], None
+        else:
+            problems_into(form, game, hand_problems(game, hand, current.kept))
+    elif hand is not None:
+        form.hand = None  # nobody has gone out yet: nothing to judge
+    return render_template("_hand_check.html", form=form, game=game, live=True)
+
+
+def _hand(number: int) -> HandRecord:
+    if not 1 <= number <= len(g.game.hands):
+        abort(404, f"There is no hand {number} in this game.")
+    return g.game.hands[number - 1]
+
+
+@bp.route("/g/<game_id>/<key>/hands/<int:number>", methods=["GET", "POST"])
+def edit(number: int):
+    current = g.current
+    hand = _hand(number)
+    before = replace(current.game, hands=current.game.hands[: number - 1])
+    standings = replay_from(before, current.kept[: number - 1]).standings
+    if request.method == "GET":
+        return _edit_form(HandForm(form_values(current.game, hand)), number, standings)
+    form = parse_hand(request.form, current.game, standings)
+    if form.hand is None:
+        return _edit_form(form, number, standings), 422
+    result = actions.correct(db(), current.stored.id, version_seen(), number, form.hand)
+    if isinstance(result, actions.Refused):
+        if not result.problems:
+            form.general.append(result.message)
+        problems_into(form, current.game, result.problems)
+        return _edit_form(form, number, standings), 422
+    if isinstance(result, actions.Conflict):
+        abort(409, actions.STALE)
+    return redirect(url_for("games.game_page"), 303)
+
+
+def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
+    game = g.game
+    return render_template(
+        "edit_hand.html",
+        form=form,
+        number=number,
+        game=game,
+        standings=standings,
+        card_fields=CARD_FIELDS,
+        phase_text=lambda n: str(game.rules.phase(n)),
+    )
+
+
+@bp.post("/g/<game_id>/<key>/hands/<int:number>/delete")
+def delete(number: int):
+    _hand(number)
+    result = actions.delete(db(), g.stored.id, version_seen(), number)
+    if isinstance(result, actions.Refused):
+        return render_game(message=result.message, status=409)
+    if isinstance(result, actions.Conflict):
+        abort(409, actions.STALE)
+    return redirect(url_for("games.game_page"), 303)
+
+
+def version_seen() -> int:
+    """The game version the phone's page showed; saving against a stale one is a conflict."""
+    text = request.form.get("version", "").strip()
+    if not text:
+        return g.stored.version
+    if not text.isdigit():
+        abort(
+            400,
+            "This form does not say which version of the game it changes. Reload the "
+            "game and try again.",
+        )
+    return int(text)

@@ -1,0 +1,233 @@
+"""The one write path: each action's result values, idempotency, and bounded storage."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper import actions, store
+from scorekeeper.rules.game import HandRecord, Standings, load_game, replay
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+GAME = {"rules": "official", "options": {}, "players": PLAYERS, "dealer": "Ann", "hands": []}
+
+
+def hand(went_out: str, **points: int) -> HandRecord:
+    """``went_out`` made their phase, and so did anyone under 50 points."""
+    made = (went_out, *(name for name, total in points.items() if total < 50))
+    return HandRecord(went_out, tuple(n for n in PLAYERS if n in made), points)
+
+
+@pytest.fixture
+def db(tmp_path):
+    yield store.connect(tmp_path / "games.sqlite3")
+    store.close_all()
+
+
+@pytest.fixture
+def game_id(db) -> str:
+    result = actions.create(db, GAME)
+    assert isinstance(result, actions.Saved)
+    return result.current.stored.id
+
+
+def kept_standings_are_a_full_replay(db, game_id: str) -> Standings:
+    stored = store.get_game(db, game_id)
+    standings = Standings.from_json(stored.standings)
+    assert standings == replay(load_game(stored.state))
+    return standings
+
+
+# --- create ------------------------------------------------------------------------------
+
+
+def test_create_saves_a_game_with_its_standings(db):
+    result = actions.create(db, GAME)
+    assert isinstance(result, actions.Saved) and result.current.version == 1
+    assert result.current.standings.hand_number == 1
+    kept_standings_are_a_full_replay(db, result.current.stored.id)
+
+
+def test_create_refuses_a_game_the_engine_rejects_and_saves_nothing(db):
+    result = actions.create(db, {**GAME, "players": ["Ann"], "dealer": "Ann"})
+    assert isinstance(result, actions.Refused) and "2-6 players" in result.message
+    assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+
+
+# --- record ------------------------------------------------------------------------------
+
+
+def test_record_saves_the_hand_and_its_standings(db, game_id):
+    result = actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=20))
+    assert isinstance(result, actions.Saved) and result.changed
+    assert result.summary == "Hand 1: Ann went out; made: Ann, Cy"
+    assert result.current.standings.player("Cy").phase == 2
+    assert kept_standings_are_a_full_replay(db, game_id) == result.current.standings
+
+
+def test_record_of_the_same_hand_twice_saves_it_once(db, game_id):
+    first = actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=20))
+    again = actions.record(db, game_id, 1, hand("Ann", Cy=20, Bob=55))
+    assert isinstance(again, actions.Saved) and not again.changed
+    assert again.current.version == first.current.version == 2
+    assert len(store.changes(db, game_id)) == 2
+
+
+def test_record_refuses_a_bad_hand_with_the_engines_problems(db, game_id):
+    result = actions.record(db, game_id, 1, hand("Ann", Bob=47, Cy=20))
+    assert isinstance(result, actions.Refused)
+    assert [(p.player, p.field) for p in result.problems] == [("Bob", "points")]
+    assert store.game_version(db, game_id) == 1
+
+
+@pytest.mark.parametrize(
+    ("number", "message"),
+    [(1, "Hand 1 was already recorded, differently"), (3, "next hand of this game is hand 2")],
+)
+def test_record_under_a_number_the_game_is_not_at_is_a_conflict(db, game_id, number, message):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=20))
+    result = actions.record(db, game_id, number, hand("Bob", Ann=55, Cy=60))
+    assert isinstance(result, actions.Conflict) and message in result.message
+    assert result.current.version == 2 and result.next_hand == 2
+
+
+def test_record_after_the_game_is_over_is_a_conflict(db):
+    game_id = actions.create(db, {**GAME, "options": {"first": "1"}}).current.stored.id
+    assert actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60)).current.standings.over
+    result = actions.record(db, game_id, 2, hand("Bob", Ann=55, Cy=60))
+    assert isinstance(result, actions.Conflict) and "game is over" in result.message
+    assert result.next_hand is None
+
+
+# --- correct -----------------------------------------------------------------------------
+
+
+def test_correct_replaces_the_hand_and_says_what_changed(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=15))
+    actions.record(db, game_id, 2, hand("Bob", Ann=60, Cy=70))
+    result = actions.correct(db, game_id, 3, 1, hand("Ann", Bob=55, Cy=65))
+    assert isinstance(result, actions.Saved)
+    assert result.summary == "Hand 1 corrected: Cy 15 ✓ → 65"
+    assert store.changes(db, game_id)[0].summary == result.summary
+    assert kept_standings_are_a_full_replay(db, game_id).player("Cy").score == 135
+
+
+def test_correct_refuses_a_hand_the_engine_rejects(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=15))
+    result = actions.correct(db, game_id, 2, 1, hand("Ann", Bob=52, Cy=15))
+    assert isinstance(result, actions.Refused) and result.problems[0].player == "Bob"
+
+
+def test_correct_refuses_when_a_later_hand_no_longer_fits(db):
+    game_id = actions.create(db, {**GAME, "options": {"first": "2"}}).current.stored.id
+    actions.record(db, game_id, 1, hand("Bob", Ann=55, Cy=60))
+    actions.record(db, game_id, 2, hand("Ann", Bob=55, Cy=60))
+    actions.record(db, game_id, 3, hand("Ann", Bob=55, Cy=60))  # Ann wins
+    result = actions.correct(db, game_id, 4, 1, hand("Ann", Bob=55, Cy=60))
+    assert isinstance(result, actions.Refused) and "later hand no longer fits" in result.message
+    assert store.game_version(db, game_id) == 4
+
+
+def test_correct_from_a_stale_page_is_a_conflict(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=15))
+    actions.record(db, game_id, 2, hand("Bob", Ann=60, Cy=70))
+    result = actions.correct(db, game_id, 2, 1, hand("Ann", Bob=55, Cy=65))
+    assert isinstance(result, actions.Conflict) and result.current.version == 3
+
+
+# --- delete ------------------------------------------------------------------------------
+
+
+def test_delete_removes_the_hand_and_keeps_it_in_the_history(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    actions.record(db, game_id, 2, hand("Bob", Ann=60, Cy=70))
+    result = actions.delete(db, game_id, 3, 1)
+    assert (
+        isinstance(result, actions.Saved) and result.summary == "Hand 1 deleted (Ann had gone out)"
+    )
+    assert [h.went_out for h in result.current.game.hands] == ["Bob"]
+    assert store.state_at(db, game_id, 3)["hands"][0]["went_out"] == "Ann"
+    kept_standings_are_a_full_replay(db, game_id)
+
+
+def test_delete_refuses_when_a_later_hand_no_longer_fits(db):
+    game_id = actions.create(db, {**GAME, "options": {"first": "1"}}).current.stored.id
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))  # Ann wins
+    result = actions.delete(db, game_id, 2, 1)
+    assert isinstance(result, actions.Saved)  # nothing after it: the game reopens
+    assert not result.current.standings.over
+
+
+def test_delete_of_a_missing_hand_is_refused_and_a_stale_one_conflicts(db, game_id):
+    assert isinstance(actions.delete(db, game_id, 1, 1), actions.Refused)
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    assert isinstance(actions.delete(db, game_id, 1, 1), actions.Conflict)
+
+
+# --- undo and restore --------------------------------------------------------------------
+
+
+def test_undo_takes_back_the_last_change_then_the_one_before(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    actions.record(db, game_id, 2, hand("Bob", Ann=60, Cy=70))
+    first = actions.undo(db, game_id, 3)
+    assert isinstance(first, actions.Saved)
+    assert first.summary == "Undone: Hand 2: Bob went out; made: Bob"
+    assert len(first.current.game.hands) == 1
+    second = actions.undo(db, game_id, 4)
+    assert second.summary == "Undone: Hand 1: Ann went out; made: Ann"
+    assert second.current.game.hands == ()
+    nothing = actions.undo(db, game_id, 5)
+    assert isinstance(nothing, actions.Refused) and nothing.message == "Nothing to undo yet."
+    kept_standings_are_a_full_replay(db, game_id)
+
+
+def test_undo_from_a_stale_page_is_a_conflict(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    result = actions.undo(db, game_id, 1)
+    assert isinstance(result, actions.Conflict) and store.game_version(db, game_id) == 2
+
+
+def test_restore_brings_back_a_version_and_can_itself_be_undone(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    actions.record(db, game_id, 2, hand("Bob", Ann=60, Cy=70))
+    result = actions.restore(db, game_id, 3, 1)
+    assert isinstance(result, actions.Saved) and result.current.game.hands == ()
+    assert result.summary == "Restored the game as it was after change 1"
+    undone = actions.undo(db, game_id, 4)
+    assert len(undone.current.game.hands) == 2
+    kept_standings_are_a_full_replay(db, game_id)
+
+
+def test_restore_of_an_unknown_version_is_refused_and_a_stale_one_conflicts(db, game_id):
+    assert isinstance(actions.restore(db, game_id, 1, 7), actions.Refused)
+    actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
+    assert isinstance(actions.restore(db, game_id, 1, 1), actions.Conflict)
+
+
+# --- what a game costs to keep -----------------------------------------------------------
+
+SIX = ["Grandma", "Theo", "Aunt Ruth", "Sam", "Priya", "Uncle Bo"]
+
+
+def _stored_bytes(db) -> int:
+    db.execute("VACUUM")
+    return (
+        db.execute("PRAGMA page_count").fetchone()[0] * db.execute("PRAGMA page_size").fetchone()[0]
+    )
+
+
+def test_stored_bytes_per_recorded_hand_stay_under_a_kilobyte(db):
+    """Six players, Phase 10 + 10 (long games): each hand adds its change, not a game copy."""
+    game_id = actions.create(
+        db, {"rules": "plus10", "players": SIX, "dealer": "Theo", "hands": []}
+    ).current.stored.id
+    sizes = {}
+    for number in range(1, 111):
+        out = SIX[(number - 1) % 6]
+        points = {name: 50 + 5 * (number % 7) for name in SIX if name != out}
+        result = actions.record(db, game_id, number, HandRecord(out, (out,), points))
+        assert isinstance(result, actions.Saved), result
+        if number in (10, 60, 110):
+            sizes[number] = _stored_bytes(db)
+    assert (sizes[110] - sizes[10]) / 100 <= 1024
+    assert (sizes[110] - sizes[60]) / 50 <= 1024  # and it does not grow with the game
