@@ -16,6 +16,7 @@ from scorekeeper.rules.scoring import (
     deck_counts,
     fewest_cards,
     hand_points,
+    laid_down_implied,
     player_problems,
     possible_totals,
     table_problems,
@@ -329,3 +330,9 @@ def test_a_total_is_refused_exactly_when_it_is_not_possible(rules, laid_down, ph
     possible = possible_totals(rules, laid_down=laid_down, phase=phase)
     problems = total_problems(rules, points, laid_down=laid_down, phase=phase)
     assert (problems == []) == (points in possible)
+
+
+@pytest.mark.parametrize(("points", "implied"), [(0, True), (45, True), (50, False), (85, False)])
+def test_under_50_points_means_the_player_laid_down(points, implied):
+    """Ten cards left are worth at least 50: a lower total means they laid down."""
+    assert (laid_down_implied(points) is not None) == implied

@@ -639,3 +639,18 @@ def join_names(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def laid_down_implied(points: int) -> str | None:
+    """Why a player's total says they laid down their phase, or None when it does not.
+
+    Someone who never laid down still holds all ten cards at the end of the hand,
+    and ten cards are worth at least 50 points: a lower total means they laid down.
+    """
+    least = HAND_SIZE * LOW_POINTS
+    if points >= least:
+        return None
+    return (
+        f"under {least} points means they laid it down (otherwise they would hold "
+        f"{HAND_SIZE} cards, worth at least {least})"
+    )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression
-from ..rules.scoring import CardsLeft
+from ..rules.scoring import CardsLeft, laid_down_implied
 
 CARD_FIELDS = (
     ("low", "1-9", 5),
@@ -106,12 +106,10 @@ def parse_hand(
                     errors[f"points-{i}"] = f"Enter {name}'s points (or count their cards)"
                 continue
             points[name] = total
-        if name not in made and name not in floaters and points[name] < 50:
+        reason = laid_down_implied(points[name])
+        if name not in made and name not in floaters and reason:
             made.append(name)
-            result.notes.append(
-                f"{name} is marked as having made their phase: under 50 points means they "
-                "laid it down (otherwise they would hold 10 cards, worth at least 50)"
-            )
+            result.notes.append(f"{name} is marked as having made their phase: {reason}")
     if went_out and went_out not in made and not tiebreak:
         made.append(went_out)
     if errors:
