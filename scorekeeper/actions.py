@@ -125,6 +125,8 @@ def create(
 
 def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
     """Record hand ``number``; sending the same hand again records it once."""
+    if number < 1:
+        return Refused("Hand numbers start at 1.")
     for _ in range(SAVE_ATTEMPTS):
         now = load(db, game_id)
         if now is None:
@@ -253,7 +255,8 @@ def _go_back(
     assert state is not None
     try:
         game = load_game(state)
-        replayed = replay_from(game)  # the engine judges every write, old versions too
+        # the engine judges every write, old versions too, from the first hand that differs
+        replayed = replay_from(game, now.kept[: _same_start(now.stored.state, state)])
     except (GameError, RulesError) as error:
         return Refused(f"That version of the game no longer replays: {error}")
     if seen != now.version:
@@ -274,6 +277,18 @@ def _go_back(
     except store.Conflict:
         return Conflict(STALE, load(db, now.stored.id))
     return Saved(Current(stored, game, replayed.standings, replayed.kept), summary)
+
+
+def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
+    """How many first hands two versions of a game share (0 if their rules or players differ)."""
+    if {k: v for k, v in a.items() if k != "hands"} != {k: v for k, v in b.items() if k != "hands"}:
+        return 0
+    same = 0
+    for x, y in zip(a["hands"], b["hands"], strict=False):
+        if x != y:
+            break
+        same += 1
+    return same
 
 
 # --- shared -----------------------------------------------------------------------------

@@ -231,3 +231,27 @@ def test_stored_bytes_per_recorded_hand_stay_under_a_kilobyte(db):
             sizes[number] = _stored_bytes(db)
     assert (sizes[110] - sizes[10]) / 100 <= 1024
     assert (sizes[110] - sizes[60]) / 50 <= 1024  # and it does not grow with the game
+
+
+def test_changes_replay_only_from_the_hand_they_touch(db, game_id, monkeypatch):
+    """Recording plays one hand; a correction to hand k, and its undo, replay from k."""
+
+    def nth(number: int, others: int = 55) -> HandRecord:
+        out = PLAYERS[(number - 1) % 3]
+        return hand(out, **{name: others for name in PLAYERS if name != out})
+
+    for number in range(1, 7):
+        actions.record(db, game_id, number, nth(number))
+    replayed: list[int] = []
+    real = actions.replay_from
+
+    def spy(game, kept=()):
+        replayed.append(len(game.hands) - len(kept))
+        return real(game, kept)
+
+    monkeypatch.setattr(actions, "replay_from", spy)
+    assert isinstance(actions.correct(db, game_id, 7, 5, nth(5, others=65)), actions.Saved)
+    assert isinstance(actions.undo(db, game_id, 8), actions.Saved)
+    assert isinstance(actions.record(db, game_id, 7, nth(7)), actions.Saved)
+    assert replayed == [2, 2, 1]
+    kept_standings_are_a_full_replay(db, game_id)
