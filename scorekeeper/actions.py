@@ -29,6 +29,7 @@ from .rules.game import (
     Standings,
     game_to_json,
     hand_problems,
+    hand_to_json,
     load_game,
     replay_from,
 )
@@ -82,7 +83,31 @@ Result = Saved | Refused | Conflict
 
 
 def current(stored: store.StoredGame) -> Current:
-    """The game with its kept standings; replays only a game stored without them."""
+    """The game with its kept standings; replays only a game stored without them.
+
+    A version never changes once written, so the game read for it is kept (per
+    process) and the next request for the same version skips reading it again.
+    """
+    key = (stored.id, stored.version)
+    found = _recent.get(key)
+    if found is None or found.stored != stored:  # the same row, or read it afresh
+        found = _keep(_read(stored))
+    return found
+
+
+def _keep(current: Current) -> Current:
+    """Remember a version just read or written, for the requests that read it next."""
+    _recent[(current.stored.id, current.version)] = current
+    while len(_recent) > RECENT_GAMES:
+        _recent.pop(next(iter(_recent)), None)
+    return current
+
+
+RECENT_GAMES = 256
+_recent: dict[tuple[str, int], Current] = {}
+
+
+def _read(stored: store.StoredGame) -> Current:
     game = load_game(stored.state)
     kept = stored.kept
     if stored.standings is not None and kept is not None and len(kept) == len(game.hands):
@@ -117,7 +142,7 @@ def create(
         standings=replayed.standings.to_json(),
         kept=list(replayed.kept),
     )
-    return Saved(Current(stored, game, replayed.standings, replayed.kept), summary)
+    return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
 
 
 # --- hands ------------------------------------------------------------------------------
@@ -150,7 +175,8 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
         if errors:
             return Refused(f"Hand {number} cannot be recorded: {errors[0]}", tuple(problems))
         game = now.game.with_hand(hand)
-        state = game_to_json(game)
+        data = hand_to_json(game, hand)
+        state = {**now.stored.state, "hands": [*now.stored.state["hands"], data]}
         try:
             saved = _save(
                 db,
@@ -159,7 +185,7 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
                 state,
                 action="record",
                 summary=hand_summary(game, hand),
-                detail={"hand": state["hands"][-1]},  # type: ignore[index]
+                detail={"hand": data},
                 kept=now.kept,
             )
         except store.Conflict:
@@ -184,8 +210,8 @@ def correct(db: Database, game_id: str, seen: int, number: int, hand: HandRecord
     hands = list(now.game.hands)
     hands[number - 1] = hand
     game = replace(now.game, hands=tuple(hands))
-    state = game_to_json(game)
-    detail = {"number": number, "hand": state["hands"][number - 1]}  # type: ignore[index]
+    detail = {"number": number, "hand": hand_to_json(game, hand)}
+    state = _changed_state(now, detail)
     summary = f"Hand {number} corrected: {hand_changes(now.game, old, hand)}"
     return _save_or_conflict(
         db, now, seen, game, state, "edit", summary, detail, now.kept[: number - 1]
@@ -207,7 +233,7 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
         now,
         seen,
         game,
-        game_to_json(game),
+        _changed_state(now, {"number": number}),
         "delete",
         summary,
         {"number": number},
@@ -276,7 +302,14 @@ def _go_back(
         )
     except store.Conflict:
         return Conflict(STALE, load(db, now.stored.id))
-    return Saved(Current(stored, game, replayed.standings, replayed.kept), summary)
+    return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
+
+
+def _changed_state(now: Current, detail: dict[str, Any]) -> dict[str, Any]:
+    """The stored game file with one logged hand change applied (not re-encoded)."""
+    hands = list(now.stored.state["hands"])
+    store.apply_detail(hands, detail)
+    return {**now.stored.state, "hands": hands}
 
 
 def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
@@ -319,7 +352,7 @@ def _save(
         standings=replayed.standings.to_json(),
         kept=list(replayed.kept),
     )
-    return Saved(Current(stored, game, replayed.standings, replayed.kept), summary)
+    return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
 
 
 def _save_or_conflict(

@@ -29,8 +29,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from sqlite_utils import Database, Migrations
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit

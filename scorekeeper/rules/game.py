@@ -877,29 +877,32 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
     )
 
 
+def _seated(game: Game, mapping: Mapping[str, T]) -> dict[str, T]:
+    """The mapping in seating order (names not seated last)."""
+    seat = {name: index for index, name in enumerate(game.players)}
+    return {k: mapping[k] for k in sorted(mapping, key=lambda k: seat.get(k, len(seat)))}
+
+
+def hand_to_json(game: Game, hand: HandRecord) -> dict[str, object]:
+    """The JSON form of one hand of ``game`` (as in ``game_to_json``)."""
+    data: dict[str, object] = {
+        "went_out": hand.went_out,
+        "made": list(hand.made),
+        "points": _seated(game, hand.points),
+    }
+    if hand.attempts:
+        data["attempts"] = _seated(game, hand.attempts)
+    if hand.floaters:
+        data["floaters"] = list(hand.floaters)
+    if hand.cards:
+        data["cards"] = {k: v.to_json() for k, v in _seated(game, hand.cards).items()}
+    if hand.tiebreak:
+        data["tiebreak"] = True
+    return data
+
+
 def game_to_json(game: Game) -> dict[str, object]:
     """The JSON form of a game; ``load_game(game_to_json(g)) == g``."""
-    seat = {name: index for index, name in enumerate(game.players)}
-
-    def seated(mapping: Mapping[str, T]) -> dict[str, T]:
-        return {k: mapping[k] for k in sorted(mapping, key=lambda k: seat.get(k, len(seat)))}
-
-    hands = []
-    for hand in game.hands:
-        data: dict[str, object] = {
-            "went_out": hand.went_out,
-            "made": list(hand.made),
-            "points": seated(hand.points),
-        }
-        if hand.attempts:
-            data["attempts"] = seated(hand.attempts)
-        if hand.floaters:
-            data["floaters"] = list(hand.floaters)
-        if hand.cards:
-            data["cards"] = {k: v.to_json() for k, v in seated(hand.cards).items()}
-        if hand.tiebreak:
-            data["tiebreak"] = True
-        hands.append(data)
     result: dict[str, object] = {
         "rules": game.rules.profile,
         "options": game.rules.changed_options(),
@@ -907,6 +910,6 @@ def game_to_json(game: Game) -> dict[str, object]:
         "dealer": game.dealer,
     }
     if game.orders:
-        result["orders"] = {k: list(v) for k, v in seated(game.orders).items()}
-    result["hands"] = hands
+        result["orders"] = {k: list(v) for k, v in _seated(game, game.orders).items()}
+    result["hands"] = [hand_to_json(game, hand) for hand in game.hands]
     return result
