@@ -13,6 +13,7 @@ guarded by the version read, and returns a result value:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -97,14 +98,16 @@ def current(stored: store.StoredGame) -> Current:
 
 def _keep(current: Current) -> Current:
     """Remember a version just read or written, for the requests that read it next."""
-    _recent[(current.stored.id, current.version)] = current
-    while len(_recent) > RECENT_GAMES:
-        _recent.pop(next(iter(_recent)), None)
+    with _recent_lock:
+        _recent[(current.stored.id, current.version)] = current
+        while len(_recent) > RECENT_GAMES:
+            del _recent[next(iter(_recent))]
     return current
 
 
 RECENT_GAMES = 256
 _recent: dict[tuple[str, int], Current] = {}
+_recent_lock = threading.Lock()
 
 
 def _read(stored: store.StoredGame) -> Current:
