@@ -152,6 +152,11 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
     try:
         for _ in range(4):
             time.sleep(rng.uniform(0.15, 0.6))
+            # kill only while hands are being confirmed: a loaded machine restarts slowly
+            before = at_kill[-1] if at_kill else 0
+            deadline = time.monotonic() + 30
+            while sum(confirmed.values()) <= before and time.monotonic() < deadline:
+                time.sleep(0.05)
             at_kill.append(sum(confirmed.values()))
             server.kill()
             server.start()
