@@ -117,7 +117,7 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
     server = Server(db).start()
     rng = random.Random(6)
     games = []
-    for _ in range(12):
+    for _ in range(40):  # more hands than the phones can send before the last kill
         status, created = call(server.base + "/api/games", {"players": PLAYERS})
         assert status == 201
         games.append("/api/games/" + created["hands_url"].split("/api/games/", 1)[1])
