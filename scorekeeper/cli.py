@@ -183,6 +183,10 @@ def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
     return url, f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network."
 
 
+# How `serve` runs waitress (bench/bench_load.py serves its bare route the same way).
+WAITRESS = {"ident": "scorekeeper", "connection_limit": 1000}  # a club night: many phones
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import qrcode
     from waitress import serve
@@ -208,9 +212,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             threads=args.threads,
-            ident="scorekeeper",
-            connection_limit=1000,
-        )  # a club night: many phones polling at once
+            **WAITRESS,
+        )
     except OSError as error:
         raise BadInput(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
     return 0

@@ -411,3 +411,11 @@ def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
 def known_names(db: Database, limit: int = 30) -> list[str]:
     rows = db.query("SELECT name FROM names ORDER BY last_used DESC, name LIMIT ?", [limit])
     return [r["name"] for r in rows]
+
+
+def edit_version(db: Database, game_id: str, key: str) -> int | None:
+    """The game's version, when `key` is its edit key: the scorekeeper's idle poll."""
+    row = db.execute("SELECT version, edit_key FROM games WHERE id = ?", [game_id]).fetchone()
+    if row is None or not hmac.compare_digest(row[1].encode(), key.encode()):
+        return None
+    return row[0]

@@ -29,6 +29,44 @@
       }
     }
   });
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+
+  // Live pages (elements marked data-live poll themselves): refresh at once when the phone
+  // wakes, the tab comes back or the network returns, and do not poll from a pocket.
+  function refreshLive() {
+    if (document.hidden || !window.htmx) { return; }
+    document.querySelectorAll("[data-live]").forEach(function (el) { htmx.trigger(el, "live-refresh"); });
+  }
+  document.addEventListener("visibilitychange", refreshLive);
+  window.addEventListener("focus", refreshLive);
+  window.addEventListener("online", refreshLive);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { refreshLive(); } });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.detail.elt.hasAttribute("data-live")) { event.preventDefault(); }
+  });
+
+  // A hand form someone has started typing in is theirs: another phone's change updates the
+  // scoreboard and the hands, and saving a stale hand is refused with an explanation.
+  ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTyping); });
+  function markTyping(event) {
+    var form = event.target.closest && event.target.closest("#record form");
+    if (form) { form.dataset.typing = "1"; }
+  }
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "record" && target.querySelector("form[data-typing]")) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  // The table view stays on: ask for a screen wake lock where the browser has one.
+  var wakeLock = null;
+  function keepAwake() {
+    if (!document.querySelector("[data-keep-awake]") || !("wakeLock" in navigator) || document.hidden) { return; }
+    if (wakeLock && !wakeLock.released) { return; }
+    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }, function () {});
+  }
+  document.addEventListener("visibilitychange", keepAwake);  // a lock is released when hidden
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

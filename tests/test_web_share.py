@@ -93,24 +93,75 @@ def test_polling_costs_nothing_while_the_game_is_unchanged(client):
     assert changed.status_code == 200 and ">50</strong>" in changed.get_data(as_text=True)
 
 
-def test_polling_stops_when_the_game_is_over(client):
-    url = new_game(client, players=("Ann", "Bob"), first="1")
-    game_id, _ = _ids(url)
-    record(client, url, 1, went_out=0, points={1: 50})
-    response = client.get(f"/v/{game_id}/live")
-    assert response.status_code == 286  # htmx stops polling on 286
-    assert "Ann</strong> wins!" in response.get_data(as_text=True)
-    assert "made the one phase of this game" in response.get_data(as_text=True)
-    page = client.get(f"/v/{game_id}").get_data(as_text=True)
-    assert "hx-trigger" not in page.split('id="scoreboard"')[1].split(">")[0]
+def _poll_tag(html: str) -> str:
+    return re.search(r'<section id="scoreboard"[^>]*>', html).group(0)
 
 
-def test_the_scoreboard_polls_itself_while_the_game_runs(client):
+def _poll(client, path: str, html: str):
+    """What htmx sends for the polling element in `html`: its URL and its If-None-Match."""
+    tag = _poll_tag(html)
+    etag = re.search(r'"If-None-Match": "(\\"v\d+\\")"', tag).group(1).replace("\\", "")
+    assert re.search(r'hx-trigger="every \d+s, live-refresh"', tag)
+    url = re.search(r'hx-get="([^"]+)"', tag).group(1).replace("&amp;", "&")
+    assert url.split("?")[0] == path
+    return client.get(url, headers={"If-None-Match": etag})
+
+
+@pytest.mark.parametrize("table", [False, True], ids=["view", "table"])
+def test_the_swapped_in_scoreboard_keeps_polling_change_after_change(client, table):
+    """The fragment a poll brings back must carry its own trigger, or the page freezes."""
     url = new_game(client)
     game_id, _ = _ids(url)
-    page = client.get(f"/v/{game_id}").get_data(as_text=True)
-    tag = re.search(r'<section id="scoreboard"[^>]*>', page).group(0)
-    assert f'hx-get="/v/{game_id}/live"' in tag and "every" in tag
+    html = client.get(f"/v/{game_id}" + ("/table" if table else "")).get_data(as_text=True)
+    for number in range(1, 4):
+        assert _poll(client, f"/v/{game_id}/live", html).status_code == 304  # idle
+        record(client, url, number, went_out=0, points={1: 50, 2: 20})
+        answer = _poll(client, f"/v/{game_id}/live", html)
+        assert answer.status_code == 200
+        html = answer.get_data(as_text=True)
+        assert f"Hand <strong>{number + 1}</strong>" in html
+        assert ("scoreboard big" in html) is table
+
+
+def test_the_scorekeeper_page_follows_other_phones_without_losing_its_form(client):
+    url = new_game(client)
+    game_id, key = _ids(url)
+    html = client.get(url).get_data(as_text=True)
+    assert _poll(client, f"{url}/live", html).status_code == 304
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    answer = _poll(client, f"{url}/live", html)
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and ">50</strong>" in body
+    assert '<div id="record" hx-swap-oob="true">' in body and "Record hand 2" in body
+    assert '<div id="hands" hx-swap-oob="true">' in body and f"{url}/hands/1" in body
+    assert csrf(client) in body  # its forms still save
+    assert _poll(client, f"{url}/live", body).status_code == 304
+
+
+def test_the_scorekeepers_poll_needs_the_edit_key(client):
+    url = new_game(client)
+    game_id, key = _ids(url)
+    for wrong in (f"/g/{game_id}/{game_id}/live", f"/g/{game_id}/{key[:-1]}x/live"):
+        assert client.get(wrong).status_code == 404
+        assert client.get(wrong, headers={"If-None-Match": '"v1"'}).status_code == 404
+
+
+def test_polling_stops_at_the_end_and_resumes_when_a_correction_reopens_the_game(client):
+    url = new_game(client, players=("Ann", "Bob"), first="1")
+    game_id, _ = _ids(url)
+    html = client.get(f"/v/{game_id}").get_data(as_text=True)
+    record(client, url, 1, went_out=0, points={1: 50})
+    over = _poll(client, f"/v/{game_id}/live", html)
+    assert over.status_code == 286  # htmx stops polling on 286
+    html = over.get_data(as_text=True)
+    assert "Ann</strong> wins!" in html
+    assert "made the one phase of this game" in html
+    assert _poll(client, f"/v/{game_id}/live", html).status_code == 304  # the cheap check
+    undone = client.post(f"{url}/undo", data={"csrf_token": csrf(client)})
+    assert undone.status_code == 303  # the winning hand is taken back
+    reopened = _poll(client, f"/v/{game_id}/live", html)
+    assert reopened.status_code == 200
+    assert "Hand <strong>1</strong>" in reopened.get_data(as_text=True)
 
 
 def test_pages_carry_security_headers(client):
@@ -142,3 +193,19 @@ def test_watching_sets_no_cookie_and_every_watcher_gets_the_same_page(app, clien
     assert first.data == second.data
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
     assert ">50</strong>" in app.test_client().get(f"/v/{game_id}").get_data(as_text=True)
+
+
+def test_an_idle_poll_is_answered_from_the_version_alone(app, client, monkeypatch):
+    url = new_game(client)
+    game_id, key = _ids(url)
+
+    def no_rendering(**kwargs):
+        raise AssertionError("an idle poll reached the page code")
+
+    for endpoint, path in (
+        ("share.live", f"/v/{game_id}/live"),
+        ("share.keeper_live", f"{url}/live"),
+    ):
+        monkeypatch.setitem(app.view_functions, endpoint, no_rendering)
+        idle = client.get(path, headers={"If-None-Match": '"v1"'})
+        assert idle.status_code == 304 and idle.headers["ETag"] == '"v1"'

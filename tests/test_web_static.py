@@ -51,6 +51,46 @@ def test_the_manifest_lets_a_phone_add_the_app_to_its_home_screen(client):
         assert fetch(client, icon["src"]).status_code == 200
 
 
-def test_static_files_are_cached_by_the_phone(client):
-    response = fetch(client, "/static/app.css")
-    assert "max-age=" in response.headers["Cache-Control"]
+def _linked(page: str, name: str) -> str:
+    return re.search(rf'"(/static/{re.escape(name)}\?v=[0-9a-f]{{12}})"', page).group(1)
+
+
+def test_pages_link_static_files_by_version_and_phones_keep_them_for_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    for name in ("app.css", "app.js", "htmx.min.js", "manifest.webmanifest", "icon.svg"):
+        response = fetch(client, _linked(page, name))
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert response.data == (ROOT / "static" / name).read_bytes()
+
+
+def test_an_unversioned_or_stale_link_is_checked_each_time(client):
+    for path in ("/static/app.css", "/static/app.css?v=000000000000"):
+        response = fetch(client, path)
+        assert response.headers["Cache-Control"] == "no-cache"
+        again = fetch(client, path, **{"If-None-Match": response.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b""
+
+
+def test_static_files_are_compressed_once_at_start_not_per_request(client, monkeypatch):
+    def no_compressing(*args, **kwargs):
+        raise AssertionError("gzip.compress called while serving a static file")
+
+    monkeypatch.setattr(gzip, "compress", no_compressing)
+    for name in ("app.css", "app.js", "htmx.min.js"):
+        response = fetch(client, f"/static/{name}", **{"Accept-Encoding": "gzip"})
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert gzip.decompress(response.data) == (ROOT / "static" / name).read_bytes()
+
+
+def test_a_changed_file_gets_a_new_url(tmp_path):
+    from scorekeeper.web.static_files import load
+
+    (tmp_path / "app.css").write_text("body { color: black; }")
+    before = load(tmp_path)["app.css"].digest
+    (tmp_path / "app.css").write_text("body { color: navy; }")
+    assert load(tmp_path)["app.css"].digest != before
+
+
+def test_a_missing_static_file_is_a_404(client):
+    assert fetch(client, "/static/nothing-here.css").status_code == 404

@@ -16,10 +16,12 @@ from . import (
     games,
     hands,
     history,
+    idle_polls,
     openapi,
     printables,
     redact,
     share,
+    static_files,
 )
 
 
@@ -27,9 +29,11 @@ def register(app: Flask) -> None:
     csrf.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
+    static_files.init_app(app)
     redact.init_app(app)
     db.init_app(app)
     edit.init_app(app)
+    app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import secrets
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import Blueprint, g, redirect, render_template, request, session, url_for
 
 from .. import actions, store
 from ..rules.game import Problem, game_problems
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
+from . import versioned
 from .chart import score_chart
 from .db import db, game_or_404
 from .hand_form import CARD_FIELDS, HandForm
@@ -188,7 +189,12 @@ def render_game(form: HandForm | None = None, status: int = 200, message: str | 
 
 @bp.get("/g/<game_id>/<key>")
 def game_page():
-    return render_game()
+    if "_flashes" in session:  # a note for this phone only
+        return render_game()
+    stored = g.stored
+    return versioned.page_with_token(
+        ("game.html", stored.id, stored.version), lambda: render_game()[0]
+    )
 
 
 @bp.get("/g/<game_id>/<key>/share")

@@ -67,6 +67,45 @@ def server(tmp_path):
     server.close()
 
 
+class RestartableServer:
+    """The app under waitress on one loopback port that can go away and come back."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server = None
+        self.start()
+
+    def start(self) -> None:
+        from waitress.server import create_server
+
+        from scorekeeper import create_app
+
+        app = create_app(
+            {"DATABASE": str(self.database), "SECRET_KEY": "browser", "POLL_SECONDS": 1}
+        )
+        self._server = create_server(app, host="127.0.0.1", port=self.port, threads=4)
+        threading.Thread(target=self._server.run, daemon=True).start()
+
+    def stop(self) -> None:
+        """Close the listening socket and every open connection: phones get refused."""
+        server, self._server = self._server, None
+        for channel in list(server._map.values()):
+            channel.close()
+        server.task_dispatcher.shutdown()
+
+
+@pytest.fixture
+def restartable_server(tmp_path):
+    server = RestartableServer(tmp_path / "games.sqlite3")
+    yield server
+    if server._server is not None:
+        server.stop()
+
+
 @pytest.fixture
 def phone(browser):
     context = browser.new_context(**PHONE)

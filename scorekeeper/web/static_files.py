@@ -1,0 +1,77 @@
+"""Static files: read and gzipped once at start-up, served under versioned URLs.
+
+`url_for("static", filename=...)` adds `?v=<digest of the content>`. The answer
+to such a URL never changes, so a phone keeps it for a year without asking
+again; a new release has new digests, hence new URLs. Asked for without the
+current digest, a file is served with `no-cache` and an ETag instead. Files
+are read when the app starts: restart the server after changing one.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask, Response, abort, request
+
+YEAR = 365 * 24 * 3600
+MIN_SIZE = 512  # smaller files gain nothing from gzip
+COMPRESSIBLE = {".css", ".js", ".svg", ".webmanifest", ".json", ".txt", ".html", ".csv"}
+TYPES = {".webmanifest": "application/manifest+json", ".js": "text/javascript"}
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    body: bytes
+    gzipped: bytes | None
+    mimetype: str
+    digest: str
+
+
+def load(folder: Path) -> dict[str, StaticFile]:
+    """Every file under `folder`, by its URL path, with its gzip made once."""
+    files = {}
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        body = path.read_bytes()
+        gzipped = None
+        if path.suffix in COMPRESSIBLE and len(body) >= MIN_SIZE:
+            gzipped = gzip.compress(body, compresslevel=9, mtime=0)
+        mimetype = TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
+        files[path.relative_to(folder).as_posix()] = StaticFile(
+            body=body,
+            gzipped=gzipped if gzipped and len(gzipped) < len(body) else None,
+            mimetype=mimetype or "application/octet-stream",
+            digest=hashlib.sha256(body).hexdigest()[:12],
+        )
+    return files
+
+
+def init_app(app: Flask) -> None:
+    files = load(Path(app.static_folder or "static"))
+
+    def static(filename: str) -> Response:
+        file = files.get(filename)
+        if file is None:
+            abort(404, "There is no such file.")
+        etag = f'"{file.digest}"'
+        if request.args.get("v") == file.digest:
+            caching = f"public, max-age={YEAR}, immutable"
+        else:
+            caching = "no-cache"  # an old or missing version: ask again each time
+        headers = {"ETag": etag, "Cache-Control": caching, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=304, headers=headers)
+        body = file.body
+        if file.gzipped and "gzip" in request.headers.get("Accept-Encoding", ""):
+            body, headers["Content-Encoding"] = file.gzipped, "gzip"
+        return Response(body, mimetype=file.mimetype, headers=headers)
+
+    app.view_functions["static"] = static
+
+    @app.url_defaults
+    def version_static_urls(endpoint: str, values: dict) -> None:
+        if endpoint == "static" and (file := files.get(values.get("filename", ""))):
+            values.setdefault("v", file.digest)

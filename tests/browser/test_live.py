@@ -1,0 +1,207 @@
+"""Every phone showing a game follows it live, for a whole evening.
+
+A scorekeeper phone plays; a watcher on the view link, a table view and a
+second scorekeeper phone must each show every change within 3 seconds, also
+after idle gaps longer than the poll interval (1 s in these tests), after a
+phone sleeps and wakes, and after the server restarts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pages import shot
+from playwright.sync_api import expect
+from test_scoring_flow import enter_hand, score_of, start_game
+
+SOON = 3000  # ms: "every change within 3 s"
+IDLE = 2500  # ms: longer than the poll interval, so the phones have polled in between
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}}
+
+
+def _open(browser, url: str, **device):
+    context = browser.new_context(**device)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def _watchers(browser, keeper_url: str) -> dict:
+    game_id = keeper_url.split("/")[-2]
+    base = keeper_url.split("/g/")[0]
+    return {
+        "watcher": _open(browser, f"{base}/v/{game_id}", **PHONE),
+        "table": _open(browser, f"{base}/v/{game_id}/table", **TABLET),
+        "second scorekeeper": _open(browser, keeper_url, **PHONE),
+    }
+
+
+def _all_show(pages: dict, hand: str, scores: dict[str, str]) -> None:
+    for page in pages.values():
+        expect(page.locator("#scoreboard .status")).to_contain_text(hand, timeout=SOON)
+        for name, score in scores.items():
+            expect(score_of(page, name)).to_have_text(score, timeout=SOON)
+
+
+def _close(pages: dict) -> None:
+    for page in pages.values():
+        page.context.close()
+
+
+def test_three_devices_follow_every_change_of_a_game(browser, server):
+    scorer = _open(browser, server, **PHONE)
+    start_game(scorer, server, ["Ann", "Bob", "Cy"])
+    others = _watchers(browser, scorer.url)
+    try:
+        _all_show(others, "Hand 1", {"Ann": "0", "Bob": "0", "Cy": "0"})
+        hands = [
+            ("Ann", {"1": "50", "2": "20"}, {"Bob": "50", "Cy": "20"}),
+            ("Bob", {"0": "10", "2": "60"}, {"Ann": "10", "Cy": "80"}),
+            ("Cy", {"0": "50", "1": "15"}, {"Ann": "60", "Bob": "65"}),
+            ("Ann", {"1": "25", "2": "30"}, {"Bob": "90", "Cy": "110"}),
+            ("Bob", {"0": "5", "2": "5"}, {"Ann": "65", "Cy": "115"}),
+        ]
+        for number, (went_out, points, totals) in enumerate(hands, start=1):
+            scorer.wait_for_timeout(IDLE)  # everyone idles through a few polls
+            enter_hand(scorer, went_out, points)
+            _all_show(others, f"Hand {number + 1}", totals)
+        expect(others["second scorekeeper"].locator("#record h2")).to_have_text("Record hand 6")
+        expect(others["second scorekeeper"].locator("table.hands tbody tr")).to_have_count(5)
+        shot(others["table"], "live-01-table-view")
+
+        scorer.wait_for_timeout(IDLE)
+        scorer.click("a[aria-label='Correct hand 2']")
+        expect(scorer.locator("h1")).to_have_text("Correct hand 2")
+        scorer.fill("input[name=points-0]", "40")
+        scorer.click("button:has-text('Save the correction')")
+        expect(score_of(scorer, "Ann")).to_have_text("95")
+        _all_show(others, "Hand 6", {"Ann": "95"})
+
+        scorer.wait_for_timeout(IDLE)
+        scorer.click("button:has-text('Undo last change')")
+        _all_show(others, "Hand 6", {"Ann": "65"})
+
+        scorer.wait_for_timeout(IDLE)
+        scorer.click("a[aria-label='Correct hand 5']")
+        expect(scorer.locator("h1")).to_have_text("Correct hand 5")
+        scorer.click("button:has-text('Delete hand 5')")
+        _all_show(others, "Hand 5", {"Ann": "60", "Cy": "110"})
+    finally:
+        _close(others)
+        scorer.context.close()
+
+
+def test_the_table_view_uses_a_landscape_screen(browser, server):
+    scorer = _open(browser, server, **PHONE)
+    start_game(scorer, server, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
+    enter_hand(scorer, "Ann", {"1": "50", "2": "20", "3": "5", "4": "10", "5": "25"})
+    enter_hand(scorer, "Bob", {"0": "10", "2": "60", "3": "5", "4": "10", "5": "25"})
+    table = _open(browser, scorer.url.replace("/g/", "/v/").rsplit("/", 1)[0] + "/table", **TABLET)
+    try:
+        board = table.locator("#scoreboard").bounding_box()
+        chart = table.locator("#scoreboard .chart svg").bounding_box()
+        assert board["width"] > 1100  # the whole width, not a phone column
+        assert chart["y"] + chart["height"] <= 800  # the chart is on screen, not below the fold
+        assert chart["x"] > 500  # beside the standings
+        shot(table, "live-02-table-view-landscape")
+    finally:
+        table.context.close()
+        scorer.context.close()
+
+
+def test_a_second_scorekeeper_keeps_the_hand_they_are_typing(browser, server):
+    scorer = _open(browser, server, **PHONE)
+    start_game(scorer, server, ["Ann", "Bob"])
+    second = _open(browser, scorer.url, **PHONE)
+    try:
+        second.click("label.pill:text-is('Bob')")
+        second.fill("input[name=points-0]", "35")
+        enter_hand(scorer, "Ann", {"1": "50"})
+        expect(score_of(second, "Bob")).to_have_text("50", timeout=SOON)  # the standings move on
+        expect(second.locator("input[name=points-0]")).to_have_value("35")  # the form stays
+        second.click("button:has-text('Save')")
+        expect(second.locator(".alert")).to_contain_text("Hand 1 was already entered")
+    finally:
+        second.context.close()
+        scorer.context.close()
+
+
+def _set_hidden(page, hidden: bool) -> None:
+    """What a phone's browser does when the screen goes off, and back on."""
+    page.evaluate(
+        """hidden => {
+            Object.defineProperty(document, "hidden", {value: hidden, configurable: true});
+            Object.defineProperty(document, "visibilityState",
+                {value: hidden ? "hidden" : "visible", configurable: true});
+            document.dispatchEvent(new Event("visibilitychange"));
+        }""",
+        hidden,
+    )
+
+
+def test_a_sleeping_phone_does_not_poll_and_catches_up_when_it_wakes(browser, server):
+    scorer = _open(browser, server, **PHONE)
+    start_game(scorer, server, ["Ann", "Bob"])
+    watcher = _watchers(browser, scorer.url)["watcher"]
+    polls: list[str] = []
+    watcher.on("request", lambda r: polls.append(r.url) if "/live" in r.url else None)
+    try:
+        expect(watcher.locator("#scoreboard")).to_have_attribute("data-version", "1")
+        _set_hidden(watcher, True)
+        watcher.wait_for_timeout(300)
+        polls.clear()
+        enter_hand(scorer, "Ann", {"1": "50"})
+        watcher.wait_for_timeout(IDLE)  # asleep through two poll intervals
+        assert polls == []
+        expect(score_of(watcher, "Bob")).to_have_text("0")
+        _set_hidden(watcher, False)
+        expect(score_of(watcher, "Bob")).to_have_text("50", timeout=800)  # at once, not next poll
+    finally:
+        watcher.context.close()
+        scorer.context.close()
+
+
+def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
+    server = restartable_server
+    scorer = _open(browser, server.url, **PHONE)
+    start_game(scorer, server.url, ["Ann", "Bob"])
+    keeper_url = scorer.url
+    others = _watchers(browser, keeper_url)
+    try:
+        enter_hand(scorer, "Ann", {"1": "50"})
+        _all_show(others, "Hand 2", {"Bob": "50"})
+        server.stop()
+        failed = others["watcher"].wait_for_event("requestfailed", timeout=SOON)
+        assert "/live" in failed.url  # polling hit a closed port, and keeps trying
+        scorer.wait_for_timeout(IDLE)
+        server.start()
+        scorer.goto(keeper_url)
+        enter_hand(scorer, "Bob", {"0": "20"})
+        _all_show(others, "Hand 3", {"Ann": "20", "Bob": "50"})
+    finally:
+        _close(others)
+        scorer.context.close()
+
+
+def test_polling_stops_at_the_end_and_a_reopening_correction_resumes_it(browser, server):
+    scorer = _open(browser, server, **PHONE)
+    start_game(scorer, server, ["Ann", "Bob"], first="1")
+    watcher = _watchers(browser, scorer.url)["watcher"]
+    answers: list[int] = []
+    watcher.on("response", lambda r: answers.append(r.status) if "/live" in r.url else None)
+    try:
+        enter_hand(scorer, "Ann", {"1": "50"})
+        expect(watcher.locator(".winner")).to_contain_text("Ann wins!", timeout=SOON)
+        watcher.wait_for_timeout(IDLE)
+        ended = answers.index(286)
+        assert set(answers[ended + 1 :]) == {304}  # only the cheap version check is left
+        assert re.search(r"Hand \d", watcher.locator(".status").inner_text()) is None
+
+        scorer.click("button:has-text('Undo last change')")  # the winning hand was a mistake
+        expect(watcher.locator(".status")).to_contain_text("Hand 1", timeout=SOON)
+        enter_hand(scorer, "Bob", {"0": "25"})
+        expect(watcher.locator(".winner")).to_contain_text("Bob wins!", timeout=SOON)
+    finally:
+        watcher.context.close()
+        scorer.context.close()
