@@ -1,24 +1,23 @@
-"""Load benchmark: 100 phones on the real server, against a bare Flask route of the same size.
+"""Load benchmark: the pages people load, against a bare Flask route of the same size.
 
-Not a test: it prints figures (docs/benchmarks.md says how to read them).
+Not a test: it prints figures (docs/benchmarks.md has them and says how to read them).
 
-    .venv/bin/python bench/bench_load.py            # about a minute, loopback only
+    .venv/bin/python bench/bench_load.py            # about 90 seconds, loopback only
 
-It starts `scorekeeper serve` (waitress, 8 threads, as ./scripts/serve runs
-it) on a temporary database, and next to it the same waitress settings serving
-a bare Flask route that returns a page as large as the game's view page. Then:
+One waitress server, started as `scorekeeper serve` starts it (same threads, same
+connection limit, same app), serves the app and, under /bare/<bytes>, a bare Flask
+app whose one route returns a page of that many bytes. Each page is compared with
+the bare route sending as many bytes as that page sends a phone (gzipped), on the
+same server, in the same round.
 
-1. saturation: 100 keep-alive connections ask as fast as they can, for a few
-   seconds each, for the full view page, the live fragment (If-None-Match, so
-   304 while nothing changed), and the bare page: requests/s, p50, p99;
-2. a table's evening, sped up: 100 phones on 10 games, each loading the view
-   page once and then polling the live fragment every second (twice the app's
-   rate); on each game one of the phones also records a hand through the web
-   form every second: p50/p99 per kind of request, and the bare page at the
-   same pace;
-3. recording flat out: 10 scorekeepers record hands back to back while 90
-   phones keep polling: hands/s, p50, p99;
-4. page weight: a first visit to a game page with everything it loads.
+1. Throughput: for the scorekeeper page, the watch page and the live poll (answered
+   304) of a game at hand 8 and one at hand 150, CONNECTIONS keep-alive connections
+   ask back to back for BURST seconds, then the bare route of the same size does the
+   same. ROUNDS rounds take the pages in turn; medians are reported.
+2. Recording a hand, one phone alone: the web form's POST and the redirect it
+   follows, alternating between a game at hand 8 and one at hand 150.
+3. 100 phones, each sending one request a second for PACED seconds: 10 keep score
+   (one hand a second through the form, plus the redirect), 90 poll the live view.
 
 Everything is bounded (counts and seconds) and binds 127.0.0.1 only.
 """
@@ -40,20 +39,42 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PHONES = 100
-GAMES = 10
-PLAYERS = ["Ann", "Bob", "Cy", "Di"]
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 THREADS = 8  # what `scorekeeper serve` uses by default
-SATURATION_SECONDS = 5.0
-PACED_SECONDS = 12.0
-RECORD_SECONDS = 6.0
+SIZES = (8, 150)  # hands already played
+ROUNDS = 7
+BURST = 0.6  # seconds per page per round
+CONNECTIONS = 20
+RECORDS = 20  # per game size, one phone alone
+PHONES = 100
+KEEPERS = 10
+PACED = 10.0  # seconds
 
 
-# --- the servers --------------------------------------------------------------------------
+# --- the server ----------------------------------------------------------------------------------
+
+
+def serve(port: int, database: str) -> None:
+    """The app as `scorekeeper serve` runs it, with a bare Flask app beside it under /bare."""
+    sys.path.insert(0, str(ROOT))
+    from flask import Flask, Response
+    from waitress import serve as waitress_serve
+    from werkzeug.middleware.dispatcher import DispatcherMiddleware
+
+    from scorekeeper import create_app
+    from scorekeeper.cli import WAITRESS
+
+    bare = Flask("bare")
+
+    @bare.get("/<int:size>")
+    def page(size: int):
+        return Response((b"<!doctype html><title>bare</title>" + b"x" * size)[:size], 200)
+
+    app = DispatcherMiddleware(create_app({"DATABASE": database}), {"/bare": bare})
+    waitress_serve(app, host="127.0.0.1", port=port, threads=THREADS, **WAITRESS)
 
 
 def free_port() -> int:
@@ -62,56 +83,24 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def wait_for(url: str, process: subprocess.Popen) -> None:
+def start(port: int, database: Path, log: Path) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port), str(database)],
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("w"),
+    )
     deadline = time.monotonic() + 30
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=1):
-                return
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/bare/10", timeout=1).close()
+            return process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"the server behind {url} did not start") from None
+                raise SystemExit("the server did not start") from None
             time.sleep(0.05)
 
 
-def start_app(db: Path, port: int, log: Path) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-        + ["--port", str(port), "--db", str(db), "--no-qr", "--threads", str(THREADS)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
-    wait_for(f"http://127.0.0.1:{port}/", process)
-    return process
-
-
-def start_bare(port: int, size: int, log: Path) -> subprocess.Popen:
-    process = subprocess.Popen(
-        [sys.executable, __file__, "--bare", str(port), str(size)],
-        stdout=subprocess.DEVNULL,
-        stderr=log.open("w"),
-    )
-    wait_for(f"http://127.0.0.1:{port}/bare", process)
-    return process
-
-
-def serve_bare(port: int, size: int) -> None:
-    """A Flask route with nothing behind it, under the same waitress settings."""
-    from flask import Flask, Response
-    from waitress import serve
-
-    app = Flask("bare")
-    page = (b"<!doctype html><title>bare</title>" + b"x" * size)[:size]
-
-    @app.get("/bare")
-    def bare():
-        return Response(page, mimetype="text/html")
-
-    serve(app, host="127.0.0.1", port=port, threads=THREADS, ident="bare")
-
-
-# --- a small keep-alive HTTP/1.1 client (so the client is not the bottleneck) -------------------
+# --- a small keep-alive HTTP/1.1 client (so the client is not the bottleneck) --------------------
 
 
 class Connection:
@@ -123,7 +112,8 @@ class Connection:
 
     async def request(
         self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b""
-    ) -> tuple[int, dict[str, str], bytes]:
+    ) -> tuple[int, dict[str, str], bytes, int]:
+        """Status, headers, body (unzipped) and the bytes the body took on the wire."""
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
@@ -149,360 +139,300 @@ class Connection:
         if received.get("transfer-encoding") == "chunked":
             data = b""
             while size := int((await self.reader.readline()).strip(), 16):
-                data += await self.reader.readexactly(size + 2)
+                data += (await self.reader.readexactly(size + 2))[:-2]
             await self.reader.readline()
         else:
             data = await self.reader.readexactly(int(received.get("content-length", 0)))
+        wire = len(data)
         if received.get("content-encoding") == "gzip":
             data = gzip.decompress(data)
         if received.get("connection", "").lower() == "close":
             self.writer.close()
             self.writer = None
-        return status, received, data
+        return status, received, data, wire
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
 
 
-class Timings:
-    def __init__(self) -> None:
-        self.samples: dict[str, list[float]] = {}
-        self.errors: dict[str, int] = {}
-        self.started = time.perf_counter()
-
-    def add(self, kind: str, seconds: float, ok: bool) -> None:
-        self.samples.setdefault(kind, []).append(seconds)
-        if not ok:
-            self.errors[kind] = self.errors.get(kind, 0) + 1
-
-    def row(self, kind: str, elapsed: float) -> dict[str, float]:
-        values = sorted(self.samples.get(kind, [0.0]))
-        return {
-            "requests": len(values),
-            "per_second": len(values) / elapsed,
-            "p50_ms": 1000 * statistics.median(values),
-            "p99_ms": 1000 * values[min(len(values) - 1, int(0.99 * len(values)))],
-            "errors": self.errors.get(kind, 0),
-        }
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def timed(timings: Timings, kind: str, call, ok=lambda s: s < 400):
-    started = time.perf_counter()
-    try:
-        status, headers, body = await call
-    except (OSError, asyncio.IncompleteReadError, ValueError):
-        timings.add(kind, time.perf_counter() - started, False)
-        return None
-    timings.add(kind, time.perf_counter() - started, ok(status))
-    return status, headers, body
+# --- the games -----------------------------------------------------------------------------------
+
+# 30 phases: six players going out in turn for 160 hands never finish, so no game ends early.
+PHASES = "; ".join(
+    ["2 sets of 3", "set of 3 + run of 4", "set of 4 + run of 4", "run of 7", "run of 8"] * 6
+)
 
 
-# --- the game being watched -------------------------------------------------------------------
+def hand(number: int) -> dict:
+    out = PLAYERS[(number - 1) % len(PLAYERS)]
+    return {"went_out": out, "made": [out], "points": {p: 50 for p in PLAYERS if p != out}}
 
 
-def hand_fields(number: int) -> dict[str, str]:
-    """Hand N through the web form: players go out in turn, the others keep 50."""
-    out = (number - 1) % len(PLAYERS)
-    fields = {"hand_number": str(number), "went_out": str(out)}
-    fields.update({f"points-{i}": "50" for i in range(len(PLAYERS)) if i != out})
-    return fields
-
-
-def make_games(base: str, count: int, hands: int) -> list[dict]:
-    games = []
-    for _ in range(count):
-        request = urllib.request.Request(
-            base + "/api/games",
-            data=json.dumps({"players": PLAYERS}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request) as answer:
-            created = json.loads(answer.read())
-        for number in range(1, hands + 1):
-            out = PLAYERS[(number - 1) % len(PLAYERS)]
-            hand = {"went_out": out, "made": [out], "points": {p: 50 for p in PLAYERS if p != out}}
-            body = json.dumps({"hand_number": number, "hand": hand}).encode()
-            request = urllib.request.Request(
-                created["hands_url"], data=body, headers={"Content-Type": "application/json"}
-            )
-            urllib.request.urlopen(request).close()
-        games.append(
-            {
-                "view": "/v/" + created["id"],
-                "edit": created["edit_url"].split("/", 3)[3],
-                "next": hands + 1,
-            }
-        )
-    return games
-
-
-async def form_token(conn: Connection) -> str:
-    _, _, page = await conn.request("GET", "/")
-    return re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode()
-
-
-async def record_hand(conn: Connection, token: str, game: dict):
-    fields = {"csrf_token": token, **hand_fields(game["next"])}
-    body = urllib.parse.urlencode(fields).encode()
-    answer = await conn.request(
-        "POST",
-        "/" + game["edit"] + "/hands",
-        {"Content-Type": "application/x-www-form-urlencoded"},
-        body,
-    )
-    if answer[0] == 303:
-        game["next"] += 1
-    return answer
-
-
-# --- the scenarios ------------------------------------------------------------------------------
-
-
-async def saturate(port: int, paths: list[str], kind: str, etags: dict[str, str] | None = None):
-    timings = Timings()
-    stop = time.perf_counter() + SATURATION_SECONDS
-
-    async def phone(i: int) -> None:
-        conn = Connection(port)
-        path = paths[i % len(paths)]
-        headers = {"If-None-Match": etags[path]} if etags else {}
-        while time.perf_counter() < stop:
-            await timed(timings, kind, conn.request("GET", path, headers))
-        conn.close()
-
-    started = time.perf_counter()
-    await asyncio.gather(*(phone(i) for i in range(PHONES)))
-    return timings.row(kind, time.perf_counter() - started)
-
-
-async def paced(port: int, bare_port: int, games: list[dict]) -> dict[str, dict]:
-    """100 phones polling every second; on each game one of them records a hand a second."""
-    timings = Timings()
-    stop = time.perf_counter() + PACED_SECONDS
-
-    async def phone(i: int) -> None:
-        """Phones 0-9 keep score for their game (poll and record); the rest watch."""
-        conn, game = Connection(port), games[i % len(games)]
-        token = await form_token(conn) if i < len(games) else ""
-        await asyncio.sleep(i / PHONES)  # phones do not all arrive in the same millisecond
-        result = await timed(timings, "view page", conn.request("GET", game["view"]))
-        etag = result[1].get("etag", "") if result else ""
-        while time.perf_counter() < stop:
-            await asyncio.sleep(1.0)
-            result = await timed(
-                timings,
-                "live poll",
-                conn.request("GET", game["view"] + "/live", {"If-None-Match": etag}),
-                ok=lambda s: s in (200, 286, 304),
-            )
-            if result and result[0] != 304:
-                etag = result[1].get("etag", etag)
-            if token:
-                await timed(
-                    timings, "record hand", record_hand(conn, token, game), ok=lambda s: s == 303
-                )
-        conn.close()
-
-    async def bare_phone(i: int) -> None:
-        conn = Connection(bare_port)
-        await asyncio.sleep(i / PHONES)
-        while time.perf_counter() < stop:
-            await timed(timings, "bare page", conn.request("GET", "/bare"))
-            await asyncio.sleep(1.0)
-        conn.close()
-
-    started = time.perf_counter()
-    await asyncio.gather(*(phone(i) for i in range(PHONES)))
-    elapsed = time.perf_counter() - started
-    result = {k: timings.row(k, elapsed) for k in ("view page", "live poll", "record hand")}
-    stop = time.perf_counter() + PACED_SECONDS / 2
-    started = time.perf_counter()
-    await asyncio.gather(*(bare_phone(i) for i in range(PHONES)))
-    result["bare page"] = timings.row("bare page", time.perf_counter() - started)
-    return result
-
-
-async def record_flat_out(port: int, games: list[dict]) -> dict:
-    timings = Timings()
-    stop = time.perf_counter() + RECORD_SECONDS
-
-    async def scorekeeper(mine: list[dict]) -> None:
-        conn = Connection(port)
-        token = await form_token(conn)
-        for game in mine:
-            while time.perf_counter() < stop and game["next"] <= 28:
-                await timed(
-                    timings, "record hand", record_hand(conn, token, game), ok=lambda s: s == 303
-                )
-        conn.close()
-
-    async def phone(i: int) -> None:
-        conn, game = Connection(port), games[i % len(games)]
-        etag = ""
-        while time.perf_counter() < stop:
-            result = await timed(
-                timings,
-                "live poll",
-                conn.request("GET", game["view"] + "/live", {"If-None-Match": etag}),
-                ok=lambda s: s in (200, 286, 304),
-            )
-            if result and result[0] != 304:
-                etag = result[1].get("etag", etag)
-            await asyncio.sleep(1.0)
-        conn.close()
-
-    started = time.perf_counter()
-    keepers = [scorekeeper(games[i::GAMES]) for i in range(GAMES)]  # 10 + 90 = 100 phones
-    await asyncio.gather(*keepers, *(phone(i) for i in range(PHONES - GAMES)))
-    elapsed = time.perf_counter() - started
-    return {k: timings.row(k, elapsed) for k in ("record hand", "live poll")}
-
-
-# --- page weight -----------------------------------------------------------------------------
-
-
-class Assets(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "link" and attrs.get("href"):
-            self.urls.append(attrs["href"])
-        if tag in ("script", "img") and attrs.get("src"):
-            self.urls.append(attrs["src"])
-
-
-def page_weight(base: str, path: str) -> dict:
-    """Bytes of a first visit: the page and everything it pulls in (icons from the manifest too)."""
-    seen: dict[str, tuple[int, int, str]] = {}
-
-    def fetch(url: str) -> bytes:
-        request = urllib.request.Request(base + url, headers={"Accept-Encoding": "gzip"})
-        with urllib.request.urlopen(request) as answer:
-            body = answer.read()
-            encoding = answer.headers.get("Content-Encoding", "")
-        plain = gzip.decompress(body) if encoding == "gzip" else body
-        seen[url] = (len(body), len(gzip.compress(plain, 6)), encoding or "none")
-        return plain
-
-    html = fetch(path).decode()
-    assets = Assets()
-    assets.feed(html)
-    for url in dict.fromkeys(assets.urls):
-        body = fetch(url)
-        if url.endswith(".webmanifest"):
-            for icon in json.loads(body).get("icons", []):
-                if icon["src"] not in seen:
-                    fetch(icon["src"])
-    return {
-        "files": seen,
-        "sent": sum(sent for sent, _, _ in seen.values()),
-        "gzipped": sum(zipped for _, zipped, _ in seen.values()),
+def make_game(base: str, hands: int) -> dict:
+    """A game at `hands` hands, created in one request with its hands (as an import is)."""
+    game = {
+        "rules": "official",
+        "options": {"custom_phases": PHASES},
+        "players": PLAYERS,
+        "dealer": PLAYERS[0],
+        "hands": [hand(n) for n in range(1, hands + 1)],
     }
+    request = urllib.request.Request(
+        base + "/api/games",
+        data=json.dumps(game).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        created = json.loads(answer.read())
+    edit = "/" + created["edit_url"].split("/", 3)[3]
+    return {"view": "/v/" + created["id"], "edit": edit, "next": hands + 1, "hands": hands}
+
+
+async def open_keeper(port: int, game: dict) -> tuple[Connection, str]:
+    """A scorekeeper's phone: its session, and the CSRF token its page carries."""
+    conn = Connection(port)
+    _, _, page, _ = await conn.request("GET", game["edit"])
+    return conn, re.search(rb'"X-CSRF-Token": "([^"]+)"', page).group(1).decode()
+
+
+async def record(conn: Connection, token: str, game: dict) -> tuple[float, float]:
+    """The form's POST and the redirect it follows: (POST seconds, both seconds)."""
+    number, fields = game["next"], {"csrf_token": token, "hand_number": str(game["next"])}
+    out = (number - 1) % len(PLAYERS)
+    fields["went_out"] = str(out)
+    fields.update({f"points-{i}": "50" for i in range(len(PLAYERS)) if i != out})
+    started = time.perf_counter()
+    status, headers, _, _ = await conn.request(
+        "POST",
+        game["edit"] + "/hands",
+        {"Content-Type": "application/x-www-form-urlencoded"},
+        urllib.parse.urlencode(fields).encode(),
+    )
+    posted = time.perf_counter()
+    if status != 303:
+        raise SystemExit(f"recording hand {number} answered {status}")
+    game["next"] += 1
+    location = headers["location"].split("127.0.0.1", 1)[-1].split("/", 1)[-1]
+    status, _, _, _ = await conn.request("GET", "/" + location)
+    if status != 200:
+        raise SystemExit(f"the page after recording hand {number} answered {status}")
+    return posted - started, time.perf_counter() - started
+
+
+# --- 1. throughput -------------------------------------------------------------------------------
+
+
+async def burst(port: int, path: str, headers: dict[str, str], expect: int) -> float:
+    """Requests per second from CONNECTIONS connections asking back to back for BURST s."""
+    stop = time.perf_counter() + BURST
+    done = 0
+
+    async def phone() -> None:
+        nonlocal done
+        conn = Connection(port)
+        while time.perf_counter() < stop:
+            status, *_ = await conn.request("GET", path, headers)
+            if status != expect:
+                raise SystemExit(f"{path} answered {status}, not {expect}")
+            done += 1
+        conn.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(phone() for _ in range(CONNECTIONS)))
+    return done / (time.perf_counter() - started)
+
+
+async def pages_to_measure(port: int, games: dict[int, dict]) -> list[dict]:
+    """Each page a phone loads, with what it takes to ask for it and its size on the wire."""
+    pages = []
+    for hands, game in games.items():
+        conn = Connection(port)
+        status, headers, _, wire = await conn.request("GET", game["view"] + "/live")
+        etag = headers["etag"]
+        for label, path, extra, expect in (
+            ("scorekeeper page", game["edit"], {}, 200),
+            ("watch page", game["view"], {}, 200),
+            ("live poll (304)", game["view"] + "/live", {"If-None-Match": etag}, 304),
+        ):
+            _, _, _, wire = await conn.request("GET", path, extra)
+            pages.append(
+                {
+                    "label": f"{label}, hand {hands}",
+                    "kind": label,
+                    "hands": hands,
+                    "path": path,
+                    "headers": extra,
+                    "expect": expect,
+                    "bytes": wire,
+                    "rates": [],
+                    "bare": [],
+                }
+            )
+        conn.close()
+    return pages
+
+
+async def throughput(port: int, pages: list[dict]) -> None:
+    for _ in range(ROUNDS):
+        for page in pages:
+            page["rates"].append(await burst(port, page["path"], page["headers"], page["expect"]))
+            await asyncio.sleep(0.1)
+            page["bare"].append(await burst(port, f"/bare/{page['bytes']}", {}, 200))
+            await asyncio.sleep(0.1)
+
+
+# --- 2. recording, one phone alone ---------------------------------------------------------------
+
+
+async def record_alone(port: int, games: dict[int, dict]) -> dict[int, list[tuple[float, float]]]:
+    keepers = {hands: await open_keeper(port, game) for hands, game in games.items()}
+    times: dict[int, list[tuple[float, float]]] = {hands: [] for hands in games}
+    for _ in range(RECORDS):
+        for hands, game in games.items():  # alternating, so drift hits both alike
+            conn, token = keepers[hands]
+            times[hands].append(await record(conn, token, game))
+    for conn, _ in keepers.values():
+        conn.close()
+    return times
+
+
+# --- 3. 100 phones, one request a second each ----------------------------------------------------
+
+
+async def paced(port: int, games: list[dict]) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"record POST": [], "record + redirect": [], "live poll": []}
+    errors = 0
+    stop = time.perf_counter() + PACED
+
+    async def keeper(game: dict, offset: float) -> None:
+        conn, token = await open_keeper(port, game)
+        await asyncio.sleep(offset)
+        while time.perf_counter() < stop:
+            tick = time.perf_counter()
+            post, both = await record(conn, token, game)
+            times["record POST"].append(post)
+            times["record + redirect"].append(both)
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
+        conn.close()
+
+    async def watcher(game: dict, offset: float) -> None:
+        nonlocal errors
+        conn, etag = Connection(port), ""
+        await asyncio.sleep(offset)
+        while time.perf_counter() < stop:
+            tick = time.perf_counter()
+            status, headers, _, _ = await conn.request(
+                "GET", game["view"] + "/live", {"If-None-Match": etag}
+            )
+            times["live poll"].append(time.perf_counter() - tick)
+            errors += status not in (200, 286, 304)
+            etag = headers.get("etag", etag)
+            await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
+        conn.close()
+
+    phones = [keeper(games[i], i / KEEPERS) for i in range(KEEPERS)]
+    phones += [watcher(games[i % KEEPERS], i / PHONES) for i in range(PHONES - KEEPERS)]
+    await asyncio.gather(*phones)
+    if errors:
+        raise SystemExit(f"{errors} live polls failed")
+    return times
 
 
 # --- report --------------------------------------------------------------------------------------
 
 
-def settle(result):
-    """Let the servers close the last phase's connections (waitress admits 100 at a time)."""
-    time.sleep(1.0)
-    return result
+def ms(seconds: float) -> str:
+    return f"{1000 * seconds:6.1f} ms"
 
 
-def show(label: str, row: dict) -> None:
-    print(
-        f"  {label:<28} {row['per_second']:8.1f} req/s   p50 {row['p50_ms']:6.1f} ms   "
-        f"p99 {row['p99_ms']:7.1f} ms   errors {row['errors']}  ({row['requests']} requests)"
-    )
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--bare", nargs=2, type=int, metavar=("PORT", "SIZE"), help=argparse.SUPPRESS
-    )
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "DB"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.bare:
-        serve_bare(*args.bare)
+    if args.serve:
+        serve(int(args.serve[0]), args.serve[1])
         return
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop both servers
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server
     print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {THREADS} threads")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Load average before the run: {load} (other work on the machine skews figures)")
     folder = tempfile.TemporaryDirectory()
-    port, bare_port = free_port(), free_port()
-    logs = {name: Path(folder.name) / f"{name}.log" for name in ("app", "bare")}
-    app = start_app(Path(folder.name) / "bench.sqlite3", port, logs["app"])
-    bare = None
+    port = free_port()
+    server = start(port, Path(folder.name) / "bench.sqlite3", Path(folder.name) / "server.log")
+    results: list[tuple[str, bool]] = []
     try:
         base = f"http://127.0.0.1:{port}"
-        games = make_games(base, GAMES, 6)
-        spare = make_games(base, 30, 0)
-        with urllib.request.urlopen(base + games[0]["view"]) as answer:
-            view_size = len(answer.read())
-        etags = {}
-        for game in games:
-            with urllib.request.urlopen(base + game["view"] + "/live") as answer:
-                etags[game["view"] + "/live"] = answer.headers["ETag"]
-                live_size = len(answer.read())
-        bare = start_bare(bare_port, view_size, logs["bare"])
-        print(f"View page {view_size} bytes, live fragment {live_size} bytes; bare page same size")
-
-        print(f"\n1. Saturation: {PHONES} keep-alive connections, {SATURATION_SECONDS:.0f} s each")
-        view = settle(asyncio.run(saturate(port, [g["view"] for g in games], "view page")))
-        live = settle(asyncio.run(saturate(port, list(etags), "live poll (304)", etags)))
-        bare_row = settle(asyncio.run(saturate(bare_port, ["/bare"], "bare page")))
-        show("view page (full scoreboard)", view)
-        show("live poll (304)", live)
-        show("bare Flask page, same size", bare_row)
+        pages = asyncio.run(pages_to_measure(port, {n: make_game(base, n) for n in SIZES}))
         print(
-            f"  scoreboard / bare throughput: {view['per_second'] / bare_row['per_second']:.0%} "
-            f"(live 304 / bare: {live['per_second'] / bare_row['per_second']:.0%})"
+            f"\n1. Throughput: {CONNECTIONS} keep-alive connections, {BURST} s per page, "
+            f"{ROUNDS} interleaved rounds, medians"
+        )
+        asyncio.run(throughput(port, pages))
+        per_hands: dict[tuple[str, int], float] = {}
+        for page in pages:
+            rate, bare = statistics.median(page["rates"]), statistics.median(page["bare"])
+            ratio = statistics.median(
+                r / b for r, b in zip(page["rates"], page["bare"], strict=True)
+            )
+            per_hands[page["kind"], page["hands"]] = rate
+            target = 0.35 if page["kind"] == "scorekeeper page" else 0.7
+            results.append((f"{page['label']}: {ratio:.2f} x bare (>= {target})", ratio >= target))
+            print(
+                f"  {page['label']:<30} {page['bytes']:6d} B  {rate:7.0f} req/s   "
+                f"bare {bare:7.0f} req/s   ratio {ratio:.2f} (target >= {target})"
+            )
+        for kind in ("scorekeeper page", "watch page", "live poll (304)"):
+            slower = per_hands[kind, SIZES[0]] / per_hands[kind, SIZES[1]]
+            results.append((f"{kind} at hand 150: {slower:.2f} x hand 8 (<= 1.5)", slower <= 1.5))
+
+        print(f"\n2. Recording a hand, one phone alone, {RECORDS} hands per game, alternating")
+        alone = asyncio.run(record_alone(port, {n: make_game(base, n) for n in SIZES}))
+        for hands, times in alone.items():
+            posts, boths = [t[0] for t in times], [t[1] for t in times]
+            print(
+                f"  game at hand {hands:<4} POST median {ms(statistics.median(posts))}   "
+                f"POST + redirect median {ms(statistics.median(boths))}, "
+                f"p90 {ms(pct(boths, 0.9))}"
+            )
+        small, big = (statistics.median(t[1] for t in alone[n]) for n in SIZES)
+        results.append(
+            (f"recording at hand 150: {big / small:.2f} x hand 8 (<= 1.5)", big <= 1.5 * small)
         )
 
-        print(f"\n2. Paced: {PHONES} phones polling every 1 s, {GAMES} scorekeepers, 1 hand/s each")
-        result = settle(asyncio.run(paced(port, bare_port, games)))
-        for kind, row in result.items():
-            show(kind, row)
-
-        print(f"\n3. Recording flat out: {GAMES} scorekeepers back to back, 90 phones polling")
-        result = asyncio.run(record_flat_out(port, spare))
-        for kind, row in result.items():
-            show(kind, row)
-
-        print("\n4. Page weight of a first visit (HTML + everything it loads)")
-        for label, path in (("view page", games[0]["view"]), ("edit page", "/" + games[0]["edit"])):
-            weight = page_weight(base, path)
+        print(f"\n3. {PHONES} phones, one request a second each, {PACED:.0f} s:")
+        print(f"   {KEEPERS} record a hand a second (half the games at hand 8, half at 150),")
+        print(f"   {PHONES - KEEPERS} poll the live view")
+        games = [make_game(base, SIZES[i % 2]) for i in range(KEEPERS)]
+        times = asyncio.run(paced(port, games))
+        for kind, values in times.items():
             print(
-                f"  {label}: {weight['sent'] / 1024:.1f} KB as sent, "
-                f"{weight['gzipped'] / 1024:.1f} KB gzipped"
+                f"  {kind:<20} {len(values):5d} requests   p50 {ms(statistics.median(values))}   "
+                f"p99 {ms(pct(values, 0.99))}"
             )
-            for url, (sent, zipped, encoding) in weight["files"].items():
-                shown = url if len(url) < 40 else url[:37] + "..."
-                print(f"    {shown:<40} {sent:7d} B sent ({encoding}), {zipped:6d} B gzipped")
-        print("\n5. Waitress's own warnings (requests waiting for a free thread)")
-        for name, log in logs.items():
-            depths = [int(d) for d in re.findall(r"Task queue depth is (\d+)", log.read_text())]
-            other = [
-                line
-                for line in log.read_text().splitlines()
-                if line and "Task queue depth" not in line
-            ]
-            print(
-                f"  {name}: {len(depths)} queue warnings, deepest queue {max(depths, default=0)}; "
-                f"{len(other)} other log lines"
-            )
-            for line in other[:6]:
-                print(f"    {line[:150]}")
+        p99 = pct(times["record POST"], 0.99)
+        results.append(
+            (f"record-hand POST p99 under 100 phones: {1000 * p99:.1f} ms (< 25)", p99 < 0.025)
+        )
+
+        print("\nTargets")
+        for text, ok in results:
+            print(f"  {verdict(ok):<7} {text}")
+        log = (Path(folder.name) / "server.log").read_text().splitlines()
+        queue = [line for line in log if "Task queue depth" in line]
+        print(f"\nServer log: {len(log)} lines, {len(queue)} 'task queue depth' warnings")
     finally:
-        for process in (app, bare):
-            if process is not None:
-                process.terminate()
-                process.wait(timeout=10)
+        server.terminate()
+        server.wait(timeout=10)
         folder.cleanup()
 
 
