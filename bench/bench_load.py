@@ -2,7 +2,7 @@
 
 Not a test: it prints figures (docs/benchmarks.md has them and says how to read them).
 
-    .venv/bin/python bench/bench_load.py            # about 90 seconds, loopback only
+    .venv/bin/python bench/bench_load.py            # about 75 seconds, loopback only
 
 One waitress server, started as `scorekeeper serve` starts it (same threads, same
 connection limit, same app), serves the app and, under /bare/<bytes>, a bare Flask
