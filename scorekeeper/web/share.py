@@ -12,9 +12,6 @@ seconds (docs/live-updates.md).
 
 from __future__ import annotations
 
-import gzip
-from dataclasses import dataclass
-
 from flask import Blueprint, Response, abort, render_template, request
 
 from .. import store
@@ -37,34 +34,12 @@ def table(game_id: str):
     return _watch_page("table.html", game_id)
 
 
-@dataclass(frozen=True)
-class Page:
-    """A rendered watch page or fragment, gzipped once for every phone that asks."""
-
-    html: bytes
-    gzipped: bytes
-    over: bool
-
-    @classmethod
-    def of(cls, html: str, over: bool) -> Page:
-        data = html.encode()
-        return cls(data, gzip.compress(data, compresslevel=6, mtime=0), over)
-
-    def response(self, status: int, **headers: str) -> Response:
-        response = Response(self.html, status=status, mimetype="text/html", headers=headers)
-        if "gzip" in request.headers.get("Accept-Encoding", ""):
-            response.set_data(self.gzipped)
-            response.headers["Content-Encoding"] = "gzip"
-        response.vary.add("Accept-Encoding")
-        return response
-
-
 def _watch_page(template: str, game_id: str) -> Response:
     """Read-only pages are the same for every watcher of a version: render once."""
     version = _version_or_404(game_id)
     page = versioned.once(
         (template, game_id, version),
-        lambda: Page.of(*_render(template, game_id, read_only=True)),
+        lambda: versioned.Page.of(*_render(template, game_id, read_only=True)),
     )
     return page.response(200)
 
@@ -103,7 +78,9 @@ def live(game_id: str):
     poll_url = request.path + ("?big=1" if big else "")
     page = versioned.once(
         ("_scoreboard.html", game_id, version, big),
-        lambda: Page.of(*_render("_scoreboard.html", game_id, big=big, poll_url=poll_url)),
+        lambda: versioned.Page.of(
+            *_render("_scoreboard.html", game_id, big=big, poll_url=poll_url)
+        ),
     )
     return page.response(GAME_OVER if page.over else 200, **_fragment_headers(version))
 

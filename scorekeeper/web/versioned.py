@@ -7,6 +7,7 @@ token: they are kept in pieces around it, and joined around each session's own.
 
 from __future__ import annotations
 
+import gzip
 import struct
 import threading
 import zlib
@@ -53,6 +54,28 @@ def page_with_token(key: tuple[Hashable, ...], render: Callable[[], str]) -> Res
     return response
 
 
+@dataclass(frozen=True)
+class Page:
+    """A rendered watch page or fragment, gzipped once for every phone that asks."""
+
+    html: bytes
+    gzipped: bytes
+    over: bool
+
+    @classmethod
+    def of(cls, html: str, over: bool) -> Page:
+        data = html.encode()
+        return cls(data, gzip.compress(data, compresslevel=6, mtime=0), over)
+
+    def response(self, status: int, **headers: str) -> Response:
+        response = Response(self.html, status=status, mimetype="text/html", headers=headers)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            response.set_data(self.gzipped)
+            response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
+        return response
+
+
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, no time, unknown OS
 LAST_BLOCK = b"\x03\x00"  # an empty final deflate block
 
@@ -95,9 +118,3 @@ class TokenPage:
             crc, size = zlib.crc32(piece, crc), size + len(piece)
         parts += [LAST_BLOCK, struct.pack("<II", crc & 0xFFFFFFFF, size & 0xFFFFFFFF)]
         return b"".join(parts)
-
-
-def forget() -> None:
-    """Drop every kept render (tests that rewrite a database file under the same path)."""
-    with _lock:
-        _renders.clear()
