@@ -75,10 +75,8 @@ def cases(name: str, rng: random.Random, count: int) -> list[Case]:
             rules, size, wilds = per_phase, 11, 0
         elif name == "many wilds (4-8), 11 cards":
             rules, size, wilds = rng.choice([official, plus10]), 11, rng.randint(4, 8)
-        elif name == "20-card hands":
-            rules, size, wilds = rng.choice([official, plus10, super_wild]), 20, rng.randint(0, 3)
-        elif name == "longest custom phases, 20 cards":
-            rules, size, wilds = custom, 20, rng.randint(0, 4)
+        elif name == "longest custom phases, 11 cards":
+            rules, size, wilds = custom, 11, rng.randint(0, 4)
         else:
             raise ValueError(name)
         hand = random_hand(rng, rules, size, wilds)
@@ -94,8 +92,7 @@ CATEGORIES = [
     "super wild, 11 cards with the Super Wild",
     "natural=phase, 11 cards",
     "many wilds (4-8), 11 cards",
-    "20-card hands",
-    "longest custom phases, 20 cards",
+    "longest custom phases, 11 cards",
 ]
 
 

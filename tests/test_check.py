@@ -254,6 +254,13 @@ def test_a_phase_does_not_count_for_a_later_one():
     assert not check_phase(OFFICIAL, 5, run_of_7).valid
 
 
+def test_a_phase_the_game_does_not_play_is_a_rules_error():
+    with pytest.raises(RulesError, match="there is no phase 1 in this game"):
+        check_phase(make_rules("even"), 1, [parse_cards("R7 B7 W"), parse_cards("G3 G3 Y3")])
+    with pytest.raises(RulesError, match="it plays phases 1, 2, 3, 4 and 5"):
+        check_phase(make_rules(options={"first": "5"}), 7, [parse_cards("R7 B7 W R7")])
+
+
 def test_an_unknown_phase_is_a_rules_error():
     with pytest.raises(RulesError, match="there is no phase 11"):
         check_phase(OFFICIAL, 11, groups("R1 R1 R1"))

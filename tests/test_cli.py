@@ -122,6 +122,18 @@ def test_standings_replays_a_game_file(capsys, tmp_path):
         (["check", "--phase", "1", "--option", "wild_points", "R7"], "KEY=VALUE"),
         (["solve", "--phase", "1", ""], "no cards"),
         (["score", "R7 R7 R7"], "impossible"),
+        # the even-phases game has no phase 1, in checks and solves as in standings
+        (
+            ["check", "--rules", "even", "--phase", "1", "R7 B7 W", "G3 G3 Y3"],
+            "there is no phase 1 in this game: it plays phases 2, 4, 6, 8 and 10",
+        ),
+        (["solve", "--rules", "even", "--phase", "3", "R7 B7 W G3"], "no phase 3 in this game"),
+        (["check", "--option", "first=5", "--phase", "7", "R7 B7 W R7", "G3 G3 Y3 W"], "1, 2"),
+        # a hand never holds more than 11 cards
+        (
+            ["solve", "--phase", "1", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 B1"],
+            "a hand holds at most 11 cards (10 dealt and 1 drawn), not 13",
+        ),
         (["standings", "/nonexistent/game.json"], "cannot read"),
     ],
 )

@@ -100,7 +100,7 @@ class HitVerdict(Verdict):
 
 def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]]) -> Verdict:
     """Is this a legal way to lay down phase ``phase_number``? (RulesError if no such phase.)"""
-    phase = rules.phase(phase_number)
+    phase = rules.playable(phase_number)
     groups = [tuple(group) for group in groups]
     deck = [(reason, RULE_DECK) for reason in _impossible(rules, (c for g in groups for c in g))]
     layouts = [layout for layout in phase.layouts if len(layout) == len(groups)]

@@ -336,6 +336,15 @@ class Rules:
             )
         return self.phase_list[number - 1]
 
+    def playable(self, number: int) -> Phase:
+        """Phase ``number`` if this game plays it (RulesError if not: even phases, first N)."""
+        phase = self.phase(number)
+        if number not in self.sequence:
+            *most, last = (str(n) for n in self.sequence)
+            played = f"phases {', '.join(most)} and {last}" if most else f"only phase {last}"
+            raise RulesError(f"there is no phase {number} in this game: it plays {played}")
+        return phase
+
     @property
     def last_phase(self) -> int:
         return self.sequence[-1]

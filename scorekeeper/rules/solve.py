@@ -16,8 +16,8 @@ colour) for the run of 4"); a Wild would do as well, except where a group
 still needs its natural card. Among equally short answers the solver spends
 the fewest Wild places (a Wild is 25 points in hand and hits anywhere).
 
-A hand holding cards that cannot exist together raises CardError; an unknown
-phase raises RulesError (from ``rules.phase``).
+A hand of more than 11 cards, or holding cards that cannot exist together,
+raises CardError; a phase the game does not play raises RulesError.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 _BLUE = _COLOUR_INDEX[Colour.BLUE]
 _NUMBERS = range(1, 13)
 _DECK_COPIES_PER_NUMBER = 8  # two in each of four colours
+MAX_HAND = 11  # ten dealt and one drawn: a hand never holds more
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,12 @@ def solve(rules: Rules, phase_number: int, hand: Sequence[Card]) -> Solution:
 
     Raises CardError when the hand holds cards that cannot exist together.
     """
-    phase = rules.phase(phase_number)
+    phase = rules.playable(phase_number)
     hand = tuple(hand)
+    if len(hand) > MAX_HAND:
+        raise CardError(
+            f"a hand holds at most {MAX_HAND} cards (10 dealt and 1 drawn), not {len(hand)}"
+        )
     problems = impossible(hand, super_wild=rules.super_wild)
     if problems:
         raise CardError("; ".join(problems))

@@ -95,6 +95,10 @@ def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:
         return default
     if not text.isdigit() or not 1 <= int(text) <= len(rules.phase_list):
         raise BadRequest("phase", f"Pick a phase from 1 to {len(rules.phase_list)}.")
+    try:
+        rules.playable(int(text))
+    except RulesError as error:
+        raise BadRequest("phase", f"{str(error).capitalize()}.") from None
     return int(text)
 
 
@@ -248,9 +252,6 @@ def hit_page():
 def run_solve(tool: Tool):
     hand = tool.cards("hand", required=False)
     if tool.errors or not hand:
-        return None
-    if len(hand) > 24:
-        tool.errors["hand"] = "A hand holds at most 24 cards here"
         return None
     try:
         return solve(tool.rules, tool.phase, hand)
