@@ -82,7 +82,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_hit(args: argparse.Namespace) -> int:
-    from .rules.check import check_hit
+    from .rules.hit import check_hit
 
     rules = _rules(args)
     kind = GroupKind("colour" if args.kind == "color" else args.kind)

@@ -42,17 +42,48 @@ def group_ok(
 
 
 def run_in_order(cards: tuple[Card, ...]) -> bool:
-    """The cards, exactly as laid, are a run within 1-12."""
+    """The cards, exactly as laid (low to high or high to low), are a run within 1-12."""
+    return bool(laid_run_numbers(cards))
+
+
+def laid_run_numbers(cards: tuple[Card, ...]) -> list[list[int]]:
+    """Every list of numbers the run's places may stand for, as laid, either way."""
     places = sum(c.width for c in cards)
-    for start in range(1, 13 - places + 1):
-        place, fits = start, True
-        for card in cards:
-            if card.is_natural and card.number != place:
-                fits = False
-            place += card.width
-        if fits:
-            return True
-    return False
+    found = []
+    for step in (1, -1):
+        for first in range(1, 13):
+            numbers = [first + step * i for i in range(places)]
+            if any(not 1 <= n <= 12 for n in numbers):
+                continue
+            if _naturals_match(cards, numbers):
+                found.append(numbers)
+    return found
+
+
+def _naturals_match(cards: tuple[Card, ...], numbers: list[int]) -> bool:
+    place = 0
+    for card in cards:
+        if card.is_natural and card.number != numbers[place]:
+            return False
+        place += card.width
+    return True
+
+
+def run_hit(group: tuple[Card, ...], card: Card) -> bool | None:
+    """Does ``card`` extend the run on the table? True or False whatever its Wilds stand
+    for; None when that decides it. Tries the card in front and behind, in each reading."""
+    answers = set()
+    for numbers in laid_run_numbers(group):
+        step = numbers[1] - numbers[0] if len(numbers) > 1 else 1
+        fits = False
+        for extended, cards in (
+            ([numbers[0] - step * i for i in range(card.width, 0, -1)] + numbers, (card, *group)),
+            (numbers + [numbers[-1] + step * i for i in range(1, card.width + 1)], (*group, card)),
+        ):
+            if all(1 <= n <= 12 for n in extended) and not card.is_skip:
+                fits = fits or _naturals_match(cards, extended)
+        answers.add(fits)
+    return answers.pop() if len(answers) == 1 else None
 
 
 def run_in_some_order(cards: tuple[Card, ...]) -> bool:

@@ -3,11 +3,11 @@
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracle import group_ok
+from oracle import group_ok, run_hit
 
 from scorekeeper.rules import check
 from scorekeeper.rules.cards import deck, parse_card, parse_cards
-from scorekeeper.rules.check import check_hit
+from scorekeeper.rules.hit import check_hit
 from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, make_rules
 
 SUPER = make_rules("super-wild")
@@ -36,6 +36,22 @@ SET, RUN, COLOUR = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
         (SUPER, RUN, "R3 B4 G5 Y6", "SW", "high end (as 7 and 8)", 7),
         (SUPER, RUN, "R3 R4 R5 R6 R7 R8 R9 R10 R11", "SW", "low end (as 1 and 2)", 1),
         (SUPER, SET, "R4 B4 G4", "SW", "joins the set of 4s (as two 4s)", 4),
+        # a run may lie high to low, and extends at either end
+        (OFFICIAL, RUN, "R12 R11 R10 R9", "R8", "low end", 8),
+        (OFFICIAL, RUN, "R12 R11 R10 R9", "W", "low end (as 8)", 8),
+        (OFFICIAL, RUN, "R5 R4 W R2", "B6", "high end", 6),
+        (OFFICIAL, RUN, "R5 R4 W R2", "B1", "low end", 1),
+        (OFFICIAL, RUN, "W W W R3", "G7", "high end", 7),  # only 6, 5, 4, 3 stands
+        # where one natural leaves the Wilds' numbers open, any end that is free in both
+        (
+            OFFICIAL,
+            RUN,
+            "W R5",
+            "W",
+            "an end of the run (4-5 or 5-6, as its Wilds were laid down)",
+            None,
+        ),
+        (OFFICIAL, RUN, "W R5 W", "R7", "high end", 7),  # 4-6 either way
         (
             SUPER,
             COLOUR,
@@ -122,6 +138,45 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "1 more above",
             check.RULE_HIT_RUN,
         ),
+        # a run's Wilds stand within 1-12, whichever way it lies
+        (
+            OFFICIAL,
+            RUN,
+            "W W W R3",
+            "R4",
+            "the run 3-6 already has its 4; a hit must extend an end (read low to high, its "
+            "Wilds would stand for numbers outside 1-12, so it is laid high to low: 6, 5, 4, 3)",
+            check.RULE_HIT_RUN,
+        ),
+        (
+            OFFICIAL,
+            RUN,
+            "W W R1 W W",
+            "R4",
+            "the run (W W R1 W W): read low to high, its Wilds would stand for -1 and 0; read "
+            "high to low, its Wilds would stand for 0 and -1; a Wild in a run stands for a "
+            "number from 1 to 12",
+            check.RULE_WILD_RANGE,
+        ),
+        (
+            OFFICIAL,
+            RUN,
+            "W W R1 R2",
+            "R3",
+            "the run (W W R1 R2): read low to high, its Wilds would stand for -1 and 0; a Wild "
+            "in a run stands for a number from 1 to 12",
+            check.RULE_WILD_RANGE,
+        ),
+        # where the answer turns on what a Wild was laid down as, say so
+        (
+            OFFICIAL,
+            RUN,
+            "W R5",
+            "R6",
+            "it depends on what the Wilds were laid down as: R6 fits if the run is 4-5, not if "
+            "it is 5-6",
+            check.RULE_HIT_RUN,
+        ),
         # the group itself must stand
         (OFFICIAL, SET, "R4 B5 G4", "Y4", "the set (R4 B5 G4): B5 is not a 4", check.RULE_SET),
         (
@@ -192,33 +247,43 @@ def hits(draw):
     colour = draw(st.sampled_from("RBGY"))
     group = []
     for i in range(size):
-        if draw(st.integers(0, 4)) == 0:
-            group.append(parse_card("W"))
+        if draw(st.integers(0, 3)) == 0:
+            group.append(parse_card(draw(st.sampled_from(["W", "W", "SW"]))))
         elif kind is GroupKind.SET:
             group.append(parse_card(f"{draw(st.sampled_from('RBGY'))}{start}"))
         elif kind is GroupKind.RUN:
             group.append(parse_card(f"{draw(st.sampled_from('RBGY'))}{min(12, start + i)}"))
         else:
             group.append(parse_card(f"{colour}{draw(st.integers(1, 12))}"))
+    if draw(st.booleans()):  # runs lie high to low as often as low to high
+        group.reverse()
+    if not rules.super_wild:
+        group = [parse_card("W") if c.width == 2 else c for c in group]
     card = draw(st.sampled_from(CARDS))
     return rules, kind, group, card
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(hits())
-def test_a_hit_fits_when_the_group_with_the_card_still_stands(case):
+def test_a_hit_agrees_with_the_oracle(case):
     rules, kind, group, card = case
     verdict = check_hit(rules, kind, group, card)
     spec = GroupSpec(kind, 2)
     group_stands = group_ok(rules, spec, tuple(group), as_laid=True) and not check.impossible(
         [*group, card], super_wild=rules.super_wild
     )
+    if not group_stands:
+        assert not verdict.valid
+        return
     if kind is GroupKind.RUN:
-        fits = group_ok(rules, spec, (*group, card), as_laid=True) or group_ok(
-            rules, spec, (card, *group), as_laid=True
-        )
+        fits = run_hit(tuple(group), card)
+        if fits is None:  # which numbers the Wilds stand for decides it
+            assert not verdict.valid and verdict.reasons[0].startswith("it depends")
+            return
     else:
         fits = group_ok(rules, spec, (*group, card), as_laid=True)
-    assert verdict.valid == (group_stands and fits)
-    if verdict.valid and kind is not GroupKind.COLOUR:
+    assert verdict.valid == fits, verdict
+    if verdict.valid and kind is GroupKind.SET:
         assert verdict.stands_for is not None
+    if verdict.valid and kind is GroupKind.RUN and card.is_natural:
+        assert verdict.stands_for == card.number

@@ -8,9 +8,10 @@ Conventions this module fixes (RULES.md leaves them open):
 
 - Groups are given in the order the phase lists them; for a phase with
   alternative layouts (Super Wild phase 7), any layout with that many groups.
-- A run is read as laid out, low to high: each Wild stands for the place it
-  occupies, and a Super Wild fills two places. A run laid high to low is
-  refused with a reason that shows the same cards low to high.
+- A run being laid down is judged on the best order of its cards (the player
+  arranges it as they lay it). A run on the table keeps its order, low to
+  high or high to low: each Wild stands for the place it occupies, a Super
+  Wild fills two, and every place stands within 1-12 (``run_readings``).
 - With the Super Wild option a plain Skip counts as a blue card in any group
   of one colour (phase 8 and the colour groups of other lists), for laying
   down and for hitting. It is not a natural card: the group still needs a
@@ -51,8 +52,6 @@ RULE_HIT_COLOUR = "RULES.md 6 (hitting): a colour group takes its own colour or 
 T = TypeVar("T")
 Problem = tuple[str, str]  # (reason, rule citation)
 
-_KIND_WORD = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "colour group"}
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -82,17 +81,6 @@ class Verdict:
             "rules": list(self.rules),
             "problems": [{"reason": r, "rule": c} for r, c in self.problems],
         }
-
-
-@dataclass(frozen=True)
-class HitVerdict(Verdict):
-    """A hit's verdict, plus where the card goes and what number it takes."""
-
-    where: str | None = None  # "high end (as 9)", "joins the set of 7s"
-    stands_for: int | None = None  # the number the card counts as (sets and runs)
-
-    def to_json(self) -> dict:
-        return {**super().to_json(), "where": self.where, "stands_for": self.stands_for}
 
 
 # --- laying down a phase -------------------------------------------------------
@@ -129,9 +117,13 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
 
 
 def check_group(
-    rules: Rules, spec: GroupSpec, cards: Sequence[Card], *, label: str
+    rules: Rules, spec: GroupSpec, cards: Sequence[Card], *, label: str, as_laid: bool = False
 ) -> list[Problem]:
-    """What is wrong with ``cards`` as a ``spec`` group ([] when nothing is)."""
+    """What is wrong with ``cards`` as a ``spec`` group ([] when nothing is).
+
+    A phase being laid down is judged on the best order of its run; a run
+    already on the table (``as_laid``, for hits) keeps its order, either way.
+    """
     cards = tuple(cards)
     if not cards:
         return [(f"{label}: the group has no cards", RULE_SIZE)]
@@ -140,7 +132,7 @@ def check_group(
     for card in cards:
         if not card.is_skip:
             kept.append(card)
-        elif _blue_skip(rules, spec.kind, card):
+        elif is_blue_skip(rules, spec.kind, card):
             kept.append(card)
         elif rules.super_wild and card.kind is Kind.SKIP:
             problems.append(
@@ -162,6 +154,8 @@ def check_group(
         )
     if spec.kind is GroupKind.SET:
         problems += _set_problems(kept, label)
+    elif spec.kind is GroupKind.RUN and as_laid:
+        problems += laid_run_problems(kept, label)
     elif spec.kind is GroupKind.RUN:
         problems += _run_problems(list(arrange_run(kept) or kept), label)
     else:
@@ -186,7 +180,7 @@ def _impossible(rules: Rules, cards: Iterable[Card]) -> list[str]:
     return impossible(cards, super_wild=rules.super_wild)
 
 
-def _blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
+def is_blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
     """Under Super Wild a plain Skip may be a blue card in a group of one colour."""
     return rules.super_wild and kind is GroupKind.COLOUR and card.kind is Kind.SKIP
 
@@ -322,6 +316,92 @@ def _run_start(cards: Sequence[Card]) -> int | None:
     return starts.pop() if len(starts) == 1 else None
 
 
+@dataclass(frozen=True)
+class RunReading:
+    """Which numbers a run on the table holds, read one way: low to high or high to low."""
+
+    first: int  # the number the first place stands for
+    step: int  # +1: laid low to high; -1: laid high to low
+    places: int
+
+    @property
+    def low(self) -> int:
+        return min(self.first, self.last)
+
+    @property
+    def high(self) -> int:
+        return max(self.first, self.last)
+
+    @property
+    def last(self) -> int:
+        return self.first + self.step * (self.places - 1)
+
+    @property
+    def span(self) -> str:
+        return f"{self.low}-{self.high}"
+
+
+def run_readings(cards: Sequence[Card]) -> list[RunReading]:
+    """Every way the run, exactly as laid, stands within 1-12 (two ways at most).
+
+    Its naturals fix the direction when there are two or more. With one
+    natural and Wilds, both directions may stand and give different numbers
+    (``W R5`` is 4-5 or 5-6); readings giving the same numbers count once.
+    """
+    places = sum(card.width for card in cards)
+    naturals = [(place, card.number) for place, card in _positions(cards) if card.is_natural]
+    readings: list[RunReading] = []
+    for step in (1, -1):
+        firsts = {number - step * place for place, number in naturals}  # type: ignore[operator]
+        if len(firsts) != 1:
+            continue
+        reading = RunReading(firsts.pop(), step, places)
+        if reading.low >= 1 and reading.high <= 12:
+            if all(reading.span != other.span for other in readings):
+                readings.append(reading)
+    return readings
+
+
+def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
+    """What keeps a run on the table, in its order, from standing ([] when it stands)."""
+    cards = list(cards)
+    naturals = [(place, card) for place, card in _positions(cards) if card.is_natural]
+    if not naturals or run_readings(cards):
+        return []
+    places = sum(card.width for card in cards)
+    if places > 12:
+        return [(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX)]
+    if len(naturals) > 1:
+        (_, a), (_, b) = naturals[:2]
+        ordered = cards if b.number > a.number else cards[::-1]  # type: ignore[operator]
+        problems = [p for p in _run_problems(ordered, label) if p[1] != RULE_WILD_RANGE]
+        if problems:
+            return problems
+    place, natural = naturals[0]
+    ways = []
+    for step, way in ((1, "low to high"), (-1, "high to low")):
+        first = natural.number - step * place  # type: ignore[operator]
+        numbers = [first + step * p for p in range(places)]
+        outside = [str(n) for n in numbers if not 1 <= n <= 12]
+        if len(naturals) > 1 and not _naturals_agree(cards, first, step):
+            continue
+        ways.append(f"read {way}, its Wilds would stand for {_and(outside)}")
+    if not ways:
+        return [(f"{label}: these numbers do not follow on from each other", RULE_RUN)]
+    return [
+        (
+            f"{label}: {'; '.join(ways)}; a Wild in a run stands for a number from 1 to 12",
+            RULE_WILD_RANGE,
+        )
+    ]
+
+
+def _naturals_agree(cards: Sequence[Card], first: int, step: int) -> bool:
+    return all(
+        card.number == first + step * place for place, card in _positions(cards) if card.is_natural
+    )
+
+
 def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     placed = _positions(cards)
     places = sum(card.width for card in cards)
@@ -421,14 +501,14 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
     ]
 
 
-def _colour_of(card: Card) -> Colour | None:
+def colour_of(card: Card) -> Colour | None:
     if card.is_natural:
         return card.colour
     return Colour.BLUE if card.is_skip else None
 
 
 def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
-    coloured = [(card, _colour_of(card)) for card in cards if _colour_of(card) is not None]
+    coloured = [(card, colour_of(card)) for card in cards if colour_of(card) is not None]
     if not coloured:
         return []
     target = _most_common(colour for _, colour in coloured)
@@ -442,142 +522,6 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
         else:
             problems.append((f"{label}: {card.code} is not {target.word}", RULE_COLOUR))
     return problems
-
-
-# --- hitting -----------------------------------------------------------------
-
-
-def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) -> HitVerdict:
-    """May ``card`` be hit onto this laid-down group, and where does it go?"""
-    group = tuple(group)
-    label = f"the {_KIND_WORD[kind]} ({format_cards(group)})"
-    deck = [(reason, RULE_DECK) for reason in _impossible(rules, (*group, card))]
-    problems = deck + check_group(rules, GroupSpec(kind, 2), group, label=label)
-    if problems:
-        return _no_hit(problems)
-    if card.is_skip and not _blue_skip(rules, kind, card):
-        return _no_hit([(f"a {card.describe()} can never be hit onto a group", RULE_SKIP)])
-    if kind is GroupKind.SET:
-        return _hit_set(group, card)
-    if kind is GroupKind.RUN:
-        return _hit_run(group, card)
-    return _hit_colour(group, card)
-
-
-def _no_hit(problems: list[Problem]) -> HitVerdict:
-    verdict = Verdict.of(problems)
-    return HitVerdict(False, verdict.reasons, verdict.rules)
-
-
-def _hit(where: str, stands_for: int | None = None) -> HitVerdict:
-    return HitVerdict(True, (), (), where=where, stands_for=stands_for)
-
-
-def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
-    numbers = {c.number for c in group if c.is_natural}
-    if not numbers:  # only possible with the house rule natural=phase
-        if card.is_wild:
-            return _hit("joins the set of Wilds")
-        return _no_hit(
-            [
-                (
-                    f"the set has only Wilds, so its number is not on the table; {card.code} "
-                    "fits only if the Wilds were laid down as "
-                    f"{card.number}s",
-                    RULE_HIT_SET,
-                )
-            ]
-        )
-    number = numbers.pop()
-    if card.is_wild:
-        as_what = f"two {number}s" if card.width == 2 else a_number(number)
-        return _hit(f"joins the set of {number}s (as {as_what})", number)
-    if card.number == number:
-        return _hit(f"joins the set of {number}s", number)
-    return _no_hit([(f"{card.code} is not {a_number(number)}: the set is {number}s", RULE_HIT_SET)])
-
-
-def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
-    places = sum(c.width for c in group)
-    start = _run_start(group)
-    width = card.width
-    if start is None:  # only Wilds (house rule natural=phase): their numbers are not shown
-        if card.is_wild and places + width <= 12:
-            return _hit("an end of the run (the Wilds' numbers were said when laid down)")
-        return _no_hit(
-            [
-                (
-                    "the run has only Wilds, so which numbers it holds is not on the table; "
-                    "a card fits only if it extends an end within 1-12",
-                    RULE_HIT_RUN,
-                )
-            ]
-        )
-    end = start + places - 1
-    span = f"{start}-{end}"
-    if card.is_natural:
-        number = card.number
-        assert number is not None
-        if number == end + 1:
-            return _hit("high end", number)
-        if number == start - 1:
-            return _hit("low end", number)
-        if start <= number <= end:
-            reason = f"the run {span} already has its {number}; a hit must extend an end"
-        else:
-            reason = f"{card.code} does not extend the run {span}: {_run_wants(start, end)}"
-        return _no_hit([(reason, RULE_HIT_RUN)])
-    if end + width <= 12:
-        return _hit(f"high end (as {_and([str(end + i) for i in range(1, width + 1)])})", end + 1)
-    if start - width >= 1:
-        low = start - width
-        return _hit(f"low end (as {_and([str(low + i) for i in range(width)])})", low)
-    if places == 12:
-        reason = "the run already goes from 1 to 12: nothing more fits"
-    else:
-        reason = (
-            f"a {card.describe()} fills {width} places, and the run {span} has room for only "
-            f"{start - 1} more below and {12 - end} more above"
-        )
-    return _no_hit([(reason, RULE_HIT_RUN)])
-
-
-def _run_wants(start: int, end: int) -> str:
-    wants = [a_number(n) for n in (start - 1, end + 1) if 1 <= n <= 12]
-    if not wants:
-        return "it already goes from 1 to 12"
-    return "only " + " or ".join(wants) + " fits"
-
-
-def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
-    colours = {_colour_of(c) for c in group} - {None}
-    if not colours:  # only Wilds (house rule natural=phase)
-        if card.is_wild:
-            return _hit("joins the group of Wilds")
-        return _no_hit(
-            [
-                (
-                    "the group has only Wilds, so its colour is not on the table; "
-                    f"{card.code} fits only if they were laid down as "
-                    f"{_colour_of(card).word}",  # type: ignore[union-attr]
-                    RULE_HIT_COLOUR,
-                )
-            ]
-        )
-    colour = colours.pop()
-    assert colour is not None
-    if card.is_wild:
-        return _hit(f"joins the {colour.word} cards (as {colour.word})")
-    if card.is_skip:
-        if colour is Colour.BLUE:
-            return _hit("joins the blue cards (the Skip counts as blue)")
-        reason = f"a Skip counts as blue, and the group is {colour.word}"
-        return _no_hit([(reason, RULE_SKIP_BLUE)])
-    if card.colour is colour:
-        return _hit(f"joins the {colour.word} cards")
-    return _no_hit(
-        [(f"{card.code} is not {colour.word}: the group is {colour.word} cards", RULE_HIT_COLOUR)]
-    )
 
 
 # --- words -------------------------------------------------------------------

@@ -16,7 +16,8 @@ from werkzeug.datastructures import MultiDict
 
 from .. import actions
 from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
-from ..rules.check import arrange_run, check_hit, check_phase
+from ..rules.check import arrange_run, check_phase
+from ..rules.hit import check_hit
 from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
 from ..rules.solve import solve
 from .csrf import exempt
