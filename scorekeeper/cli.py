@@ -56,9 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = check_phase(rules, args.phase, groups)
     phase = rules.phase(args.phase)
     lines = [f"Phase {args.phase} ({phase}): " + ("valid" if verdict.valid else "not valid")]
-    lines += [
-        f"- {reason} [{rule}]" for reason, rule in zip(verdict.reasons, verdict.rules, strict=True)
-    ]
+    lines += [f"- {reason.cited()}" for reason in verdict.problems]
     _print_verdict({**verdict.to_json(), "phase": args.phase}, args, "\n".join(lines))
     return 0 if verdict.valid else 1
 
@@ -89,7 +87,7 @@ def cmd_hit(args: argparse.Namespace) -> int:
     card = parse_card(args.card, rules.suit_colours)
     verdict = check_hit(rules, kind, _cards(args.group, rules), card)
     text = f"{card.code} " + (f"fits: {verdict.where}" if verdict.valid else "does not fit")
-    text += "".join(f"\n- {reason}" for reason in verdict.reasons)
+    text += "".join(f"\n- {reason.cited()}" for reason in verdict.problems)
     _print_verdict(verdict.to_json(), args, text)
     return 0 if verdict.valid else 1
 
@@ -121,7 +119,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
     try:
         standings = replay(load_game(data))
     except GameError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(f"{error} [{error.rule}]" if error.rule else str(error)) from None
     result = standings.to_json()
     if args.json:
         print(json.dumps(result))

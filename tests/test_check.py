@@ -9,6 +9,7 @@ from scorekeeper.rules import check
 from scorekeeper.rules.cards import Card, Colour, deck, format_cards, number_card, parse_cards
 from scorekeeper.rules.check import Verdict, arrange_run, check_group, check_phase
 from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, RulesError, make_rules
+from scorekeeper.rules.reasons import ALL_RULES, Reason
 
 SUPER = make_rules("super-wild")
 PLUS10 = make_rules("plus10")
@@ -60,7 +61,7 @@ def groups(*texts: str) -> list[list[Card]]:
 )
 def test_a_legal_phase_stands(rules, phase, laid):
     verdict = check_phase(rules, phase, groups(*laid))
-    assert verdict == Verdict(True, (), ())
+    assert verdict == Verdict(True)
 
 
 @pytest.mark.parametrize(
@@ -244,7 +245,7 @@ def test_a_legal_phase_stands(rules, phase, laid):
 def test_a_broken_phase_says_why_and_cites_the_rule(rules, phase, laid, reason, rule):
     verdict = check_phase(rules, phase, groups(*laid))
     assert not verdict.valid
-    assert (reason, rule) in verdict.problems
+    assert Reason(reason, rule) in verdict.problems
 
 
 def test_a_phase_does_not_count_for_a_later_one():
@@ -269,17 +270,25 @@ def test_an_unknown_phase_is_a_rules_error():
 def test_every_reason_has_its_rule_and_the_verdict_reads_as_json():
     verdict = check_phase(OFFICIAL, 2, groups("R7 B7 G8", "R3 R4 R6 S"))
     assert len(verdict.reasons) == len(verdict.rules) >= 3
-    assert all(rule.startswith("RULES.md ") for rule in verdict.rules)
+    assert all(rule in ALL_RULES for rule in verdict.rules)
     data = verdict.to_json()
     assert data["valid"] is False
     assert data["reasons"] == list(verdict.reasons)
-    assert data["problems"][0] == {"reason": verdict.reasons[0], "rule": verdict.rules[0]}
+    assert data["rules"][0] == "Rule 4: sets"
+    assert data["problems"][0] == {
+        "message": "set of 3 (R7 B7 G8): G8 is not a 7",
+        "rule": "Rule 4: sets",
+        "anchor": "sets",
+        "player": None,
+        "field": None,
+        "warning": False,
+    }
 
 
 def test_check_group_names_the_group_by_its_label():
     spec = GroupSpec(GroupKind.SET, 3)
     problems = check_group(OFFICIAL, spec, parse_cards("R7 B8 W"), label="your set")
-    assert problems == [("your set: B8 is not a 7", check.RULE_SET)]
+    assert problems == [Reason("your set: B8 is not a 7", check.RULE_SET)]
 
 
 # --- property: the verdict agrees with the brute-force oracle --------------------

@@ -9,6 +9,7 @@ from scorekeeper.rules import check
 from scorekeeper.rules.cards import deck, parse_card, parse_cards
 from scorekeeper.rules.hit import check_hit
 from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, make_rules
+from scorekeeper.rules.reasons import Reason
 
 SUPER = make_rules("super-wild")
 PER_PHASE = make_rules(options={"natural": "phase"})
@@ -217,7 +218,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
 def test_a_card_that_does_not_fit_says_why(rules, kind, group, card, reason, rule):
     verdict = check_hit(rules, kind, parse_cards(group), parse_card(card))
     assert not verdict.valid
-    assert (reason, rule) in verdict.problems
+    assert Reason(reason, rule) in verdict.problems
     assert verdict.where is None and verdict.stands_for is None
 
 

@@ -1,4 +1,4 @@
-"""Scoring: card points and which hand totals a table can really produce (RULES.md 8)."""
+"""Scoring: card points and which hand totals a table can really produce (rule 8)."""
 
 import random
 
@@ -6,26 +6,46 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules import reasons as rule
+from scorekeeper.rules import scoring
 from scorekeeper.rules.cards import SUPER_SKIP, SUPER_WILD, deck, parse_card, parse_cards
 from scorekeeper.rules.phases import OFFICIAL, make_rules
+from scorekeeper.rules.reasons import Reason
 from scorekeeper.rules.scoring import (
     CardsLeft,
     PlayerHand,
     card_points,
-    counts_problems,
     deck_counts,
     fewest_cards,
     hand_points,
     laid_down_implied,
-    player_problems,
     possible_totals,
-    table_problems,
-    total_problems,
 )
 
 WILD20 = make_rules("official", {"wild_points": "20"})
 SUPER = make_rules("super-wild")
 FLOATERS = make_rules("official", {"going_out": "discard"})
+
+
+def _cited(find):
+    """The reasons as plain text with their rule: 'Bob: ... [Rule 8: card points]'."""
+    return lambda *args, **kwargs: [reason.cited() for reason in find(*args, **kwargs)]
+
+
+total_problems = _cited(scoring.total_problems)
+counts_problems = _cited(scoring.counts_problems)
+player_problems = _cited(scoring.player_problems)
+table_problems = _cited(scoring.table_problems)
+
+
+def test_a_reason_carries_its_message_rule_and_player():
+    assert scoring.total_problems(OFFICIAL, 12, player="Cy") == [
+        Reason(
+            "12 is not a multiple of 5: every card is worth 5, 10, 15 or 25",
+            rule.CARD_POINTS,
+            player="Cy",
+        )
+    ]
 
 
 # --- card points ------------------------------------------------------------------
@@ -83,15 +103,14 @@ def test_the_deck_counted_by_kind_has_108_cards():
 def test_the_messages_say_who_and_why():
     assert total_problems(OFFICIAL, 45, player="Bob") == [
         "Bob: 45 is not possible: a player who did not make the phase holds exactly 10 "
-        "cards, worth at least 50 (RULES.md 8: a hand never grows)"
+        "cards, worth at least 50 [Rule 8: a hand never grows]"
     ]
     assert total_problems(OFFICIAL, 12, player="Cy") == [
-        "Cy: 12 is not a multiple of 5: every card is worth 5, 10, 15 or 25 "
-        "(RULES.md 8: card points)"
+        "Cy: 12 is not a multiple of 5: every card is worth 5, 10, 15 or 25 [Rule 8: card points]"
     ]
     assert total_problems(OFFICIAL, 30, laid_down=True, phase=6, player="Ann") == [
         "Ann: 30 is too much for someone who laid down phase 6 (at most 1 card left, worth "
-        "at most 25) (RULES.md 8: laying down uses cards)"
+        "at most 25) [Rule 8: laying down uses cards]"
     ]
 
 
@@ -198,7 +217,7 @@ def test_exact_cards_must_add_up_to_the_points_given():
     assert player_problems(OFFICIAL, hand) == []
     wrong = PlayerHand(points=60, cards=CardsLeft(low=9, high=1))
     assert player_problems(OFFICIAL, wrong, "Bob") == [
-        "Bob: 9 cards 1-9, 1 card 10-12 are worth 55, not 60 (RULES.md 8: card points)"
+        "Bob: 9 cards 1-9, 1 card 10-12 are worth 55, not 60 [Rule 8: card points]"
     ]
 
 
@@ -210,8 +229,7 @@ def test_two_players_cannot_both_hold_eight_wilds():
         OFFICIAL, {"Ann": PlayerHand(points=230), "Bob": PlayerHand(points=230)}
     )
     assert problems == [
-        "together Ann and Bob need at least 16 Wilds, but the deck has only 8 "
-        "(RULES.md 1: the deck)"
+        "together Ann and Bob need at least 16 Wilds, but the deck has only 8 [Rule 1: the deck]"
     ]
 
 

@@ -1,10 +1,10 @@
 """Check a laid-down phase or a hit, and explain in plain words why not.
 
 A check never answers with a bare bool: it returns a ``Verdict`` whose reasons
-name the group and the card, each paired with the rule it breaks (a short
-citation of RULES.md), so a family at the table can settle the argument.
+name the group and the card, each paired with the rule it breaks (a section
+of the rules page), so a family at the table can settle the argument.
 
-Conventions this module fixes (RULES.md leaves them open):
+Conventions this module fixes (the rule books leave them open):
 
 - Groups are given in the order the phase lists them; for a phase with
   alternative layouts (Super Wild phase 7), any layout with that many groups.
@@ -26,31 +26,33 @@ from dataclasses import dataclass
 from itertools import pairwise, permutations
 from typing import TypeVar
 
+from . import reasons as rule
 from .cards import SUPER_WILD, WILD, Card, Colour, Kind, format_cards, impossible
 from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
+from .reasons import Reason
 
-# One short citation per rule; every reason is paired with one of these.
-RULE_DECK = "RULES.md 1 (the deck): two of each card, 8 Wilds, 4 Skips"
-RULE_ORDER = "RULES.md 3 (the phases): groups in the order the phase lists them"
-RULE_SIZE = "RULES.md 3 (the phases): each group at least the size the phase asks"
-RULE_WHOLE_PHASE = "RULES.md 5 (laying down): the whole phase goes down at once"
-RULE_NO_EXTRA_GROUPS = "RULES.md 5 (laying down): no extra groups"
-RULE_SET = "RULES.md 4 (sets): cards of the same number"
-RULE_RUN = "RULES.md 4 (runs): consecutive numbers, laid low to high"
-RULE_NO_WRAP = "RULES.md 4 (runs): no wrap from 12 to 1"
-RULE_RUN_MAX = "RULES.md 4 (runs): at most 12 cards, 1 to 12"
-RULE_WILD_RANGE = "RULES.md 4 (Wild): a Wild in a run stands for a number from 1 to 12"
-RULE_COLOUR = "RULES.md 4 (colour groups): cards of one colour"
-RULE_NATURAL = "RULES.md 4 (Wild): every group needs a natural card"
-RULE_NATURAL_PHASE = "RULES.md 4 (Wild, house rule natural=phase): one natural card per phase"
-RULE_SKIP = "RULES.md 4 (Skip): never part of a phase or a hit"
-RULE_SKIP_BLUE = "RULES.md 3 (Super Wild): a Skip may count as a blue card"
-RULE_HIT_SET = "RULES.md 6 (hitting): a set takes its own number or a Wild"
-RULE_HIT_RUN = "RULES.md 6 (hitting): a run takes a card extending either end within 1-12"
-RULE_HIT_COLOUR = "RULES.md 6 (hitting): a colour group takes its own colour or a Wild"
+# Every reason is paired with the rule it comes from (a section of the rules page).
+RULE_DECK = rule.DECK
+RULE_ORDER = rule.PHASES
+RULE_SIZE = rule.PHASES
+RULE_WHOLE_PHASE = rule.LAYING_DOWN
+RULE_NO_EXTRA_GROUPS = rule.NO_EXTRA_GROUPS
+RULE_SET = rule.SETS
+RULE_RUN = rule.RUNS
+RULE_NO_WRAP = rule.RUNS
+RULE_RUN_MAX = rule.RUNS
+RULE_WILD_RANGE = rule.WILDS
+RULE_COLOUR = rule.COLOUR_GROUPS
+RULE_NATURAL = rule.NATURAL
+RULE_NATURAL_PHASE = rule.NATURAL
+RULE_SKIP = rule.SKIPS_NOT_LAID
+RULE_SKIP_BLUE = rule.SUPER_WILD
+RULE_HIT_SET = rule.HITTING
+RULE_HIT_RUN = rule.HITTING
+RULE_HIT_COLOUR = rule.HITTING
 
 T = TypeVar("T")
-Problem = tuple[str, str]  # (reason, rule citation)
+Problem = Reason
 
 
 @dataclass(frozen=True)
@@ -58,28 +60,27 @@ class Verdict:
     """Whether a phase (or hit) stands, and if not, every reason why."""
 
     valid: bool
-    reasons: tuple[str, ...]
-    rules: tuple[str, ...]  # the citation for each reason, same length
+    problems: tuple[Reason, ...] = ()
 
     @classmethod
-    def of(cls, problems: Iterable[Problem]) -> Verdict:
-        problems = list(problems)
-        return cls(
-            valid=not problems,
-            reasons=tuple(reason for reason, _ in problems),
-            rules=tuple(rule for _, rule in problems),
-        )
+    def of(cls, problems: Iterable[Reason]) -> Verdict:
+        problems = tuple(problems)
+        return cls(valid=not problems, problems=problems)
 
     @property
-    def problems(self) -> list[Problem]:
-        return list(zip(self.reasons, self.rules, strict=True))
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(problem.message for problem in self.problems)
+
+    @property
+    def rules(self) -> tuple[rule.Rule | None, ...]:
+        return tuple(problem.rule for problem in self.problems)
 
     def to_json(self) -> dict:
         return {
             "valid": self.valid,
             "reasons": list(self.reasons),
-            "rules": list(self.rules),
-            "problems": [{"reason": r, "rule": c} for r, c in self.problems],
+            "rules": [str(r) for r in self.rules],
+            "problems": [problem.to_json() for problem in self.problems],
         }
 
 
@@ -90,7 +91,8 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
     """Is this a legal way to lay down phase ``phase_number``? (RulesError if no such phase.)"""
     phase = rules.playable(phase_number)
     groups = [tuple(group) for group in groups]
-    deck = [(reason, RULE_DECK) for reason in _impossible(rules, (c for g in groups for c in g))]
+    cards = (card for group in groups for card in group)
+    deck = [Reason(reason, RULE_DECK) for reason in _impossible(rules, cards)]
     layouts = [layout for layout in phase.layouts if len(layout) == len(groups)]
     if not layouts:
         return Verdict.of(deck + _count_problems(phase_number, phase, groups))
@@ -107,7 +109,7 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
         best = _order_hint(rules, phase_number, layouts, groups) or best
     if rules.natural_per_phase and groups and not any(c.is_natural for g in groups for c in g):
         best.append(
-            (
+            Reason(
                 f"phase {phase_number} has only Wilds: it needs at least one natural "
                 "(numbered) card",
                 RULE_NATURAL_PHASE,
@@ -126,7 +128,7 @@ def check_group(
     """
     cards = tuple(cards)
     if not cards:
-        return [(f"{label}: the group has no cards", RULE_SIZE)]
+        return [Reason(f"{label}: the group has no cards", RULE_SIZE)]
     problems: list[Problem] = []
     kept: list[Card] = []
     for card in cards:
@@ -136,17 +138,20 @@ def check_group(
             kept.append(card)
         elif rules.super_wild and card.kind is Kind.SKIP:
             problems.append(
-                (f"{label}: a Skip counts only as a blue card in a group of one colour", RULE_SKIP)
+                Reason(
+                    f"{label}: a Skip counts only as a blue card in a group of one colour",
+                    RULE_SKIP,
+                )
             )
         else:
             problems.append(
-                (f"{label}: a {card.describe()} can never be part of a phase", RULE_SKIP)
+                Reason(f"{label}: a {card.describe()} can never be part of a phase", RULE_SKIP)
             )
     places = sum(card.width for card in kept)
     if places < spec.size:
         counted = " (the Super Wild fills two)" if any(c.width > 1 for c in kept) else ""
         problems.append(
-            (
+            Reason(
                 f"{label}: {_count(places, 'card')}{counted}, but a {spec} needs at least "
                 f"{spec.size}",
                 RULE_SIZE,
@@ -162,7 +167,7 @@ def check_group(
         problems += _colour_problems(kept, label)
     if not rules.natural_per_phase and kept and not any(c.is_natural for c in kept):
         problems.append(
-            (
+            Reason(
                 f"{label}: no natural card; every group needs at least one numbered card, "
                 "not only Wilds",
                 RULE_NATURAL,
@@ -195,11 +200,11 @@ def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]
 def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -> list[Problem]:
     """The number of groups matches none of the phase's layouts."""
     if not groups:
-        return [(f"nothing was laid down: phase {number} is {phase}", RULE_WHOLE_PHASE)]
+        return [Reason(f"nothing was laid down: phase {number} is {phase}", RULE_WHOLE_PHASE)]
     if len(phase.layouts) > 1:
         counts = " or ".join(str(len(layout)) for layout in phase.layouts)
         return [
-            (
+            Reason(
                 f"phase {number} is {phase}: that is {counts} groups, not {len(groups)}",
                 RULE_NO_EXTRA_GROUPS,
             )
@@ -207,7 +212,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
     layout = phase.groups
     if len(groups) > len(layout):
         return [
-            (
+            Reason(
                 f"phase {number} has exactly {_count(len(layout), 'group')} ({phase}): the "
                 f"{_ordinal(i + 1)} group ({format_cards(groups[i])}) is not allowed",
                 RULE_NO_EXTRA_GROUPS,
@@ -215,7 +220,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
             for i in range(len(layout), len(groups))
         ]
     return [
-        (
+        Reason(
             f"phase {number} is {phase}: the {_ordinal(i + 1)} group, a {layout[i]}, is missing",
             RULE_WHOLE_PHASE,
         )
@@ -234,7 +239,7 @@ def _order_hint(
             if not _layout_problems(rules, order, groups):
                 wanted = ", then ".join(f"the {spec}" for spec in layout)
                 return [
-                    (
+                    Reason(
                         f"phase {number} lists {wanted}: give the groups in that order",
                         RULE_ORDER,
                     )
@@ -251,7 +256,7 @@ def _set_problems(cards: list[Card], label: str) -> list[Problem]:
         return []
     target = _most_common(c.number for c in naturals)
     return [
-        (f"{label}: {c.code} is not {a_number(target)}", RULE_SET)
+        Reason(f"{label}: {c.code} is not {a_number(target)}", RULE_SET)
         for c in naturals
         if c.number != target
     ]
@@ -370,11 +375,11 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
         return []
     places = sum(card.width for card in cards)
     if places > 12:
-        return [(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX)]
+        return [Reason(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX)]
     if len(naturals) > 1:
         (_, a), (_, b) = naturals[:2]
         ordered = cards if b.number > a.number else cards[::-1]  # type: ignore[operator]
-        problems = [p for p in _run_problems(ordered, label) if p[1] != RULE_WILD_RANGE]
+        problems = [p for p in _run_problems(ordered, label) if p.rule != RULE_WILD_RANGE]
         if problems:
             return problems
     place, natural = naturals[0]
@@ -387,9 +392,9 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
             continue
         ways.append(f"read {way}, its Wilds would stand for {_and(outside)}")
     if not ways:
-        return [(f"{label}: these numbers do not follow on from each other", RULE_RUN)]
+        return [Reason(f"{label}: these numbers do not follow on from each other", RULE_RUN)]
     return [
-        (
+        Reason(
             f"{label}: {'; '.join(ways)}; a Wild in a run stands for a number from 1 to 12",
             RULE_WILD_RANGE,
         )
@@ -407,7 +412,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     places = sum(card.width for card in cards)
     problems: list[Problem] = []
     if places > 12:
-        problems.append((f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX))
+        problems.append(Reason(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX))
     naturals = [(place, card) for place, card in placed if card.is_natural]
     if not naturals:
         return problems
@@ -417,7 +422,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     )
     if descending and len({c.number + p for p, c in naturals}) == 1:  # type: ignore[operator]
         return problems + [
-            (
+            Reason(
                 f"{label}: laid high to low; a run is read low to high, so lay it as "
                 f"{format_cards(reversed(cards))}",
                 RULE_RUN,
@@ -433,7 +438,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     if start < 1:
         before = cards[: _index(placed, first_place)]
         problems.append(
-            (
+            Reason(
                 f"{label}: the {_wilds_word(before)} before {first.code} would have to stand "
                 "for numbers below 1; a run starts at 1",
                 RULE_WILD_RANGE,
@@ -442,7 +447,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     if start + places - 1 > 12:
         after = cards[_index(placed, last_place) + 1 :]
         problems.append(
-            (
+            Reason(
                 f"{label}: the {_wilds_word(after)} after {last.code} would have to stand for "
                 "numbers above 12; a run stops at 12 (no wrap from 12 to 1)",
                 RULE_WILD_RANGE,
@@ -460,14 +465,17 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
     if n2 == n1 + gap:
         return []
     if n2 < n1 and n1 + gap > 12 and n2 == n1 + gap - 12:
-        return [(f"{label}: {c1.code} then {c2.code} wraps from 12 to 1", RULE_NO_WRAP)]
+        return [Reason(f"{label}: {c1.code} then {c2.code} wraps from 12 to 1", RULE_NO_WRAP)]
     if n2 == n1:
         return [
-            (f"{label}: two {n1}s ({c1.code} and {c2.code}); a run has each number once", RULE_RUN)
+            Reason(
+                f"{label}: two {n1}s ({c1.code} and {c2.code}); a run has each number once",
+                RULE_RUN,
+            )
         ]
     if n2 < n1:
         return [
-            (
+            Reason(
                 f"{label}: {c2.code} comes after {c1.code}; lay the run in order, low to high",
                 RULE_RUN,
             )
@@ -479,10 +487,12 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
         if between == 0:
             pronoun = "it" if len(needed) == 1 else "them"
             return [
-                (f"{label}: the {missing} {verb} missing and no Wild fills {pronoun}", RULE_RUN)
+                Reason(
+                    f"{label}: the {missing} {verb} missing and no Wild fills {pronoun}", RULE_RUN
+                )
             ]
         return [
-            (
+            Reason(
                 f"{label}: between {c1.code} and {c2.code} the {missing} {verb} needed, but only "
                 f"{_count(between, 'Wild')} stand{'s' if between == 1 else ''} there",
                 RULE_RUN,
@@ -493,7 +503,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
     else:
         fits = f"only the {_and([str(n) for n in needed])} fit{'s' if len(needed) == 1 else ''}"
     return [
-        (
+        Reason(
             f"{label}: between {c1.code} and {c2.code} {fits}, but "
             f"{_count(between, 'place')} of Wilds stand there",
             RULE_RUN,
@@ -518,9 +528,9 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
             continue
         if card.is_skip:
             reason = f"{label}: a Skip counts as blue, and this group is {target.word}"
-            problems.append((reason, RULE_SKIP_BLUE))
+            problems.append(Reason(reason, RULE_SKIP_BLUE))
         else:
-            problems.append((f"{label}: {card.code} is not {target.word}", RULE_COLOUR))
+            problems.append(Reason(f"{label}: {card.code} is not {target.word}", RULE_COLOUR))
     return problems
 
 

@@ -1,4 +1,4 @@
-"""Replay recorded hands into standings: phases, scores, dealer, winner (RULES.md 3, 8, 9).
+"""Replay recorded hands into standings: phases, scores, dealer, winner (rules 3, 8, 9).
 
 A game is its rules, its players in seating order, who dealt first, and the
 hands played. Nothing else is stored: phases, totals, the next dealer and the
@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from . import reasons as rule
 from .phases import Progression, Rules, RulesError, make_rules
+from .reasons import Reason, Rule, cite
 from .scoring import (
     RULE_FLOATER,
     RULE_GOING_OUT,
     CardsLeft,
     PlayerHand,
-    cite,
     join_names,
     player_problems,
     table_problems,
@@ -32,12 +33,12 @@ MAX_PLAYERS = 6
 MAX_MIXED_UP_PLAYERS = 4
 MAX_NAME = 40
 
-RULE_PLAYERS = "RULES.md 3: 2-6 players"
-RULE_MIXED_UP = "RULES.md 3: Mixed-up Masters"
-RULE_MASTERS = "RULES.md 3: Masters"
-RULE_ONE_PHASE = "RULES.md 5: one phase per hand, in order"
-RULE_END = "RULES.md 9: end of game"
-RULE_TIEBREAK = "RULES.md 9: ties"
+RULE_PLAYERS = rule.PLAYERS
+RULE_MIXED_UP = rule.MIXED_UP
+RULE_MASTERS = rule.MASTERS
+RULE_ONE_PHASE = rule.ONE_PHASE
+RULE_END = rule.END_OF_GAME
+RULE_TIEBREAK = rule.TIES
 
 
 def _numbers(phases: Sequence[int]) -> str:
@@ -53,9 +54,11 @@ class GameError(ValueError):
         *,
         hand: int | None = None,
         player: str | None = None,
+        rule: Rule | None = None,
         problems: Sequence[Problem] = (),
     ) -> None:
         self.reason = reason
+        self.rule = rule  # the rule the reason comes from, when there is one
         self.hand = hand
         self.player = player
         self.problems = tuple(problems)  # everything wrong with that hand, when known
@@ -66,22 +69,12 @@ class GameError(ValueError):
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a hand being entered, pinned to a player and a form field.
+Problem = Reason  # one thing wrong with a hand or game, pinned to a player and a field
 
-    ``field`` is one of went_out, made, points, cards, attempts, floaters,
-    tiebreak or hand. A warning (impossible totals under option totals=warn)
-    does not stop the hand from being recorded.
-    """
 
-    player: str | None
-    field: str
-    message: str
-    warning: bool = False
-
-    def __str__(self) -> str:
-        return f"{self.player}: {self.message}" if self.player else self.message
+def _reason(message: str | Reason, player: str | None, field: str, warning: bool = False) -> Reason:
+    reason = message if isinstance(message, Reason) else Reason(message)
+    return replace(reason, player=player, field=field, warning=warning)
 
 
 @dataclass(frozen=True)
@@ -149,7 +142,7 @@ class Game:
         object.__setattr__(self, "hands", tuple(self.hands))
         object.__setattr__(self, "orders", {k: tuple(v) for k, v in self.orders.items()})
         for problem in game_problems(self.rules, self.players, self.dealer, self.orders):
-            raise GameError(problem.message, player=problem.player)
+            raise GameError(problem.message, player=problem.player, rule=problem.rule)
 
     def with_hand(self, hand: HandRecord) -> Game:
         return replace(self, hands=(*self.hands, hand))
@@ -168,8 +161,8 @@ def game_problems(
     """
     problems: list[Problem] = []
 
-    def add(player: str | None, message: str, where: str = "players") -> None:
-        problems.append(Problem(player, where, message))
+    def add(player: str | None, message: str | Reason, where: str = "players") -> None:
+        problems.append(_reason(message, player, where))
 
     mixed_up = rules.progression is Progression.MIXED_UP
     most = MAX_MIXED_UP_PLAYERS if mixed_up else MAX_PLAYERS
@@ -367,7 +360,7 @@ class _Replay:
         phase = self.next_phase(name)
         return (phase,) if phase is not None else ()
 
-    def phase_in_hand(self, hand: HandRecord, name: str) -> tuple[int | None, str | None]:
+    def phase_in_hand(self, hand: HandRecord, name: str) -> tuple[int | None, Reason | None]:
         """(the phase this player attempted in this hand, or why that cannot be told)."""
         attempt = hand.attempts.get(name)
         if hand.tiebreak:
@@ -407,8 +400,10 @@ class _Replay:
     def problems(self, hand: HandRecord) -> list[Problem]:
         problems: list[Problem] = []
 
-        def add(player: str | None, where: str, message: str, warning: bool = False) -> None:
-            problems.append(Problem(player, where, message, warning))
+        def add(
+            player: str | None, where: str, message: str | Reason, warning: bool = False
+        ) -> None:
+            problems.append(_reason(message, player, where, warning))
 
         for where, name in hand.named():
             if name not in self.seats:
@@ -464,7 +459,9 @@ class _Replay:
         for name in playing:
             phase, reason = self.phase_in_hand(hand, name)
             if reason is not None:
-                add(name, "made" if reason.startswith("has already") else "attempts", reason)
+                add(
+                    name, "made" if reason.message.startswith("has already") else "attempts", reason
+                )
             if phase is not None:
                 phases[name] = phase
 
@@ -623,8 +620,13 @@ class _Replay:
             problems = self.problems(hand)
             errors = [p for p in problems if not p.warning]
             if errors:
+                first = errors[0]
                 raise GameError(
-                    errors[0].message, hand=number, player=errors[0].player, problems=problems
+                    first.message,
+                    hand=number,
+                    player=first.player,
+                    rule=first.rule,
+                    problems=problems,
                 )
             added = [str(GameError(p.message, hand=number, player=p.player)) for p in problems]
             self.warnings += added

@@ -11,7 +11,7 @@ what each Wild was laid down as.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .cards import Card, Colour, format_cards, impossible
 from .check import (
@@ -21,7 +21,6 @@ from .check import (
     RULE_HIT_SET,
     RULE_SKIP,
     RULE_SKIP_BLUE,
-    Problem,
     RunReading,
     Verdict,
     a_number,
@@ -31,6 +30,7 @@ from .check import (
     run_readings,
 )
 from .phases import GroupKind, GroupSpec, Rules
+from .reasons import Reason
 
 _KIND_WORD = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "colour group"}
 
@@ -50,12 +50,12 @@ def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) 
     """May ``card`` be hit onto this laid-down group, and where does it go?"""
     group = tuple(group)
     label = f"the {_KIND_WORD[kind]} ({format_cards(group)})"
-    deck = [(reason, RULE_DECK) for reason in impossible((*group, card), rules.super_wild)]
+    deck = [Reason(reason, RULE_DECK) for reason in impossible((*group, card), rules.super_wild)]
     problems = deck + check_group(rules, GroupSpec(kind, 2), group, label=label, as_laid=True)
     if problems:
         return _no_hit(problems)
     if card.is_skip and not is_blue_skip(rules, kind, card):
-        return _no_hit([(f"a {card.describe()} can never be hit onto a group", RULE_SKIP)])
+        return _no_hit([Reason(f"a {card.describe()} can never be hit onto a group", RULE_SKIP)])
     if kind is GroupKind.SET:
         return _hit_set(group, card)
     if kind is GroupKind.RUN:
@@ -63,13 +63,12 @@ def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) 
     return _hit_colour(group, card)
 
 
-def _no_hit(problems: list[Problem]) -> HitVerdict:
-    verdict = Verdict.of(problems)
-    return HitVerdict(False, verdict.reasons, verdict.rules)
+def _no_hit(problems: list[Reason]) -> HitVerdict:
+    return HitVerdict(False, tuple(problems))
 
 
 def _hit(where: str, stands_for: int | None = None) -> HitVerdict:
-    return HitVerdict(True, (), (), where=where, stands_for=stands_for)
+    return HitVerdict(True, where=where, stands_for=stands_for)
 
 
 def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
@@ -79,7 +78,7 @@ def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
             return _hit("joins the set of Wilds")
         return _no_hit(
             [
-                (
+                Reason(
                     f"the set has only Wilds, so its number is not on the table; {card.code} "
                     f"fits only if the Wilds were laid down as {card.number}s",
                     RULE_HIT_SET,
@@ -93,7 +92,9 @@ def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
         return _hit(f"joins the set of {number}s (as {as_what})", number)
     if card.number == number:
         return _hit(f"joins the set of {number}s", number)
-    return _no_hit([(f"{card.code} is not {a_number(number)}: the set is {number}s", RULE_HIT_SET)])
+    return _no_hit(
+        [Reason(f"{card.code} is not {a_number(number)}: the set is {number}s", RULE_HIT_SET)]
+    )
 
 
 # --- runs --------------------------------------------------------------------
@@ -107,7 +108,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
             return _hit("an end of the run (the Wilds' numbers were said when laid down)")
         return _no_hit(
             [
-                (
+                Reason(
                     "the run has only Wilds, so which numbers it holds is not on the table; "
                     "a card fits only if it extends an end within 1-12",
                     RULE_HIT_RUN,
@@ -125,7 +126,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
     if not any(v.valid for v in verdicts):
         return _no_hit(
             [
-                (
+                Reason(
                     f"{card.code} extends the run neither as {readings[0].span} nor as "
                     f"{readings[1].span}",
                     RULE_HIT_RUN,
@@ -136,7 +137,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
     other = next(r for r, v in zip(readings, verdicts, strict=True) if not v.valid)
     return _no_hit(
         [
-            (
+            Reason(
                 f"it depends on what the Wilds were laid down as: {card.code} fits if the run "
                 f"is {fits.span}, not if it is {other.span}",
                 RULE_HIT_RUN,
@@ -158,8 +159,8 @@ def _with_direction(
         f" (read {other}, its Wilds would stand for numbers outside 1-12, so it is laid {way}: "
         f"{', '.join(str(reading.first + reading.step * i) for i in range(reading.places))})"
     )
-    reasons = (verdict.reasons[0] + note, *verdict.reasons[1:])
-    return HitVerdict(False, reasons, verdict.rules)
+    first = verdict.problems[0]
+    return HitVerdict(False, (replace(first, message=first.message + note), *verdict.problems[1:]))
 
 
 def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
@@ -177,7 +178,7 @@ def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
             reason = f"the run {span} already has its {number}; a hit must extend an end"
         else:
             reason = f"{card.code} does not extend the run {span}: {_run_wants(start, end)}"
-        return _no_hit([(reason, RULE_HIT_RUN)])
+        return _no_hit([Reason(reason, RULE_HIT_RUN)])
     if end + width <= 12:
         return _hit(f"high end (as {_and([str(end + i) for i in range(1, width + 1)])})", end + 1)
     if start - width >= 1:
@@ -190,7 +191,7 @@ def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
             f"a {card.describe()} fills {width} places, and the run {span} has room for only "
             f"{start - 1} more below and {12 - end} more above"
         )
-    return _no_hit([(reason, RULE_HIT_RUN)])
+    return _no_hit([Reason(reason, RULE_HIT_RUN)])
 
 
 def _run_wants(start: int, end: int) -> str:
@@ -210,7 +211,7 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
             return _hit("joins the group of Wilds")
         return _no_hit(
             [
-                (
+                Reason(
                     "the group has only Wilds, so its colour is not on the table; "
                     f"{card.code} fits only if they were laid down as "
                     f"{colour_of(card).word}",  # type: ignore[union-attr]
@@ -226,11 +227,16 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
         if colour is Colour.BLUE:
             return _hit("joins the blue cards (the Skip counts as blue)")
         reason = f"a Skip counts as blue, and the group is {colour.word}"
-        return _no_hit([(reason, RULE_SKIP_BLUE)])
+        return _no_hit([Reason(reason, RULE_SKIP_BLUE)])
     if card.colour is colour:
         return _hit(f"joins the {colour.word} cards")
     return _no_hit(
-        [(f"{card.code} is not {colour.word}: the group is {colour.word} cards", RULE_HIT_COLOUR)]
+        [
+            Reason(
+                f"{card.code} is not {colour.word}: the group is {colour.word} cards",
+                RULE_HIT_COLOUR,
+            )
+        ]
     )
 
 

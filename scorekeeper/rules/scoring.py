@@ -1,4 +1,4 @@
-"""Hand points, and which hand totals a player can really end a hand with (RULES.md 8).
+"""Hand points, and which hand totals a player can really end a hand with (rule 8).
 
 Every turn is draw one, discard one, so a hand never grows. That is what lets
 the scorekeeper catch a mistyped total at the table:
@@ -27,8 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
+from . import reasons as rule
 from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
 from .phases import Rules
+from .reasons import Reason, cite
 
 HAND_SIZE = 10  # cards dealt; also the most anyone holds at the end of a hand
 LOW_POINTS = 5  # a card 1-9
@@ -37,18 +39,14 @@ SKIP_POINTS = 15
 SUPER_WILD_POINTS = 50
 SUPER_SKIP_POINTS = 25
 
-# Short citations, appended to every reason so a dispute can be settled.
-RULE_POINTS = "RULES.md 8: card points"
-RULE_HAND_SIZE = "RULES.md 8: a hand never grows"
-RULE_LAID_DOWN = "RULES.md 8: laying down uses cards"
-RULE_GOING_OUT = "RULES.md 8: going out"
-RULE_FLOATER = "RULES.md 8: floaters"
-RULE_DECK = "RULES.md 1: the deck"
-RULE_SUPER_WILD = "RULES.md 3: Super Wild"
-
-
-def cite(reason: str, rule: str) -> str:
-    return f"{reason} ({rule})"
+# The rule behind each reason (a section of the rules page).
+RULE_POINTS = rule.CARD_POINTS
+RULE_HAND_SIZE = rule.HAND_SIZE
+RULE_LAID_DOWN = rule.CARDS_LEFT
+RULE_GOING_OUT = rule.GOING_OUT
+RULE_FLOATER = rule.FLOATERS
+RULE_DECK = rule.DECK
+RULE_SUPER_WILD = rule.SUPER_WILD
 
 
 def card_points(rules: Rules, card: Card) -> int:
@@ -309,7 +307,7 @@ def _possible_totals(rules: Rules, hand: PlayerHand) -> frozenset[int]:
     return frozenset(points for _, _, points in _holdings(rules, hand))
 
 
-def _situation_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     """Going out, floating and laying down that contradict each other."""
     problems = []
     if hand.went_out and hand.floater:
@@ -359,7 +357,7 @@ def total_problems(
     laid_down: bool = False,
     phase: int | None = None,
     player: str | None = None,
-) -> list[str]:
+) -> list[Reason]:
     """Why this hand total is impossible for this player ([] when it is possible)."""
     hand = PlayerHand(
         points=points, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
@@ -367,11 +365,11 @@ def total_problems(
     return _named(player, _situation_problems(rules, hand) or _points_problems(rules, hand))
 
 
-def _named(player: str | None, problems: list[str]) -> list[str]:
-    return [f"{player}: {p}" for p in problems] if player else problems
+def _named(player: str | None, problems: list[Reason]) -> list[Reason]:
+    return [p.about(player) for p in problems] if player else problems
 
 
-def _points_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     points = hand.points
     assert points is not None
     if points < 0:
@@ -446,7 +444,7 @@ def counts_problems(
     laid_down: bool = False,
     phase: int | None = None,
     player: str | None = None,
-) -> list[str]:
+) -> list[Reason]:
     """Why these exact cards left are impossible for this player ([] when possible)."""
     hand = PlayerHand(
         cards=cards, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
@@ -454,7 +452,7 @@ def counts_problems(
     return _named(player, _situation_problems(rules, hand) or _cards_problems(rules, hand))
 
 
-def _cards_problems(rules: Rules, hand: PlayerHand) -> list[str]:
+def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     cards = hand.cards
     assert cards is not None
     deck = deck_counts(rules)
@@ -513,7 +511,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[str]:
     return []
 
 
-def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -> list[str]:
+def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -> list[Reason]:
     """Everything wrong with one player's end of hand: position, cards, points."""
     problems = _situation_problems(rules, hand)
     if not problems and hand.cards is not None:
@@ -567,7 +565,7 @@ def _needs_for(
     return tuple(_pareto(used.vector for used in matches))
 
 
-def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[str]:
+def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason]:
     """Why all these hands cannot have been dealt from one deck ([] when they can).
 
     With exact cards this adds them up; with bare totals it asks whether there is

@@ -73,12 +73,7 @@ def _links(stored: store.StoredGame) -> dict[str, str]:
 
 
 def _problem_json(problem: Problem) -> dict[str, Any]:
-    return {
-        "player": problem.player,
-        "field": problem.field,
-        "message": problem.message,
-        "warning": problem.warning,
-    }
+    return problem.to_json()
 
 
 def _refused(result: actions.Refused) -> ApiError:
