@@ -35,6 +35,7 @@ from .rules.game import (
     replay_from,
 )
 from .rules.phases import RulesError
+from .rules.reasons import Rule
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
 STALE = "Another phone changed this game a moment ago. Check the game and try again."
@@ -66,6 +67,7 @@ class Saved:
 class Refused:
     message: str
     problems: tuple[Problem, ...] = ()
+    rule: Rule | None = None  # the rule the message comes from, for its link on screen
 
 
 @dataclass(frozen=True)
@@ -135,7 +137,8 @@ def create(
         game = load_game(data)
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
-        return Refused(str(error), tuple(getattr(error, "problems", ())))
+        problems = tuple(getattr(error, "problems", ()))
+        return Refused(str(error), problems, getattr(error, "rule", None))
     summary = summary or "Game created"
     stored = store.create_game(
         db,

@@ -127,3 +127,19 @@ def test_tapping_cards_builds_the_group_and_replaces_the_card_on_the_hit_checker
 def test_taps_aimed_at_unknown_fields_change_nothing(client):
     page = client.get("/check?phase=1&g0=R7&active=rules&add=W").get_data(as_text=True)
     assert 'name="g0" value="R7"' in page
+
+
+def test_a_phase_the_game_does_not_play_is_refused_with_a_clear_message(client):
+    response = client.get("/check?rules=even&phase=1&g0=R7+B7+W")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "There is no phase 1 in this game: it plays phases 2, 4, 6, 8 and 10." in page
+
+
+def test_a_hand_of_more_than_eleven_cards_is_refused(client):
+    hand = "+".join(f"R{n}" for n in range(1, 13))
+    response = client.get(f"/check/hand?phase=1&hand={hand}")
+    assert response.status_code == 400
+    assert "a hand holds at most 11 cards (10 dealt and 1 drawn), not 12" in response.get_data(
+        as_text=True
+    )

@@ -20,6 +20,7 @@ from . import (
     openapi,
     printables,
     redact,
+    rules_page,
     share,
     static_files,
 )
@@ -43,6 +44,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(printables.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(openapi.bp)
+    app.register_blueprint(rules_page.bp)
 
     @app.after_request
     def security_headers(response):

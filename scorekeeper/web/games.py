@@ -165,7 +165,8 @@ def import_game():
     summary = f"Game imported with {count} hand{'' if count == 1 else 's'}"
     result = actions.create(db(), data, action="import", summary=summary)
     if isinstance(result, actions.Refused):
-        return render_template("import.html", text=text, error=result.message), 422
+        page = render_template("import.html", text=text, error=result.message, rule=result.rule)
+        return page, 422
     return _to_game(result)
 
 

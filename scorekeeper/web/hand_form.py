@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression
+from ..rules.reasons import Rule
 from ..rules.scoring import CardsLeft, laid_down_implied
 
 CARD_FIELDS = (
@@ -31,6 +32,7 @@ class HandForm:
     errors: dict[str, str] = field(default_factory=dict)  # field -> message
     general: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what was inferred
+    rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
     hand: HandRecord | None = None
 
 

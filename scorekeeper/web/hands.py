@@ -46,10 +46,18 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bo
             key = f"{FORM_FIELDS[problem.field]}-{seat[problem.player]}"
         else:
             form.general.append(str(problem))
+            _cite(form, str(problem), problem)
             continue
         text = str(problem)
         form.errors[key] = f"{form.errors[key]}; {text}" if key in form.errors else text
+        _cite(form, key, problem)
     return ok
+
+
+def _cite(form: HandForm, key: str, problem: Problem) -> None:
+    """Remember the rule behind a message, for its link on screen."""
+    if problem.rule and problem.rule not in form.rules.get(key, []):
+        form.rules.setdefault(key, []).append(problem.rule)
 
 
 @bp.post("/g/<game_id>/<key>/hands")

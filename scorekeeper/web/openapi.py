@@ -42,11 +42,14 @@ SCHEMAS: dict[str, Any] = {
     },
     "Problem": {
         "type": "object",
-        "required": ["player", "field", "message", "warning"],
+        "description": "One reason, with the rule it comes from (/rules#anchor).",
+        "required": ["message", "rule", "anchor", "player", "field", "warning"],
         "properties": {
-            "player": {"type": ["string", "null"]},
-            "field": {"type": "string"},
             "message": {"type": "string"},
+            "rule": {"type": ["string", "null"], "examples": ["Rule 8: card points"]},
+            "anchor": {"type": ["string", "null"], "examples": ["card-points"]},
+            "player": {"type": ["string", "null"]},
+            "field": {"type": ["string", "null"]},
             "warning": {"type": "boolean"},
         },
     },
@@ -187,13 +190,7 @@ SCHEMAS: dict[str, Any] = {
             "valid": {"type": "boolean"},
             "reasons": NAMES,
             "rules": NAMES,
-            "problems": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"reason": {"type": "string"}, "rule": {"type": "string"}},
-                },
-            },
+            "problems": {"type": "array", "items": _ref("Problem")},
             "phase": {"type": "integer"},
         },
     },

@@ -1,0 +1,57 @@
+"""The rules page: docs/rules.md, rendered once on the server, at /rules.
+
+Every verdict on screen links the rule that decides it here, as
+"Rule 8: card points ›" pointing at /rules#card-points. The document is ours
+and trusted; raw HTML in it is still switched off, and headings written as
+``## Card points {#card-points}`` get that anchor as their id.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from flask import Blueprint, render_template
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markupsafe import Markup
+
+from .. import ROOT
+
+bp = Blueprint("rules_page", __name__)
+DOCUMENT = ROOT / "docs" / "rules.md"
+_ANCHOR = re.compile(r"\s*\{#([a-z0-9-]+)\}\s*$")
+
+
+def _heading_anchors(state: StateCore) -> None:
+    """Turn a trailing ``{#anchor}`` on a heading into the heading's id."""
+    tokens = state.tokens
+    for opening, inline in zip(tokens, tokens[1:], strict=False):
+        if opening.type != "heading_open" or inline.type != "inline":
+            continue
+        match = _ANCHOR.search(inline.content)
+        if not match:
+            continue
+        opening.attrSet("id", match.group(1))
+        inline.content = inline.content[: match.start()]
+        last = inline.children[-1] if inline.children else None
+        if last is not None and last.type == "text":
+            last.content = _ANCHOR.sub("", last.content)
+
+
+@cache
+def rules_html() -> Markup:
+    """The rules document as HTML (tables on, raw HTML off)."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.core.ruler.push("heading_anchors", _heading_anchors)
+    return Markup(md.render(DOCUMENT.read_text(encoding="utf-8")))
+
+
+def anchors() -> set[str]:
+    """Every anchor the rules page has, for links and tests."""
+    return set(re.findall(r'id="([a-z0-9-]+)"', rules_html()))
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html", body=rules_html())
