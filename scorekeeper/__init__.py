@@ -14,8 +14,9 @@ PACKAGE = Path(__file__).resolve().parent
 SOURCE = PACKAGE.parent  # the repository, when running from a checkout
 
 
-def _shipped(name: str) -> Path:
-    """templates/ or static/: in the package when installed from a wheel, else the checkout's."""
+def shipped(name: str) -> Path:
+    """templates/, static/ or docs/: in the package when installed from a wheel, else the
+    checkout's."""
     installed = PACKAGE / name
     return installed if installed.is_dir() else SOURCE / name
 
@@ -40,8 +41,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_path=_instance_path(),
-        template_folder=str(_shipped("templates")),
-        static_folder=str(_shipped("static")),
+        template_folder=str(shipped("templates")),
+        static_folder=str(shipped("static")),
     )
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "scorekeeper.sqlite3"),

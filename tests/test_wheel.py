@@ -66,6 +66,8 @@ def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
         assert "<form" in page and "player-0" in page
         with urllib.request.urlopen(f"{base}/static/htmx.min.js", timeout=2) as response:
             assert b"htmx" in response.read()
+        with urllib.request.urlopen(f"{base}/rules", timeout=2) as response:
+            assert b'id="card-points"' in response.read()
     finally:
         server.terminate()
         server.communicate(timeout=10)  # reaps it and closes its output pipe

@@ -16,10 +16,10 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markupsafe import Markup
 
-from .. import ROOT
+from .. import shipped
 
 bp = Blueprint("rules_page", __name__)
-DOCUMENT = ROOT / "docs" / "rules.md"
+DOCUMENT = shipped("docs") / "rules.md"
 _ANCHOR = re.compile(r"\s*\{#([a-z0-9-]+)\}\s*$")
 
 
