@@ -15,7 +15,17 @@ from scorekeeper.rules.phases import GroupKind, GroupSpec, Rules
 
 
 def _blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
-    return rules.super_wild and kind is GroupKind.COLOUR and card.kind is Kind.SKIP
+    """Super Wild: a Skip (and, by house rule, the Super Skip) may be blue."""
+    kinds = (
+        {Kind.SKIP, Kind.SUPER_SKIP} if rules.options["super_skip_blue"] == "yes" else {Kind.SKIP}
+    )
+    return rules.super_wild and kind is GroupKind.COLOUR and card.kind in kinds
+
+
+def _natural(rules: Rules, kind: GroupKind, card: Card) -> bool:
+    """A numbered card, or a blue Skip under house rule blue_skip_natural."""
+    skip_natural = rules.super_wild and rules.options["blue_skip_natural"] == "yes"
+    return card.is_natural or (skip_natural and _blue_skip(rules, kind, card))
 
 
 # --- a laid-down phase: a run counts in whichever order its cards make one -----
@@ -31,7 +41,7 @@ def group_ok(
     if places < spec.size:
         return False
     naturals = [c for c in cards if c.is_natural]
-    if not rules.natural_per_phase and not naturals:
+    if not rules.natural_per_phase and not any(_natural(rules, spec.kind, c) for c in cards):
         return False
     if spec.kind is GroupKind.SET:
         return len({c.number for c in naturals}) <= 1
@@ -110,7 +120,9 @@ def run_in_some_order(cards: tuple[Card, ...]) -> bool:
 def phase_ok(rules: Rules, number: int, groups: list[tuple[Card, ...]]) -> bool:
     if impossible([c for g in groups for c in g], super_wild=rules.super_wild):
         return False
-    if rules.natural_per_phase and not any(c.is_natural for g in groups for c in g):
+    if rules.natural_per_phase and not any(
+        _natural(rules, GroupKind.COLOUR, c) for g in groups for c in g
+    ):
         return False
     return any(
         len(layout) == len(groups)
@@ -124,18 +136,23 @@ def phase_ok(rules: Rules, number: int, groups: list[tuple[Card, ...]]) -> bool:
 
 @cache
 def group_extras(
-    spec: GroupSpec, cards: tuple[Card, ...], per_group: bool, super_wild: bool
+    spec: GroupSpec,
+    cards: tuple[Card, ...],
+    per_group: bool,
+    blue_kinds: frozenset[Kind],
+    skip_natural: bool,
 ) -> int | None:
-    """Fewest cards to add to exactly these cards to make the group (None: never)."""
+    """Fewest cards to add to exactly these cards to make the group (None: never).
+
+    ``blue_kinds``: the Skips that may be blue (Super Wild); ``skip_natural``:
+    a blue Skip may be the group's natural card."""
     naturals = [c for c in cards if c.is_natural]
     skips = [c for c in cards if c.is_skip]
     wild_places = sum(c.width for c in cards if c.is_wild)
     supers = sum(1 for c in cards if c.kind is Kind.SUPER_WILD)
-    if skips and not (
-        super_wild and spec.kind is GroupKind.COLOUR and all(c.kind is Kind.SKIP for c in skips)
-    ):
+    if skips and not (spec.kind is GroupKind.COLOUR and all(c.kind in blue_kinds for c in skips)):
         return None
-    needs_natural = per_group and not naturals
+    needs_natural = per_group and not naturals and not (skip_natural and skips)
     if spec.kind in (GroupKind.SET, GroupKind.COLOUR):
         if spec.kind is GroupKind.SET:
             kinds = {c.number for c in naturals}
@@ -169,6 +186,10 @@ def group_extras(
 def fewest_missing(rules: Rules, number: int, hand: list[Card]) -> int:
     """Try every way to share the hand among the groups (or leave cards in hand)."""
     per_group = not rules.natural_per_phase
+    blue_kinds = frozenset(
+        k for k in (Kind.SKIP, Kind.SUPER_SKIP) if _blue_skip(rules, GroupKind.COLOUR, Card(k))
+    )
+    skip_natural = rules.super_wild and rules.options["blue_skip_natural"] == "yes"
     hand = sorted(hand, key=Card.sort_key)
     best = None
     for layout in rules.phase(number).layouts:
@@ -176,11 +197,13 @@ def fewest_missing(rules: Rules, number: int, hand: list[Card]) -> int:
             total, any_natural = 0, False
             for g, spec in enumerate(layout):
                 cards = tuple(c for c, to in zip(hand, choice, strict=True) if to == g)
-                extras = group_extras(spec, cards, per_group, rules.super_wild)
+                extras = group_extras(spec, cards, per_group, blue_kinds, skip_natural)
                 if extras is None:
                     break
                 total += extras
-                any_natural = any_natural or any(c.is_natural for c in cards)
+                any_natural = any_natural or any(
+                    c.is_natural or (skip_natural and c.is_skip) for c in cards
+                )
             else:
                 if not per_group and not any_natural:
                     total = max(total, 1)

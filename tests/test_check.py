@@ -293,7 +293,29 @@ def test_check_group_names_the_group_by_its_label():
 
 # --- property: the verdict agrees with the brute-force oracle --------------------
 
-PROFILES = [OFFICIAL, SUPER, PER_PHASE, PLUS10, CUSTOM]
+SKIPS_BLUE = make_rules("super-wild", {"super_skip_blue": "yes", "blue_skip_natural": "yes"})
+PROFILES = [OFFICIAL, SUPER, PER_PHASE, PLUS10, CUSTOM, SKIPS_BLUE]
+
+
+@pytest.mark.parametrize(
+    ("rules", "laid", "reason"),
+    [
+        (SUPER, "B1 B2 B5 S SS W W", "a Super Skip can never be part of a phase"),
+        (SUPER, "S S W W W W W", "no natural card; every group needs at least one numbered card"),
+        (SKIPS_BLUE, "B1 B2 B5 S SS W W", None),
+        (SKIPS_BLUE, "S S W W W W W", None),
+        (SKIPS_BLUE, "S SS W W W W W", None),
+        (SKIPS_BLUE, "R1 S W W W W W", "a Skip counts as blue, and this group is red"),
+    ],
+)
+def test_super_wild_skips_in_phase_8_follow_the_chosen_reading(rules, laid, reason):
+    verdict = check_phase(rules, 8, [parse_cards(laid)])
+    if reason is None:
+        assert verdict.valid, verdict.reasons
+    else:
+        assert any(reason in r for r in verdict.reasons), verdict.reasons
+
+
 DECK = deck(super_wild=True)
 
 

@@ -13,6 +13,7 @@ from scorekeeper.rules.reasons import Reason
 
 SUPER = make_rules("super-wild")
 PER_PHASE = make_rules(options={"natural": "phase"})
+SKIPS_BLUE = make_rules("super-wild", {"super_skip_blue": "yes", "blue_skip_natural": "yes"})
 SET, RUN, COLOUR = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
 
 
@@ -222,6 +223,14 @@ def test_a_card_that_does_not_fit_says_why(rules, kind, group, card, reason, rul
     assert verdict.where is None and verdict.stands_for is None
 
 
+def test_the_super_skip_joins_blue_cards_only_under_its_house_rule():
+    group, card = parse_cards("B1 B2 B5 B6 B8 B9 S"), parse_card("SS")
+    assert not check_hit(SUPER, COLOUR, group, card).valid
+    other = make_rules("super-wild", {"super_skip_blue": "yes"})
+    verdict = check_hit(other, COLOUR, group, card)
+    assert verdict.valid and verdict.where == "joins the blue cards (the Super Skip counts as blue)"
+
+
 def test_a_hit_verdict_reads_as_json():
     data = check_hit(OFFICIAL, RUN, parse_cards("R3 B4 G5 Y6"), parse_card("W")).to_json()
     assert data == {
@@ -241,7 +250,7 @@ CARDS = deck(super_wild=True)
 
 @st.composite
 def hits(draw):
-    rules = draw(st.sampled_from([OFFICIAL, SUPER]))
+    rules = draw(st.sampled_from([OFFICIAL, SUPER, SKIPS_BLUE]))
     kind = draw(st.sampled_from(list(GroupKind)))
     start = draw(st.integers(1, 11))
     size = draw(st.integers(2, 5))

@@ -246,6 +246,24 @@ SMALL_CUSTOM = make_rules(
 
 
 SMALL_CUSTOM_PER_PHASE = make_rules(options={**SMALL_CUSTOM.options, "natural": "phase"})
+OTHER_READING = {"super_skip_blue": "yes", "blue_skip_natural": "yes"}
+SKIPS_BLUE = make_rules("super-wild", OTHER_READING)
+SMALL_CUSTOM_SKIPS = make_rules(options={**SMALL_CUSTOM.options, **OTHER_READING})
+
+
+@pytest.mark.parametrize(
+    ("rules", "can_make"), [(SUPER, False), (SKIPS_BLUE, True)], ids=["default", "other reading"]
+)
+def test_skips_as_blue_natural_cards_follow_the_chosen_reading(rules, can_make):
+    """Super Wild, phase 8: by default a blue Skip is no natural card and the Super Skip
+    is no blue card; house rules super_skip_blue and blue_skip_natural say otherwise."""
+    hand = parse_cards("S SS W W W W W R3")
+    solution = solve(rules, 8, hand)
+    assert solution.can_make is can_make
+    if can_make:
+        assert_lays_down(rules, 8, hand, solution)
+    else:
+        assert solution.missing == 1
 
 
 def test_with_one_natural_per_phase_skips_and_the_super_wild_make_whole_groups():
@@ -257,7 +275,11 @@ def test_with_one_natural_per_phase_skips_and_the_super_wild_make_whole_groups()
 
 @st.composite
 def hands(draw):
-    rules = draw(st.sampled_from([*PROFILES, SMALL_CUSTOM, SMALL_CUSTOM_PER_PHASE]))
+    rules = draw(
+        st.sampled_from(
+            [*PROFILES, SKIPS_BLUE, SMALL_CUSTOM, SMALL_CUSTOM_PER_PHASE, SMALL_CUSTOM_SKIPS]
+        )
+    )
     phase = draw(st.sampled_from(rules.sequence))
     most_groups = max(len(layout) for layout in rules.phase(phase).layouts)
     size = draw(st.integers(0, 7 if most_groups <= 2 else 5))

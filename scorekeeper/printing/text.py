@@ -68,7 +68,7 @@ def phase_rows(rules: Rules) -> list[tuple[int, str]]:
     for number in sorted(set(rules.sequence)):
         text = str(rules.phase(number))
         if rules.super_wild and _is_colour_phase(rules, number):
-            text += " (a Skip may count as a blue card)"
+            text += f" ({rules.blue_skip_text()})"
         rows.append((number, text))
     return rows
 
@@ -144,6 +144,14 @@ _HOUSE_RULES: dict[str, Callable[[str, Rules], str]] = {
     ),
     "super_wild": lambda v, r: (
         "Super Wild and Super Skip in play" if v == "yes" else "No Super Wild or Super Skip"
+    ),
+    "super_skip_blue": lambda v, r: (
+        "The Super Skip may count as a blue card" if v == "yes" else "The Super Skip is never blue"
+    ),
+    "blue_skip_natural": lambda v, r: (
+        "A Skip counted as blue may be its group's natural card"
+        if v == "yes"
+        else "A Skip counted as blue is never a group's natural card"
     ),
     "wild_points": lambda v, r: f"A Wild left in hand scores {v}",
     "natural": lambda v, r: (

@@ -15,7 +15,9 @@ Conventions this module fixes (the rule books leave them open):
 - With the Super Wild option a plain Skip counts as a blue card in any group
   of one colour (phase 8 and the colour groups of other lists), for laying
   down and for hitting. It is not a natural card: the group still needs a
-  numbered card. The Super Skip is never part of a phase.
+  numbered card. The Super Skip is never part of a phase. House rules
+  super_skip_blue and blue_skip_natural give the other readings
+  (``Rules.blue_skip_kinds``, ``counts_natural``).
 """
 
 from __future__ import annotations
@@ -107,7 +109,11 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
     assert best is not None
     if best and len(layouts[0]) > 1:
         best = _order_hint(rules, phase_number, layouts, groups) or best
-    if rules.natural_per_phase and groups and not any(c.is_natural for g in groups for c in g):
+    if (
+        rules.natural_per_phase
+        and groups
+        and not any(counts_natural(rules, c) for g in groups for c in g)
+    ):
         best.append(
             Reason(
                 f"phase {phase_number} has only Wilds: it needs at least one natural "
@@ -136,10 +142,11 @@ def check_group(
             kept.append(card)
         elif is_blue_skip(rules, spec.kind, card):
             kept.append(card)
-        elif rules.super_wild and card.kind is Kind.SKIP:
+        elif card.kind in rules.blue_skip_kinds():
             problems.append(
                 Reason(
-                    f"{label}: a Skip counts only as a blue card in a group of one colour",
+                    f"{label}: a {card.describe()} counts only as a blue card in a group of "
+                    "one colour",
                     RULE_SKIP,
                 )
             )
@@ -165,11 +172,12 @@ def check_group(
         problems += _run_problems(list(arrange_run(kept) or kept), label)
     else:
         problems += _colour_problems(kept, label)
-    if not rules.natural_per_phase and kept and not any(c.is_natural for c in kept):
+    if not rules.natural_per_phase and kept and not any(counts_natural(rules, c) for c in kept):
+        stand_ins = "Wilds and Skips" if any(c.is_skip for c in kept) else "Wilds"
         problems.append(
             Reason(
                 f"{label}: no natural card; every group needs at least one numbered card, "
-                "not only Wilds",
+                f"not only {stand_ins}",
                 RULE_NATURAL,
             )
         )
@@ -186,8 +194,13 @@ def _impossible(rules: Rules, cards: Iterable[Card]) -> list[str]:
 
 
 def is_blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:
-    """Under Super Wild a plain Skip may be a blue card in a group of one colour."""
-    return rules.super_wild and kind is GroupKind.COLOUR and card.kind is Kind.SKIP
+    """Under Super Wild a Skip may be a blue card in a group of one colour."""
+    return kind is GroupKind.COLOUR and card.kind in rules.blue_skip_kinds()
+
+
+def counts_natural(rules: Rules, card: Card) -> bool:
+    """A numbered card; or, with house rule blue_skip_natural, a Skip that is blue."""
+    return card.is_natural or (rules.blue_skip_natural and card.kind in rules.blue_skip_kinds())
 
 
 def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]]) -> list[Problem]:

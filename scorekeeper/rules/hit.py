@@ -225,8 +225,8 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
         return _hit(f"joins the {colour.word} cards (as {colour.word})")
     if card.is_skip:
         if colour is Colour.BLUE:
-            return _hit("joins the blue cards (the Skip counts as blue)")
-        reason = f"a Skip counts as blue, and the group is {colour.word}"
+            return _hit(f"joins the blue cards (the {card.describe()} counts as blue)")
+        reason = f"a {card.describe()} counts as blue, and the group is {colour.word}"
         return _no_hit([Reason(reason, RULE_SKIP_BLUE)])
     if card.colour is colour:
         return _hit(f"joins the {colour.word} cards")

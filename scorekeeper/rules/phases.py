@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .cards import DEFAULT_SUIT_COLOURS, CardError, Colour, format_suit_colours, parse_suit_colours
+from .cards import (
+    DEFAULT_SUIT_COLOURS,
+    CardError,
+    Colour,
+    Kind,
+    format_suit_colours,
+    parse_suit_colours,
+)
 
 
 class RulesError(ValueError):
@@ -212,6 +219,18 @@ OPTIONS: dict[str, Option] = {
             ("no", "yes"),
             "no",
         ),
+        Option(
+            "super_skip_blue",
+            "Super Wild: the Super Skip may count as a blue card too, like the other Skips.",
+            ("no", "yes"),
+            "no",
+        ),
+        Option(
+            "blue_skip_natural",
+            "Super Wild: a Skip counted as blue may be its group's natural card.",
+            ("no", "yes"),
+            "no",
+        ),
         Option("wild_points", "Points for a Wild left in hand.", ("25", "20"), "25"),
         Option(
             "natural",
@@ -320,6 +339,8 @@ class Rules:
     sequence: tuple[int, ...]  # phase numbers to make, in order
     progression: Progression
     super_wild: bool
+    super_skip_blue: bool  # Super Wild: the Super Skip may be blue too
+    blue_skip_natural: bool  # Super Wild: a blue Skip may be a group's natural card
     wild_points: int
     natural_per_phase: bool
     going_out_needs_discard: bool
@@ -335,6 +356,20 @@ class Rules:
                 f"there is no phase {number}: this game's phases are 1 to {len(self.phase_list)}"
             )
         return self.phase_list[number - 1]
+
+    def blue_skip_kinds(self) -> frozenset[Kind]:
+        """Which Skips may count as a blue card in a group of one colour (Super Wild)."""
+        if not self.super_wild:
+            return frozenset()
+        return frozenset({Kind.SKIP, Kind.SUPER_SKIP} if self.super_skip_blue else {Kind.SKIP})
+
+    def blue_skip_text(self) -> str:
+        """How a Skip plays in a colour group, in the words every screen and card uses."""
+        which = "a Skip, even the Super Skip," if self.super_skip_blue else "a Skip"
+        text = f"{which} may count as a blue card"
+        if self.blue_skip_natural:
+            text += ", and as the group's natural card"
+        return text
 
     def playable(self, number: int) -> Phase:
         """Phase ``number`` if this game plays it (RulesError if not: even phases, first N)."""
@@ -418,6 +453,8 @@ def make_rules(profile: str = "official", options: Mapping[str, str] | None = No
         sequence=tuple(sequence),
         progression=Progression(values["progression"]),
         super_wild=super_wild,
+        super_skip_blue=super_wild and values["super_skip_blue"] == "yes",
+        blue_skip_natural=super_wild and values["blue_skip_natural"] == "yes",
         wild_points=int(values["wild_points"]),
         natural_per_phase=values["natural"] == "phase",
         going_out_needs_discard=values["going_out"] == "discard",

@@ -22,7 +22,7 @@ raises CardError; a phase the game does not play raises RulesError.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, CardError, Colour, Kind, impossible
@@ -92,6 +92,7 @@ class _Pool:
     wilds: list[Card]  # plain Wilds
     super_wilds: list[Card]
     blue_skips: list[Card]  # Skips that may stand as blue cards (Super Wild option)
+    skip_natural: bool = False  # house rule blue_skip_natural: a blue Skip anchors its group
     options: dict = field(default_factory=dict)  # each group's choices, made once
 
     @classmethod
@@ -111,8 +112,13 @@ class _Pool:
             cells=cells,
             wilds=[c for c in hand if c.kind is Kind.WILD],
             super_wilds=[c for c in hand if c.kind is Kind.SUPER_WILD],
-            blue_skips=[c for c in hand if c.kind is Kind.SKIP] if rules.super_wild else [],
+            blue_skips=[c for c in hand if c.kind in rules.blue_skip_kinds()],
+            skip_natural=rules.blue_skip_natural,
         )
+
+    def anchors(self, card: Card) -> bool:
+        """May this card be its group's natural card?"""
+        return card.is_natural or (self.skip_natural and card in self.blue_skips)
 
 
 # --- choices for one group -----------------------------------------------------
@@ -292,7 +298,7 @@ class _Search:
         used = [c for c in range(4) if self.colour_demand[c]]
         subsets = [[used[i] for i in range(len(used)) if m >> i & 1] for m in range(1 << len(used))]
         skips = len(self.pool.blue_skips)
-        if skips and not self.natural_per_phase:
+        if skips and not self.natural_per_phase and not self.pool.skip_natural:
             skips = min(
                 skips,
                 sum(
@@ -314,7 +320,7 @@ class _Search:
     def _colour_deficit(self) -> int:
         """Deficit while only colour groups are placed: each colour on its own."""
         skips = len(self.pool.blue_skips)
-        if skips and not self.natural_per_phase:
+        if skips and not self.natural_per_phase and not self.pool.skip_natural:
             skips = min(skips, max(0, self.colour_demand[_BLUE] - self._blue_groups()))
         deficit = 0
         for c in range(4):
@@ -405,7 +411,8 @@ class _Search:
     def _bound_key(self, deficit: int) -> tuple[int, int]:
         """The best key any completion can reach, with at least ``deficit`` unfilled slots."""
         # every group needs a natural of its own: no more groups than naturals can have one
-        unanchored = 0 if self.natural_per_phase else len(self.groups) - len(self.pool.naturals)
+        anchors = len(self.pool.naturals) + (len(self.pool.blue_skips) * self.pool.skip_natural)
+        unanchored = 0 if self.natural_per_phase else len(self.groups) - anchors
         return self._key(deficit, unanchored)
 
     def _key(self, deficit: int, unanchored: int) -> tuple[int, int]:
@@ -484,10 +491,15 @@ class _Search:
             return sorted({n for n in option.numbers if count[n]})
         if option.colour is not None:
             c = option.colour
-            return [(n, c) for n in _NUMBERS if cells[n][c]]
+            skip = (
+                ["skip"] if c == _BLUE and self.pool.skip_natural and self.pool.blue_skips else []
+            )
+            return [(n, c) for n in _NUMBERS if cells[n][c]] + skip
         return [(n, c) for n in sorted(set(option.numbers)) for c in range(4) if cells[n][c]]
 
     def _capacity(self, resource) -> int:
+        if resource == "skip":
+            return len(self.pool.blue_skips)
         if isinstance(resource, tuple):
             n, c = resource
             return self.pool.cells[n][c]
@@ -548,8 +560,8 @@ def _build(pool: _Pool, plan: _Plan, natural_per_phase: bool) -> Solution:
         else:
             slots += [_Slot(position, n, None) for n in option.numbers]
     cards = pool.naturals + pool.blue_skips
-    _fill_with_naturals(slots, cards, len(layout), natural_per_phase)
-    _reserve_for_naturals(slots, len(layout), natural_per_phase)
+    _fill_with_naturals(slots, cards, len(layout), natural_per_phase, pool.anchors)
+    _reserve_for_naturals(slots, len(layout), natural_per_phase, pool.anchors)
     wilds = iter(pool.wilds)
     for slot in slots:
         if slot.card is None and not slot.reserved:
@@ -561,7 +573,11 @@ def _build(pool: _Pool, plan: _Plan, natural_per_phase: bool) -> Solution:
 
 
 def _fill_with_naturals(
-    slots: list[_Slot], cards: list[Card], group_count: int, natural_per_phase: bool
+    slots: list[_Slot],
+    cards: list[Card],
+    group_count: int,
+    natural_per_phase: bool,
+    anchors: Callable[[Card], bool],
 ) -> None:
     """Most slots filled by cards in hand, every group that can have a natural keeping one.
 
@@ -574,7 +590,7 @@ def _fill_with_naturals(
         if slot.number is not None:
             return card.number == slot.number
         if card.is_skip:
-            return slot.colour == _BLUE and not slot.natural_only
+            return slot.colour == _BLUE and (not slot.natural_only or anchors(card))
         return _COLOUR_INDEX[card.colour] == slot.colour  # type: ignore[index]
 
     by_number: dict[int, list[int]] = {}
@@ -591,7 +607,7 @@ def _fill_with_naturals(
             edges.append(
                 [i for i in by_colour.get(slot.colour, []) + skips if fits(slot, cards[i])]
             )  # type: ignore[arg-type]
-    natural_edges = [[i for i in e if cards[i].is_natural] for e in edges]
+    natural_edges = [[i for i in e if anchors(cards[i])] for e in edges]
     # Groups first: which can each have a natural card of their own (one slot each).
     by_group = [[s for s, slot in enumerate(slots) if slot.group == g] for g in range(group_count)]
     adjacency = [sorted({i for s in group for i in natural_edges[s]}) for group in by_group]
@@ -619,7 +635,7 @@ def _fill_with_naturals(
 
     for s in first + [s for s in range(len(slots)) if s not in first]:
         augment(s, set())
-    if natural_per_phase and not any(i is not None and cards[i].is_natural for i in chosen):
+    if natural_per_phase and not any(i is not None and anchors(cards[i]) for i in chosen):
         # a blue Skip gives its place to a natural card, if one fits there
         for s, i in enumerate(chosen):
             spare = [j for j in natural_edges[s] if owner[j] is None]
@@ -631,13 +647,15 @@ def _fill_with_naturals(
             slots[s].card = cards[i]
 
 
-def _reserve_for_naturals(slots: list[_Slot], group_count: int, natural_per_phase: bool) -> None:
+def _reserve_for_naturals(
+    slots: list[_Slot], group_count: int, natural_per_phase: bool, anchors: Callable[[Card], bool]
+) -> None:
     """Keep an empty slot for a missing natural card where a group (or the phase) has none."""
     groups = [[slot for slot in slots if slot.group == g] for g in range(group_count)]
     if natural_per_phase:
-        groups = [slots] if not any(s.card and s.card.is_natural for s in slots) else []
+        groups = [slots] if not any(s.card and anchors(s.card) for s in slots) else []
     for group in groups:
-        if not group or any(s.card is not None and s.card.is_natural for s in group):
+        if not group or any(s.card is not None and anchors(s.card) for s in group):
             continue
         empty = [s for s in group if s.card is None]
         slot = empty[0] if empty else group[0]
@@ -656,7 +674,7 @@ def _groups(plan: _Plan, slots: list[_Slot], pool: _Pool) -> tuple[tuple[Card, .
             groups.append(tuple(card for _, card in sorted(placed, key=lambda nc: nc[0])))
             continue
         held = [slot.card for slot in mine]
-        order = {Kind.NUMBER: 0, Kind.SKIP: 1, Kind.WILD: 2}
+        order = {Kind.NUMBER: 0, Kind.SKIP: 1, Kind.SUPER_SKIP: 1, Kind.WILD: 2}
         held.sort(key=lambda c: (order[c.kind], c.number or 0, _COLOUR_INDEX.get(c.colour, 0)))  # type: ignore[arg-type]
         groups.append(tuple(held + super_wild))
     return tuple(groups)  # type: ignore[arg-type]
