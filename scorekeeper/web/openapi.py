@@ -244,7 +244,10 @@ TOOL_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "hit": {
         "kind": {"type": "string", "enum": ["set", "run", "colour", "color"]},
-        "group": {"type": "string", "description": "The laid-down group, in order."},
+        "group": {
+            "type": "string",
+            "description": "The laid-down group as it lies (a run low to high or high to low).",
+        },
         "card": {"type": "string", "description": "The one card to hit with."},
     },
     "solve": {"hand": {"type": "string", "description": "The cards in hand."}},
