@@ -143,3 +143,9 @@ def test_a_hand_of_more_than_eleven_cards_is_refused(client):
     assert "a hand holds at most 11 cards (10 dealt and 1 drawn), not 12" in response.get_data(
         as_text=True
     )
+
+
+def test_the_phase_list_offers_only_the_phases_the_game_plays(client):
+    page = client.get("/check?rules=even").get_data(as_text=True)
+    offered = re.findall(r'<option value="(\d+)"[^>]*>\d+: ', page)
+    assert offered == ["2", "4", "6", "8", "10"]
