@@ -197,3 +197,35 @@ def test_the_installed_command_runs():
         check=True,
     )
     assert json.loads(out.stdout) == {"points": 25, "cards": 1}
+
+
+def test_check_json_gives_each_reason_with_its_rule(capsys):
+    code, result, _ = run(capsys, "check", "--phase", "1", "R7 B7 G8", "G3 G3 Y3", "--json")
+    assert code == 1
+    assert result == {
+        "valid": False,
+        "reasons": ["set of 3 (R7 B7 G8): G8 is not a 7"],
+        "rules": ["Rule 4: sets"],
+        "problems": [
+            {
+                "message": "set of 3 (R7 B7 G8): G8 is not a 7",
+                "rule": "Rule 4: sets",
+                "anchor": "sets",
+                "player": None,
+                "field": None,
+                "warning": False,
+            }
+        ],
+        "phase": 1,
+    }
+
+
+def test_hit_json_says_when_the_wilds_decide_it(capsys):
+    code, result, _ = run(capsys, "hit", "--kind", "run", "W R5", "R6", "--json")
+    assert code == 1
+    assert result["valid"] is False and result["where"] is None
+    assert result["reasons"] == [
+        "it depends on what the Wilds were laid down as: R6 fits if the run is 4-5, not if it "
+        "is 5-6"
+    ]
+    assert result["rules"] == ["Rule 6: hitting"]
