@@ -1,10 +1,9 @@
 """Shared page geometry, fonts, text safety and fitting for every printable.
 
 Everything is measured in mm (``reportlab.lib.units.mm``) so the constants
-read like a ruler. Only the standard PDF fonts are used (Helvetica, and
-ZapfDingbats for the suit symbols): they need no font file on the machine and
-keep the files small; a character they cannot show is replaced by a close
-Latin letter or ``?`` rather than printed as a black box.
+read like a ruler. Text is set in embedded fonts (see ``fonts``) that cover
+Latin, Greek, Cyrillic, Hebrew, Arabic and CJK names; a character none of them
+has is replaced by a close Latin letter or ``?`` rather than printed as a box.
 """
 
 from __future__ import annotations
@@ -23,10 +22,13 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
+from . import fonts
+from .fonts import FONT, FONT_BOLD, FONT_MONO
+
 PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 
-FONT = "Helvetica"
-FONT_BOLD = "Helvetica-Bold"
+__all__ = ["FONT", "FONT_BOLD", "FONT_MONO"]  # re-exported for the renderers
+fonts.register()
 FONT_SYMBOLS = "ZapfDingbats"  # has the four suits; a standard font, nothing to install
 
 INK = black
@@ -56,7 +58,7 @@ def page_size(name: str, *, turned: bool = False) -> tuple[float, float]:
 
 # --- text safety ---------------------------------------------------------------
 
-# Letters outside Windows-1252 that have an obvious plain-Latin stand-in.
+# Letters no embedded font has, with an obvious plain stand-in.
 _STAND_INS = str.maketrans(
     {
         "\u0141": "L",
@@ -77,36 +79,63 @@ _STAND_INS = str.maketrans(
 )
 
 
-def _printable(char: str) -> bool:
-    try:
-        char.encode("cp1252")
-    except UnicodeEncodeError:
-        return False
-    return char.isprintable()
-
-
 def plain(text: str) -> str:
-    """Text the standard fonts can show: accents kept where the font has them.
+    """Text our fonts can show, in reading (logical) order, white space squeezed.
 
-    Helvetica covers Windows-1252 (most Western European names); other letters
-    lose their accent (``Ş`` -> ``S``) or become ``?`` so nothing prints as a box.
+    A letter no embedded font has loses its accent or becomes ``?``, so nothing
+    prints as a box.
     """
-    text = unicodedata.normalize("NFC", " ".join(str(text).split())).translate(_STAND_INS)
+    text = unicodedata.normalize("NFC", " ".join(str(text).split()))
     out = []
     for char in text:
-        if _printable(char):
+        if fonts.printable(char):
+            out.append(char)
+            continue
+        char = char.translate(_STAND_INS)
+        if all(fonts.printable(c) for c in char):
             out.append(char)
             continue
         base = "".join(
             c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
         )
-        out.append(base if base and all(_printable(c) for c in base) else "?")
+        out.append(base if base and all(fonts.printable(c) for c in base) else "?")
     return "".join(out)
 
 
+def _xml(text: str) -> str:
+    return _xml_escape(text, {'"': "&quot;", "'": "&#39;"})
+
+
 def escape(text: str) -> str:
-    """User text made safe for ``Paragraph``, which reads ``<b>`` and ``&amp;`` as markup."""
-    return _xml_escape(plain(text), {'"': "&quot;", "'": "&#39;"})
+    """User text made safe for ``Paragraph`` (which reads ``<b>`` and ``&amp;`` as markup).
+
+    Right-to-left words are put in drawing order, and letters the main font
+    lacks are wrapped in their script's font.
+    """
+    return "".join(
+        _xml(part) if font is None else f'<font name="{font}">{_xml(part)}</font>'
+        for font, part in fonts.runs(fonts.visual(plain(text)))
+    )
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    """How wide ``draw_text`` draws ``text`` (user text in any script)."""
+    return sum(
+        stringWidth(part, fallback or font, size)
+        for fallback, part in fonts.runs(fonts.visual(plain(text)))
+    )
+
+
+def draw_text(
+    canvas: Canvas, x: float, y: float, text: str, font: str, size: float, *, align: str = "left"
+) -> None:
+    """One line of user text at baseline ``y``; ``align`` is left, centre or right of ``x``."""
+    width = text_width(text, font, size)
+    x -= {"left": 0, "centre": width / 2, "right": width}[align]
+    for fallback, part in fonts.runs(fonts.visual(plain(text))):
+        canvas.setFont(fallback or font, size)
+        canvas.drawString(x, y, part)
+        x += stringWidth(part, fallback or font, size)
 
 
 # --- styles and fitting ----------------------------------------------------------
@@ -240,6 +269,7 @@ def shorten(text: str, width: float, font: str, size: float) -> str:
 
 def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
     """A canvas with ``invariant=1``, so the same input always gives the same bytes."""
+    fonts.register()
     canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
     canvas.setTitle(plain(title))
     canvas.setSubject(plain(subject))
