@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .rules.cards import CardError, parse_card, parse_cards
 from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
@@ -26,6 +27,7 @@ EXAMPLES = {
     "score": 'scorekeeper score "R7 B11 W S"',
     "standings": "scorekeeper standings game.json",
     "printables": "scorekeeper printables --out printables/",
+    "print": "scorekeeper print game.json --out sheet.pdf --link http://192.168.1.20:5010/v/CODE",
 }
 
 
@@ -106,20 +108,26 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_standings(args: argparse.Namespace) -> int:
+def _read_game(path: str):
+    """The game in a game file (``-`` for stdin), replayable; BadInput if not."""
     from .rules.game import GameError, load_game, replay
 
     try:
-        text = Path(args.game).read_text(encoding="utf-8") if args.game != "-" else sys.stdin.read()
+        text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
         data = json.loads(text)
     except OSError as error:
-        raise BadInput(f"cannot read {args.game}: {error.strerror}") from None
+        raise BadInput(f"cannot read {path}: {error.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"{args.game} is not valid JSON: {error}") from None
+        raise BadInput(f"{path} is not valid JSON: {error}") from None
     try:
-        standings = replay(load_game(data))
+        game = load_game(data)
+        return game, replay(game)
     except GameError as error:
         raise BadInput(f"{error} [{error.rule}]" if error.rule else str(error)) from None
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    _, standings = _read_game(args.game)
     result = standings.to_json()
     if args.json:
         print(json.dumps(result))
@@ -133,6 +141,29 @@ def cmd_standings(args: argparse.Namespace) -> int:
         print(f"Tiebreak between: {', '.join(standings.tiebreak)}")
     else:
         print(f"Next hand: {standings.hand_number}, dealt by {standings.dealer}")
+    return 0
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from .printing import LayoutError, game_sheet
+
+    game, _ = _read_game(args.game)
+    if args.link and urlsplit(args.link).scheme not in ("http", "https"):
+        raise BadInput(f"--link must be a web address (http:// or https://), not {args.link!r}")
+    try:
+        data = game_sheet(
+            game, title=args.title, view_url=args.link, pagesize=args.size, large=args.large
+        )
+    except (LayoutError, ValueError) as error:
+        raise BadInput(str(error)) from None
+    try:
+        Path(args.out).write_bytes(data)
+    except OSError as error:
+        raise BadInput(f"cannot write {args.out}: {error.strerror}") from None
+    if args.json:
+        print(json.dumps({"file": args.out, "bytes": len(data)}))
+    else:
+        print(args.out)
     return 0
 
 
@@ -185,11 +216,18 @@ def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
 WAITRESS = {"ident": "scorekeeper", "connection_limit": 1000}  # a club night: many phones
 
 
+def phone_address(url: str) -> str | None:
+    """The announced URL when phones can reach it (not this computer's own loopback)."""
+    host = urlsplit(url).hostname or ""
+    return None if host == "localhost" or host.startswith("127.") else url
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import qrcode
     from waitress import serve
 
     from . import create_app
+    from .printing.qr import error_correction
 
     config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
     try:
@@ -197,10 +235,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except sqlite3.Error as error:
         raise BadInput(f"cannot open the database {args.db or 'in instance/'}: {error}") from None
     url, message = startup_message(args.host, args.port, lan_address())
+    app.config["PUBLIC_URL"] = phone_address(url)  # printed sheets link here
     print(message)
     print(f"(On this computer: http://localhost:{args.port}/ · data: {app.config['DATABASE']})")
     if not args.no_qr:
-        qr = qrcode.QRCode(border=1)
+        qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
         qr.add_data(url)
         qr.print_ascii(tty=False, invert=True)
     sys.stdout.flush()
@@ -283,6 +322,20 @@ def build_parser() -> argparse.ArgumentParser:
         "standings", "Replay a game file (JSON) into the standings.", cmd_standings, rules=False
     )
     p.add_argument("game", help="GAME.json in the interchange format (- for stdin)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+    p = command(
+        "print",
+        "Print a game file's score sheet: every hand, the result, rows for hands to come.",
+        cmd_print,
+        rules=False,
+    )
+    p.add_argument("game", help="GAME.json in the interchange format (- for stdin)")
+    p.add_argument("--out", default="sheet.pdf", help="PDF to write (default sheet.pdf)")
+    p.add_argument("--size", choices=("letter", "a4"), default="letter", help="paper size")
+    p.add_argument("--large", action="store_true", help="large print (2 to 4 players)")
+    p.add_argument("--title", default="", help="the heading (default: the players' names)")
+    p.add_argument("--link", help="the game's watch link, printed with a QR code")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = command("printables", "Write the standard set of PDFs.", cmd_printables, rules=False)

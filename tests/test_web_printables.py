@@ -9,13 +9,32 @@ import subprocess
 
 import pytest
 from pypdf import PdfReader
-from webutil import new_game
+from webutil import new_game, record
 
 from scorekeeper.printing import STANDARD_SET
 
 
 def pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def squeezed(text: str) -> str:
+    """The text without white space: the printed link is spaced out in groups for reading."""
+    return "".join(text.split())
+
+
+def decode_qr(data: bytes, tmp_path) -> list[str]:
+    if not (shutil.which("pdftoppm") and shutil.which("zbarimg")):
+        if os.environ.get("CI") == "true":
+            pytest.fail("pdftoppm and zbarimg are needed in CI")
+        pytest.skip("pdftoppm or zbarimg missing (./scripts/test installs them)")
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(data)
+    subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(tmp_path / "page")], check=True)
+    page = sorted(tmp_path.glob("page*.png"))[0]
+    return subprocess.run(
+        ["zbarimg", "-q", "--raw", str(page)], capture_output=True, text=True
+    ).stdout.split()
 
 
 def test_the_printables_page_links_every_standard_file(client):
@@ -38,25 +57,50 @@ def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):
     response = client.get(f"/v/{game_id}/print/score-sheet.pdf?size=a4")
     assert response.status_code == 200
     text = pdf_text(response.data)
-    for expected in ("Ann", "Bob", "Cy", f"http://table.test/v/{game_id}"):
+    for expected in ("Ann", "Bob", "Cy"):
         assert expected in text
+    assert f"http://table.test/v/{game_id}" in squeezed(text)
 
 
-def test_the_score_sheet_qr_code_opens_the_games_view_link(client, tmp_path):
-    if not (shutil.which("pdftoppm") and shutil.which("zbarimg")):
-        if os.environ.get("CI") == "true":
-            pytest.fail("pdftoppm and zbarimg are needed in CI")
-        pytest.skip("pdftoppm or zbarimg missing (./scripts/test installs them)")
-    url = new_game(client)
+def test_the_sheet_links_to_the_address_serve_announced_not_the_browsers_host(
+    app, client, tmp_path
+):
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5010/"
+    game_id = new_game(client).split("/")[2]
+    data = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
+    announced = f"http://192.168.1.20:5010/v/{game_id}"
+    assert announced in squeezed(pdf_text(data))
+    assert "table.test" not in pdf_text(data)
+    assert decode_qr(data, tmp_path) == [announced]
+
+
+def test_a_games_sheet_is_its_record_so_far(client):
+    url = new_game(client, players=("Ann", "Bob", "Cy"))
+    assert record(client, url, 1, 0, {1: 55, 2: 20}, made_2="on").status_code in (200, 303)
+    assert record(client, url, 2, 2, {0: 65, 1: 50}).status_code in (200, 303)
     game_id = url.split("/")[2]
-    pdf = tmp_path / "sheet.pdf"
-    pdf.write_bytes(client.get(f"/v/{game_id}/print/score-sheet.pdf").data)
-    subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(tmp_path / "page")], check=True)
-    page = next(tmp_path.glob("page*.png"))
-    decoded = subprocess.run(
-        ["zbarimg", "-q", "--raw", str(page)], capture_output=True, text=True
-    ).stdout.split()
-    assert f"http://table.test/v/{game_id}" in decoded
+    text = pdf_text(client.get(f"/v/{game_id}/print/score-sheet.pdf").data)
+    assert "In progress after 2 hands: hand 3 is next, dealt by Cy." in " ".join(text.split())
+    for number in ("55", "20", "65", "50", "105"):  # points and Bob's total
+        assert f"\n{number}\n" in text
+
+
+def test_large_print_is_offered_for_up_to_four_players_only(client):
+    four = new_game(client, players=("Ann", "Bob", "Cy", "Di")).split("/")[2]
+    response = client.get(f"/v/{four}/print/score-sheet-large.pdf")
+    assert response.status_code == 200 and "large print" not in pdf_text(response.data)
+    assert "score-sheet-large" in client.get(f"/v/{four}").get_data(as_text=True)
+    five = new_game(client, players=("Ann", "Bob", "Cy", "Di", "Ed")).split("/")[2]
+    response = client.get(f"/v/{five}/print/score-sheet-large.pdf")
+    assert response.status_code == 400
+    assert "Large print has room for 4 players" in response.get_data(as_text=True)
+    assert "score-sheet-large" not in client.get(f"/v/{five}").get_data(as_text=True)
+
+
+def test_without_an_announced_address_the_qr_code_uses_the_requests_host(client, tmp_path):
+    game_id = new_game(client).split("/")[2]
+    data = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
+    assert decode_qr(data, tmp_path) == [f"http://table.test/v/{game_id}"]
 
 
 def test_hostile_names_print_literally(client):

@@ -15,13 +15,14 @@ from ..rules.phases import make_rules
 from .cards import reference_cards
 from .guide import deck_guide
 from .layout import PAGE_SIZES, LayoutError
-from .sheets import score_sheet
+from .sheets import game_sheet, score_sheet
 
 __all__ = [
     "PAGE_SIZES",
     "STANDARD_SET",
     "LayoutError",
     "deck_guide",
+    "game_sheet",
     "reference_cards",
     "score_sheet",
     "write_standard_set",
@@ -36,6 +37,10 @@ def _standard_set() -> list[tuple[str, Builder]]:
     for size in PAGE_SIZES:
         items += [
             (f"score-sheet-{size}.pdf", partial(score_sheet, official, pagesize=size)),
+            (
+                f"score-sheet-large-{size}.pdf",
+                partial(score_sheet, official, pagesize=size, player_columns=4, large=True),
+            ),
             (
                 f"score-sheet-ten-hands-{size}.pdf",
                 partial(score_sheet, make_rules("ten-hands"), pagesize=size),

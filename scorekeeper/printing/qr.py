@@ -1,4 +1,8 @@
-"""QR codes drawn as vector rectangles, so they stay sharp at any print size."""
+"""The one QR renderer: vector rectangles on a PDF page, or an SVG for a web page.
+
+Both draw the same matrix, with the error-correction level chosen by the
+length of the link, so a printed code and a code on screen never disagree.
+"""
 
 from __future__ import annotations
 
@@ -31,6 +35,42 @@ def qr_matrix(data: str) -> list[list[bool]]:
     return [list(row) for row in code.get_matrix()]
 
 
+def _dark_runs(matrix: list[list[bool]]) -> list[tuple[int, int, int]]:
+    """(row, first column, length) of each horizontal run of dark modules."""
+    found = []
+    for row_index, row in enumerate(matrix):
+        column = 0
+        while column < len(row):
+            if not row[column]:
+                column += 1
+                continue
+            start = column
+            while column < len(row) and row[column]:
+                column += 1
+            found.append((row_index, start, column - start))
+    return found
+
+
+def qr_svg(data: str) -> str:
+    """An SVG of the code (quiet zone included) that scales to any size.
+
+    ``data`` goes only into module positions, never into the markup, so the SVG
+    is safe to inline whatever the link says.
+    """
+    matrix = qr_matrix(data)
+    side = len(matrix) + 2 * QUIET_ZONE
+    path = "".join(
+        f"M{start + QUIET_ZONE} {row + QUIET_ZONE}h{length}v1h-{length}z"
+        for row, start, length in _dark_runs(matrix)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" '
+        f'width="{side * 4}" height="{side * 4}" shape-rendering="crispEdges" '
+        f'role="img" aria-label="QR code">'
+        f'<rect width="{side}" height="{side}" fill="#fff"/><path d="{path}" fill="#000"/></svg>'
+    )
+
+
 def draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:
     """Draw the code with its quiet zone inside the square at (x, y) of side ``size``.
 
@@ -45,16 +85,8 @@ def draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:
     canvas.rect(x, y, size, size, stroke=0, fill=1)
     canvas.setFillColor(black)
     path = canvas.beginPath()
-    for row_index, row in enumerate(matrix):
-        top = y + size - (row_index + QUIET_ZONE) * step
-        column = 0
-        while column < len(row):
-            if not row[column]:
-                column += 1
-                continue
-            start = column
-            while column < len(row) and row[column]:
-                column += 1
-            path.rect(x + (start + QUIET_ZONE) * step, top - step, (column - start) * step, step)
+    for row, start, length in _dark_runs(matrix):
+        top = y + size - (row + QUIET_ZONE) * step
+        path.rect(x + (start + QUIET_ZONE) * step, top - step, length * step, step)
     canvas.drawPath(path, stroke=0, fill=1)
     canvas.restoreState()

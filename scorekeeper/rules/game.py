@@ -713,6 +713,41 @@ def replay(game: Game) -> Standings:
     return state.standings()
 
 
+@dataclass(frozen=True)
+class PlayedHand:
+    """One recorded hand as a score sheet shows it: who dealt, what each player did."""
+
+    number: int
+    hand: HandRecord
+    dealer: str
+    phases: Mapping[str, int]  # the phase each player tried (only the tied, in a tiebreak)
+    points: Mapping[str, int]  # what each player scored in this hand
+    after: Standings  # totals, phases, winner once this hand is counted
+
+
+def played_hands(game: Game) -> list[PlayedHand]:
+    """Every hand with its dealer, phases tried, points and the standings after it.
+
+    One replay, hand by hand (not one replay per hand), so a 150-hand game's
+    record costs no more than its standings. Raises GameError like ``replay``.
+    """
+    state = _Replay(game)
+    played = []
+    for number, hand in enumerate(game.hands, start=1):
+        errors = [p for p in state.problems(hand) if not p.warning]
+        if errors:
+            raise GameError(errors[0].message, hand=number, player=errors[0].player)
+        dealer = state.standings().dealer
+        playing = state.tiebreak if hand.tiebreak else game.players
+        tried = {name: state.phase_in_hand(hand, name)[0] for name in playing}
+        phases = {name: phase for name, phase in tried.items() if phase is not None}
+        before = {name: state.seats[name].score for name in playing}
+        state.play(hand)
+        points = {name: state.seats[name].score - before[name] for name in playing}
+        played.append(PlayedHand(number, hand, dealer, phases, points, state.standings()))
+    return played
+
+
 def hand_problems(
     game_before: Game, hand: HandRecord, kept: Sequence[Kept] | None = None
 ) -> list[Problem]:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, render_template, request
 
-from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, reference_cards, score_sheet
+from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, game_sheet, reference_cards
+from ..printing.sheets import MAX_LARGE_PLAYERS
 from .db import game_or_404
+from .links import public_url
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
 TITLES = {
     "score-sheet": "Score sheet",
     "score-sheet-ten-hands": "Score sheet for ten-hands games",
+    "score-sheet-large": "Large-print score sheet (2 to 4 players)",
     "phase-cards-official": "Phase cards: official rules",
     "phase-cards-plus10": "Phase cards: Phase 10 + 10",
     "phase-cards-even": "Phase cards: even phases",
@@ -53,18 +56,19 @@ def standard(name: str):
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")
 def for_game(game_id: str, kind: str):
-    """A game's own score sheet (names, rules, QR to the view link), cards or guide."""
+    """A game's own score sheet (its record so far, QR to the view link), cards or guide."""
     current = game_or_404(game_id)
     stored, game = current.stored, current.game
     size = _size()
-    if kind == "score-sheet":
-        view_url = url_for("share.view", game_id=stored.id, _external=True)
-        data = score_sheet(
-            game.rules,
-            players=game.players,
-            view_url=view_url,
+    if kind in ("score-sheet", "score-sheet-large"):
+        large = kind == "score-sheet-large"
+        if large and len(game.players) > MAX_LARGE_PLAYERS:
+            abort(400, f"Large print has room for {MAX_LARGE_PLAYERS} players at most.")
+        data = game_sheet(
+            game,
+            view_url=public_url("share.view", game_id=stored.id),
             pagesize=size,
-            title=f"Phase 10: {', '.join(game.players)}",
+            large=large,
         )
     elif kind == "phase-cards":
         data = reference_cards(game.rules, pagesize=size, copies=len(game.players))

@@ -1,0 +1,19 @@
+"""Links for other phones: at the address `serve` announced, not the browser's host.
+
+A sheet printed from the laptop at ``localhost`` must still carry a link that a
+phone on the same Wi-Fi can open, so ``serve`` keeps the address it printed in
+``PUBLIC_URL``. Without one (tests, a server behind a proxy) the request's own
+host is the best guess.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, url_for
+
+
+def public_url(endpoint: str, **values: str) -> str:
+    """The absolute URL of ``endpoint`` as a phone on the network should open it."""
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
