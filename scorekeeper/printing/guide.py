@@ -1,8 +1,10 @@
 """The two-deck guide: playing Phase 10 with two standard decks and their jokers.
 
-One page: what each playing card becomes, which suit stands for which colour
-(this game's mapping, or the default), the points, and a count that shows the
-two decks really make the 108 cards of a Phase 10 deck (RULES.md 1-2).
+One page that stands alone: what each playing card becomes, which suit stands
+for which colour (this game's mapping, or the default), the points, a count
+that shows the two decks really make the 108 cards of a Phase 10 deck, what to
+do without enough jokers, how a hand is played, and the phases. A game's own
+guide carries a QR code to the game.
 """
 
 from __future__ import annotations
@@ -39,8 +41,9 @@ from .layout import (
     plain,
     style,
 )
+from .qr import draw_qr
 
-MARGIN = 16 * mm
+MARGIN = 13 * mm
 BODY_SIZES = (11, 10.5, 10, 9.5, 9)  # the largest that keeps the guide to one page
 HEADING_SCALE = 1.25
 TITLE_SIZE = 20
@@ -58,6 +61,14 @@ INKS = {
     Colour.GREEN: Color(0.1, 0.55, 0.22),
     Colour.YELLOW: Color(0.96, 0.78, 0.08),
 }
+QR_SIZE = 22 * mm
+PLAY = (
+    "Deal 10 cards each and turn one card up to start the discard pile. On your turn, draw "
+    "one card (from the deck or the discard pile), lay down your phase if you can (once per "
+    "hand), then add cards to groups already down (a hit), and end by discarding one card. "
+    "The first player to get rid of every card goes out and ends the hand; everyone who "
+    "laid down their phase moves on to the next one."
+)
 SUIT_GLYPHS = {"H": "\u2665", "D": "\u2666", "C": "\u2663", "S": "\u2660"}
 
 
@@ -113,18 +124,22 @@ class Swatch(Flowable):
 class DeckGuide:
     """The one-page guide; ``build()`` returns the PDF."""
 
-    def __init__(self, rules: Rules, *, pagesize: str = "letter"):
+    def __init__(self, rules: Rules, *, pagesize: str = "letter", view_url: str | None = None):
         self.rules = rules
+        self.view_url = view_url
         self.pagesize = page_size(pagesize)
         self.count = two_deck_count()
         self.size = BODY_SIZES[0]
+        self.phase_list = True
 
     def build(self) -> bytes:
-        for size in BODY_SIZES:
-            self.size = size
-            data, page_count = self._render()
-            if page_count == 1:
-                return data
+        """The largest type that keeps one page; a long phase list gives way first."""
+        for self.phase_list in (True, False):
+            for size in BODY_SIZES:
+                self.size = size
+                data, page_count = self._render()
+                if page_count == 1:
+                    return data
         raise LayoutError("the two-deck guide does not fit on one page")
 
     def _render(self) -> tuple[bytes, int]:
@@ -142,27 +157,47 @@ class DeckGuide:
             creator=AUTHOR,
             invariant=1,
         )
-        document.build(self._story(document.width))
+        document.build(self._story(document.width), onFirstPage=self._qr)
         return buffer.getvalue(), document.page
+
+    def _qr(self, canvas, document) -> None:
+        """The game's QR code in the top corner, with a word on what it opens."""
+        if not self.view_url:
+            return
+        width, height = self.pagesize
+        x, y = width - MARGIN - QR_SIZE, height - MARGIN - QR_SIZE
+        draw_qr(canvas, self.view_url, x, y, QR_SIZE)
+        canvas.setFont(FONT, 9)
+        canvas.setFillColor(INK)
+        canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, "Scan for this game")
 
     def _p(self, markup: str, paragraph_style=None) -> Paragraph:
         return Paragraph(markup, paragraph_style or style(self.size))
 
     def _heading(self, words: str) -> list[Flowable]:
         return [
-            Spacer(1, 4 * mm),
+            Spacer(1, 3 * mm),
             self._p(escape(words), style(self.size * HEADING_SCALE, bold=True)),
             Spacer(1, 1.5 * mm),
         ]
 
     def _story(self, width: float) -> list[Flowable]:
-        story: list[Flowable] = [
+        title_width = width - (QR_SIZE + 4 * mm if self.view_url else 0)
+        opening = [
             self._p("Phase 10 with two regular decks", style(TITLE_SIZE, bold=True)),
             Spacer(1, 2 * mm),
             self._p(
                 "No Phase 10 deck? Shuffle two standard 52-card decks together with their "
                 "jokers: that makes the same 108 cards. Play by the usual rules."
             ),
+        ]
+        story: list[Flowable] = [
+            Table(
+                [[opening]],
+                colWidths=[title_width],
+                hAlign="LEFT",
+                style=TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0)]),
+            )
         ]
         story += self._heading("What each card becomes")
         story.append(self._cards_table(width))
@@ -175,34 +210,73 @@ class DeckGuide:
         story.append(Spacer(1, 2 * mm))
         if dict(self.rules.suit_colours) == dict(DEFAULT_SUIT_COLOURS):
             story.append(
-                self._p("A game may pick another mapping in its house rules (option suits).")
+                self._p(
+                    "A game may use another mapping: choose which suit is which colour "
+                    "among the house rules when you start the game in the scorekeeper."
+                )
             )
             story.append(Spacer(1, 1 * mm))
         story.append(
             self._p(
-                "<b>Careful:</b> hearts and diamonds are both printed in red, and clubs and "
-                "spades both in black, yet each suit is its own colour here. A colour group "
-                "(phase 8: 7 cards of one colour) is 7 cards of one <b>suit</b>."
+                "<b>Careful:</b> hearts and diamonds both look red, clubs and spades both "
+                "black, yet each suit is its own colour: a colour group is one <b>suit</b>."
             )
         )
         story += self._heading("Check the count: 108 cards")
         story.append(self._count_table(width))
-        if self.rules.super_wild:
-            story += self._heading("Super Wild")
-            story.append(
-                self._p(
-                    "Mark one King as the Super Wild and one Joker as the Super Skip (a sticker "
-                    "or a pen dot) before the first deal."
-                )
-            )
-        story += self._heading("Typing cards into the scorekeeper")
+        story.append(Spacer(1, 1.5 * mm))
         story.append(
+            self._p(
+                "<b>Fewer than four jokers?</b> You need four Skips. Use a spare card from a "
+                "third deck (a card that is not a King) and mark it Skip with a pen, or play "
+                "with fewer Skips and tell everyone before the first deal."
+            )
+        )
+        story.append(self._play_and_phases(width))
+        return story
+
+    def _play_and_phases(self, width: float) -> Table:
+        """How a hand goes (left) beside the phase list (right)."""
+        left = [
+            *self._heading("How a hand is played"),
+            self._p(escape(PLAY)),
+            *self._heading("Typing cards into the scorekeeper"),
             self._p(
                 "Rank then suit: <b>7H</b>, <b>10S</b>, <b>QC</b>, <b>AD</b>. "
                 "<b>KH</b> (any King) is a Wild and <b>JOKER</b> is a Skip."
+            ),
+        ]
+        right: list[Flowable] = []
+        if self.rules.super_wild:
+            right += [
+                *self._heading("Super Wild"),
+                self._p(
+                    "Mark one King as the Super Wild and one Joker as the Super Skip (a sticker "
+                    "or a pen dot) before the first deal."
+                ),
+            ]
+        right += self._heading(text.phase_list_title(self.rules))
+        note = text.progression_note(self.rules)
+        if note:
+            right += [self._p(escape(note)), Spacer(1, 1 * mm)]
+        if self.phase_list:
+            right += [
+                self._p(f"<b>{number}</b>&nbsp; {escape(words)}", style(self.size, indent=4 * mm))
+                for number, words in text.phase_rows(self.rules)
+            ]
+        else:
+            right.append(self._p("The phases are listed on the phase reference cards."))
+        table = Table([[left, right]], colWidths=[width * 0.5, width * 0.5], hAlign="LEFT")
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (0, 0), 4 * mm),
+                ]
             )
         )
-        return story
+        return table
 
     def _table(self, rows: list[list], widths: list[float], extra: list | None = None) -> Table:
         table = Table(rows, colWidths=widths, hAlign="LEFT")
@@ -215,8 +289,8 @@ class DeckGuide:
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.5, LIGHT),
                     ("BOX", (0, 0), (-1, -1), 0.8, INK),
-                    ("TOPPADDING", (0, 0), (-1, -1), 3),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
                     *(extra or []),
                 ]
             )
@@ -311,6 +385,6 @@ class DeckGuide:
         )
 
 
-def deck_guide(rules: Rules, *, pagesize: str = "letter") -> bytes:
-    """The two-deck guide as PDF bytes, with this game's suit mapping."""
-    return DeckGuide(rules, pagesize=pagesize).build()
+def deck_guide(rules: Rules, *, pagesize: str = "letter", view_url: str | None = None) -> bytes:
+    """The two-deck guide as PDF bytes, with this game's suit mapping (and QR link)."""
+    return DeckGuide(rules, pagesize=pagesize, view_url=view_url).build()

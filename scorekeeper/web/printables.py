@@ -73,7 +73,8 @@ def for_game(game_id: str, kind: str):
     elif kind == "phase-cards":
         data = reference_cards(game.rules, pagesize=size, copies=len(game.players))
     elif kind == "two-deck-guide":
-        data = deck_guide(game.rules, pagesize=size)
+        view_url = public_url("share.view", game_id=stored.id)
+        data = deck_guide(game.rules, pagesize=size, view_url=view_url)
     else:
         abort(404, "There is no printable with that name.")
     return _pdf(data, f"phase10-{kind}-{size}.pdf")
