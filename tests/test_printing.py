@@ -514,6 +514,8 @@ def test_the_standard_set_has_every_printable_in_both_page_sizes():
         "phase-cards-plus10",
         "phase-cards-even",
         "phase-cards-super-wild",
+        "phase-cards-masters",
+        "phase-cards-mixed-up",
         "two-deck-guide",
     )
     for stem in stems:

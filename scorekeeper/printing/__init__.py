@@ -58,6 +58,14 @@ def _standard_set() -> list[tuple[str, Builder]]:
                 f"phase-cards-super-wild-{size}.pdf",
                 partial(reference_cards, make_rules("super-wild"), pagesize=size),
             ),
+            (
+                f"phase-cards-masters-{size}.pdf",
+                partial(reference_cards, make_rules("masters"), pagesize=size),
+            ),
+            (
+                f"phase-cards-mixed-up-{size}.pdf",
+                partial(reference_cards, make_rules("mixed-up"), pagesize=size),
+            ),
             (f"two-deck-guide-{size}.pdf", partial(deck_guide, official, pagesize=size)),
         ]
     return sorted(items)

@@ -26,7 +26,6 @@ from . import text
 from .layout import (
     FONT,
     FONT_BOLD,
-    GREY,
     INK,
     LIGHT,
     Fitted,
@@ -42,17 +41,18 @@ from .layout import (
 CARD_WIDTH = 63 * mm
 CARD_HEIGHT = 88 * mm
 PAIR_WIDTH = 2 * CARD_WIDTH
-PAD = 4 * mm  # inside each face, so a slightly off cut takes no text
+PAD = 3.5 * mm  # inside each face, so a slightly off cut takes no text
 GRID_COLUMNS, GRID_ROWS = 2, 2  # fold pairs per page, across and down
 PAIRS_PER_PAGE = GRID_COLUMNS * GRID_ROWS
-MARK_GAP = 2 * mm  # cut marks start this far from the card edge...
-MARK_LENGTH = 6 * mm  # ...and are this long
+MARK_GAP = 1 * mm  # cut marks start this far from the card edge...
+MARK_LENGTH = 3.5 * mm  # ...and are this long, so the margins keep 6 mm clear on A4
+CHECK_BAR = 50 * mm  # printed at true size, it measures 50 mm
 NUMBER_SPACE = 1.5 * mm  # between a phase number and its words
 PHASE_MAX_SIZE = 13
-PHASE_MIN_SIZE = 7.5  # below this, carry on to another face instead
+PHASE_MIN_SIZE = 9  # below this, carry on to another face instead
 PHASE_GAP = 0.12  # least space between two phases, in lines; more when there is room
 BACK_MAX_SIZE = 9
-BACK_MIN_SIZE = 7.5  # below this, the explanations carry on to another face
+BACK_MIN_SIZE = 9  # below this, the explanations carry on to another face
 INNER_WIDTH = CARD_WIDTH - 2 * PAD
 INNER_HEIGHT = CARD_HEIGHT - 2 * PAD
 
@@ -205,6 +205,7 @@ class ReferenceCards:
         buffer = BytesIO()
         title = f"Phase 10 reference cards - {text.profile_title(self.rules)}"
         canvas = new_canvas(buffer, (self.width, self.height), title, text.rules_line(self.rules))
+        canvas.setViewerPreference("PrintScaling", "None")  # ask viewers not to "fit to page"
         pairs = [
             (self.faces[2 * i], self.faces[2 * i + 1])
             for _ in range(self.copies)
@@ -258,24 +259,34 @@ class ReferenceCards:
             canvas.line(left - MARK_GAP, y, left - MARK_GAP - MARK_LENGTH, y)
             canvas.line(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y)
         canvas.setDash(2, 1.5)
-        canvas.setFont(FONT, 6.5)
-        canvas.setFillColor(GREY)
         for column in range(columns):
             x = left + column * PAIR_WIDTH + CARD_WIDTH
             canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
             canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
-            canvas.drawString(x + 1 * mm, top + MARK_GAP + 1 * mm, "fold")
-            canvas.drawString(x + 1 * mm, bottom - MARK_GAP - 3 * mm, "fold")
         canvas.restoreState()
-        canvas.setFont(FONT, 7)
-        canvas.setFillColor(GREY)
+        canvas.setFont(FONT, 9)
+        canvas.setFillColor(INK)
+        below = bottom - MARK_GAP - MARK_LENGTH - 3.5 * mm
         canvas.drawCentredString(
             self.width / 2,
-            bottom - MARK_GAP - MARK_LENGTH - 4 * mm,
-            "Cut along the solid marks, fold on the dashed line, and glue the halves back "
-            "to back: one card per player.",
+            below,
+            "Cut on the solid marks, fold on the dashed line (the fold marks), glue the "
+            "halves back to back: one card per player.",
         )
+        self._check_bar(canvas, left, top + MARK_GAP + MARK_LENGTH + 1.5 * mm)
+
+    def _check_bar(self, canvas: Canvas, left: float, y: float) -> None:
+        """A 50 mm bar and "print at 100 %": the cards are poker size only at true size."""
+        canvas.saveState()
         canvas.setFillColor(INK)
+        canvas.rect(left, y, CHECK_BAR, 1.2 * mm, stroke=0, fill=1)
+        canvas.setFont(FONT, 9)
+        canvas.drawString(
+            left + CHECK_BAR + 3 * mm,
+            y,
+            "Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long.",
+        )
+        canvas.restoreState()
 
 
 def _heading_block(words: str, size: float) -> tuple[float, Fitted, str]:

@@ -208,19 +208,26 @@ def rules_line(rules: Rules) -> str:
 def group_notes(rules: Rules) -> list[tuple[str, str]]:
     """(name, what it is) for the three kinds of group (RULES.md 4)."""
     return [
-        ("Set", "cards of one number, any colours."),
-        ("Run", "numbers in a row, any colours. No wrap: 12 is never followed by 1."),
-        ("Colour group", "cards of one colour (red, blue, green or yellow), any numbers."),
+        ("Set", "one number, any colours."),
+        ("Run", "numbers in a row, any colours; 12 is never followed by 1."),
+        ("Colour group", "one colour (red, blue, green or yellow), any numbers."),
     ]
+
+
+def _skip_in_phases(rules: Rules) -> str:
+    """Where a Skip may be laid down: nowhere, or (Super Wild) as a blue card in phase 8."""
+    if rules.super_wild and any(_is_colour_phase(rules, n) for n in rules.sequence):
+        return "Never in a phase, except as blue in phase 8;"
+    return "Never in a phase;"
 
 
 def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
     """(name, how it plays) for Wild, Skip, going out and, if used, the super cards."""
     needs = "each phase" if rules.natural_per_phase else "each group"
     skip = (
-        "discard it: a player you choose loses their next turn, or play changes direction."
+        "discard it: a chosen player misses their next turn, or play changes direction."
         if rules.super_wild
-        else "discard it: a player you choose loses their next turn."
+        else "discard it: a chosen player misses their next turn."
     )
     notes = [
         (
@@ -228,7 +235,7 @@ def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
             f"any number, any colour; {needs} needs at least one card that is not a Wild. "
             "Once down, it stays what it stood for.",
         ),
-        ("Skip", f"{skip} Never in a phase; never taken from the discard pile."),
+        ("Skip", f"{skip} {_skip_in_phases(rules)} never taken from the discard pile."),
     ]
     if rules.going_out_needs_discard:
         notes.append(

@@ -19,6 +19,8 @@ TITLES = {
     "phase-cards-plus10": "Phase cards: Phase 10 + 10",
     "phase-cards-even": "Phase cards: even phases",
     "phase-cards-super-wild": "Phase cards: Super Wild",
+    "phase-cards-masters": "Phase cards: Masters",
+    "phase-cards-mixed-up": "Phase cards: Mixed-up Masters",
     "two-deck-guide": "Playing with two regular decks",
 }
 
