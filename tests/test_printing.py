@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from io import BytesIO
 from itertools import combinations
 from pathlib import Path
@@ -18,6 +19,7 @@ from reportlab.lib.units import mm
 from scorekeeper.printing import (
     STANDARD_SET,
     deck_guide,
+    game_sheet,
     reference_cards,
     score_sheet,
     write_standard_set,
@@ -27,6 +29,7 @@ from scorekeeper.printing import sheets as sheet_layout
 from scorekeeper.printing.guide import two_deck_count
 from scorekeeper.printing.layout import escape, page_size, plain
 from scorekeeper.printing.qr import error_correction, qr_matrix
+from scorekeeper.rules.game import Game, load_game, played_hands, replay
 from scorekeeper.rules.phases import make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
@@ -530,3 +533,209 @@ def test_printables_folder_is_not_stale(tmp_path):
     assert sorted(committed) == sorted(fresh), hint
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert stale == [], f"{hint} (differs: {', '.join(stale)})"
+
+
+# --- measured from the PDFs themselves ------------------------------------------------
+
+# Short labels that may be smaller than the 9 pt rules text (headings over columns and
+# sections, and the label at the top of a card face).
+LABELS = {
+    "PHASE 10",
+    "PHASE 10, CONTINUED",
+    "NOTES",
+    "GROUPS",
+    "WILD AND SKIP",
+    "POINTS LEFT IN HAND",
+    "Name",
+    "Hand",
+    "Hand and phase",
+    "Dealer",
+    "Phase",
+    "Points",
+    "Total",
+}
+
+
+def font_sizes(data: bytes) -> list[tuple[float, str]]:
+    """(size in points, text) for every run of text, as drawn on the page."""
+    found: list[tuple[float, str]] = []
+    for page in PdfReader(BytesIO(data)).pages:
+
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                found.append((size * abs(tm[3] or 1) * abs(cm[3] or 1), text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    return found
+
+
+@pytest.mark.parametrize(("name", "build"), STANDARD_SET, ids=[n for n, _ in STANDARD_SET])
+def test_rules_text_is_at_least_9_pt_and_only_labels_are_smaller(name, build):
+    sizes = font_sizes(build())
+    assert sizes, name
+    small = {text for size, text in sizes if size < 9 - 0.01}
+    assert small <= LABELS, f"{name}: smaller than 9 pt: {sorted(small - LABELS)}"
+    assert min(size for size, _ in sizes) >= 6.5  # labels shrink to fit six players
+
+
+def ink_box(data: bytes, tmp_path: Path, dpi: int = 50) -> tuple[float, ...]:
+    """Distances in mm from the left, top, right and bottom edges to the nearest ink."""
+    require("pdftoppm")
+    source = tmp_path / "page.pdf"
+    source.write_bytes(data)
+    subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-gray", "-singlefile", str(source), str(tmp_path / "page")],
+        check=True,
+    )
+    image = (tmp_path / "page.pgm").read_bytes()
+    magic, width, height, maxval, pixels = image.split(maxsplit=4)
+    assert magic == b"P5" and maxval == b"255"
+    width, height = int(width), int(height)
+    rows = [pixels[y * width : (y + 1) * width] for y in range(height)]
+    inked = [y for y, row in enumerate(rows) if min(row) < 200]
+    columns = [
+        x for x in range(width) if any(row[x] < 200 for row in rows[inked[0] : inked[-1] + 1])
+    ]
+    px = 25.4 / dpi
+    return (
+        columns[0] * px,
+        inked[0] * px,
+        (width - 1 - columns[-1]) * px,
+        (height - 1 - inked[-1]) * px,
+    )
+
+
+@pytest.mark.parametrize(("name", "build"), STANDARD_SET, ids=[n for n, _ in STANDARD_SET])
+def test_everything_prints_at_least_6_mm_inside_the_page_edge(name, build, tmp_path):
+    sides = ("left", "top", "right", "bottom")
+    for side, gap in zip(sides, ink_box(build(), tmp_path), strict=True):
+        assert gap >= 6, f"{name}: ink {gap:.1f} mm from the {side} edge"
+
+
+@pytest.mark.parametrize("name", [n for n, _ in STANDARD_SET if n.startswith("phase-cards")])
+def test_phase_cards_are_63_by_88_mm_as_drawn(name):
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(BytesIO(dict(STANDARD_SET)[name]()))
+    page = reader.pages[0]
+    operations = ContentStream(page.get_contents(), reader).operations
+    rects = [[float(v) for v in operands] for operands, op in operations if op == b"re"]
+    cards = [r for r in rects if abs(r[3] - 88 * mm) < 0.01]
+    assert len(cards) == 4  # four fold pairs to a page
+    for _, _, width, _ in cards:
+        assert width == pytest.approx(2 * 63 * mm, abs=0.01)  # front and back, 63 mm each
+    folds = [
+        operands
+        for operands, op in operations
+        if op == b"m" and any(abs(float(operands[0]) - (r[0] + 63 * mm)) < 0.01 for r in cards)
+    ]
+    assert folds  # the dashed fold runs down the middle of each pair
+
+
+def test_cards_ask_viewers_to_print_at_actual_size_and_show_a_50_mm_bar():
+    data = reference_cards(make_rules(), pagesize="a4")
+    reader = PdfReader(BytesIO(data))
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/PrintScaling"] == "/None"
+    assert "this bar is 50 mm long" in words(data)
+    assert card_layout.CHECK_BAR == pytest.approx(50 * mm)
+
+
+# --- a game's sheet as its record ------------------------------------------------------
+
+FOUR_SCRIPTS = ["Zoë", "Δήμητρα", "Дмитрий", "李雷", "محمد", "דוד"]
+
+
+def long_game(hands: int, players=FOUR_SCRIPTS) -> Game:
+    """A game of ``hands`` hands on 30 phases: each player goes out in turn."""
+    played = []
+    for number in range(hands):
+        out = players[number % len(players)]
+        points = {name: 50 + 5 * ((number + seat) % 4) for seat, name in enumerate(players)}
+        del points[out]
+        played.append({"went_out": out, "made": [out], "points": points})
+    options = {"custom_phases": "; ".join(["2 sets of 3"] * 30)}
+    return load_game({"rules": "official", "options": options, "players": players, "hands": played})
+
+
+def test_a_sheet_in_six_scripts_prints_every_name_every_hands_points_and_the_totals():
+    game = long_game(12)
+    text = PdfReader(BytesIO(game_sheet(game))).pages[0].extract_text()
+    lines = [line.strip() for line in text.splitlines()]
+    for name in FOUR_SCRIPTS:  # extraction puts right-to-left names back in reading order
+        assert name in unicodedata.normalize("NFKC", text), name
+    numbers = [line for line in lines if line.isdigit()]
+    totals = dict.fromkeys(FOUR_SCRIPTS, 0)
+    for played in played_hands(game):
+        for name in FOUR_SCRIPTS:
+            totals[name] += played.points[name]
+            assert str(played.points[name]) in numbers
+            assert str(totals[name]) in numbers
+    assert totals == {p.name: p.score for p in replay(game).players}
+
+
+def test_every_hand_row_reads_dealer_points_who_went_out_and_totals_in_order():
+    game = load_game(
+        {
+            "players": ["Ann", "Bob"],
+            "dealer": "Bob",
+            "hands": [
+                {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 65}},
+                {"went_out": "Bob", "made": ["Bob", "Ann"], "points": {"Ann": 20}},
+            ],
+        }
+    )
+    text = words(game_sheet(game))
+    assert "1 Bob 1 0 out 0 1 65 65" in text  # Bob dealt; Ann went out; Bob 65
+    assert "2 Ann 2 20 20 1 0 out 65" in text  # both made a phase: ticks are drawn
+    assert "In progress after 2 hands: hand 3 is next, dealt by Bob." in text
+    assert "3 Bob 3 2" in text  # the next hand: its dealer and each player's phase
+
+
+def test_a_finished_game_shows_the_winner_and_the_phase_each_player_reached():
+    hands = [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 55}}] * 10
+    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": hands})
+    text = words(game_sheet(game, title="Friday"))
+    assert "Ann won after 10 hands with 0 points." in text
+    assert "End all made won 0 on 1 500 on 1 550" in text
+    assert pages(game_sheet(game)) == 1
+
+
+def test_a_tiebreak_is_printed_with_who_won_it():
+    both = [
+        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
+        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
+    ] * 5
+    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": both})
+    assert replay(game).tiebreak == ("Ann", "Bob")
+    text = words(game_sheet(game))
+    assert "Ann and Bob are tied: they play a tiebreak hand" in text
+    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True}
+    settled = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    text = words(game_sheet(settled))
+    assert "Bob won the tiebreak after 11 hands." in text
+    assert "Tie" in text.split("Carried")[-1]  # the tiebreak hand's row
+
+
+def test_a_150_hand_game_carries_its_totals_on_to_further_pages():
+    game = long_game(150, players=["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
+    reader = PdfReader(BytesIO(game_sheet(game, pagesize="a4")))
+    assert len(reader.pages) >= 5
+    played = played_hands(game)
+    for number, page in enumerate(reader.pages[1:], start=2):
+        text = " ".join(page.extract_text().split())
+        assert f"Page {number} of {len(reader.pages)}." in text
+        after = text.split("Carried")[-1].split()  # the carried row, then the next hand
+        next_hand = int(after[6])
+        totals = played[next_hand - 2].after
+        assert after[:6] == [str(totals.player(name).score) for name in game.players]
+    final = " ".join(reader.pages[-1].extract_text().split())
+    assert "In progress after 150 hands" in final and " 151 " in final
+
+
+def test_large_print_rows_are_about_8_mm_with_bigger_numbers():
+    assert 7.5 * mm <= sheet_layout.LARGE.row <= 9 * mm
+    game = long_game(3, players=["Ann", "Bob"])
+    sizes = font_sizes(game_sheet(game, large=True))
+    assert max(size for size, text in sizes if text.isdigit()) >= 14
+    with pytest.raises(ValueError, match="at most 4 players"):
+        game_sheet(long_game(3), large=True)

@@ -109,7 +109,10 @@ class ReferenceCards:
             (0.0, fit(escape(title), INNER_WIDTH, 30, size=12, min_size=9, bold=True), ""),
         ]
         if subtitle:
-            blocks += [_gap(0.5 * mm), (0.0, fit(escape(subtitle), INNER_WIDTH, 30, size=7), "")]
+            blocks += [
+                _gap(0.5 * mm),
+                (0.0, fit(escape(subtitle), INNER_WIDTH, 40, size=9, min_size=9), ""),
+            ]
         blocks.append(_gap(2 * mm))
         height = sum(b[1].height if b[1] else b[0] for b in blocks)
         return blocks, height

@@ -117,7 +117,7 @@ class Swatch(Flowable):
         canvas.setLineWidth(0.5)
         canvas.rect(0, 0, SWATCH, SWATCH, stroke=1, fill=1)
         canvas.setFillColor(INK if self.colour is Colour.YELLOW else Color(1, 1, 1))
-        canvas.setFont(FONT_BOLD, 8)
+        canvas.setFont(FONT_BOLD, 9)
         canvas.drawCentredString(SWATCH / 2, SWATCH / 2 - 2.8, self.colour.value)
 
 
