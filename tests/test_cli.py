@@ -229,3 +229,49 @@ def test_hit_json_says_when_the_wilds_decide_it(capsys):
         "is 5-6"
     ]
     assert result["rules"] == ["Rule 6: hitting"]
+
+
+def test_print_writes_a_games_sheet_with_its_hands_and_link(capsys, tmp_path):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(GAME))
+    out = tmp_path / "sheet.pdf"
+    link = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
+    code, result, err = run(
+        capsys, "print", str(game), "--out", str(out), "--link", link, "--size", "a4", "--json"
+    )
+    assert (code, err) == (0, "")
+    assert result == {"file": str(out), "bytes": out.stat().st_size}
+    text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
+    assert "1 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann went out
+    assert "In progress after 1 hands: hand 2 is next, dealt by Bob." in text
+    assert link in "".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--link", "javascript:alert(1)"], "--link must be a web address"),
+        (["--large", "--out", "x.pdf"], None),
+    ],
+)
+def test_print_refuses_bad_links_and_oversized_large_print(capsys, tmp_path, argv, says):
+    game = tmp_path / "game.json"
+    players = ["A", "B", "C", "D", "E"] if says is None else ["A", "B"]
+    game.write_text(json.dumps({"players": players, "hands": []}))
+    argv = [a if a != "x.pdf" else str(tmp_path / "x.pdf") for a in argv]
+    code, _, err = run(capsys, "print", str(game), *argv)
+    assert code == 2
+    assert (says or "at most 4 players") in err
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_print_reports_a_bad_game_file_with_exit_2(capsys, tmp_path):
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({**GAME, "hands": [{"went_out": "Zed"}]}))
+    code, _, err = run(capsys, "print", str(game), "--out", str(tmp_path / "s.pdf"))
+    assert code == 2 and "Zed" in err
+    assert not (tmp_path / "s.pdf").exists()

@@ -20,6 +20,7 @@ from scorekeeper.rules.game import (
     hand_problems,
     load_game,
     next_phases,
+    played_hands,
     replay,
 )
 from scorekeeper.rules.phases import OFFICIAL, make_rules
@@ -668,3 +669,23 @@ def test_the_documented_ten_hands_example_ends_in_a_tie():
     ten_hands = next(block for block in doc_blocks() if block.get("rules") == "ten-hands")
     result = replay(load_game(ten_hands))
     assert result.over and result.tied == ("Ann", "Bob") and result.winner is None
+
+
+def test_played_hands_gives_each_hands_dealer_phases_points_and_standings():
+    game = load_game(
+        {
+            "players": ["Ann", "Bob", "Cy"],
+            "dealer": "Bob",
+            "hands": [
+                {"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}},
+                {"went_out": "Cy", "made": ["Cy"], "points": {"Ann": 55, "Bob": 60}},
+            ],
+        }
+    )
+    (first, second), standings = played_hands(game)
+    assert (first.number, first.dealer, second.dealer) == (1, "Bob", "Cy")
+    assert first.phases == {"Ann": 1, "Bob": 1, "Cy": 1}
+    assert second.phases == {"Ann": 2, "Bob": 1, "Cy": 2}
+    assert second.points == {"Ann": 55, "Bob": 60, "Cy": 0}
+    assert second.totals == {"Ann": 55, "Bob": 110, "Cy": 20}
+    assert standings == replay(game)

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from scorekeeper.cli import startup_message
+from scorekeeper.cli import phone_address, startup_message
 
 
 def free_port() -> int:
@@ -119,3 +119,15 @@ def test_serve_tells_phones_where_to_go_only_when_they_can(host, lan, url, says)
     assert says in startup_message(host, 5010, lan)[1]
     if host == "0.0.0.0":
         assert "without --host" not in startup_message(host, 5010, lan)[1]
+
+
+@pytest.mark.parametrize(
+    ("url", "kept"),
+    [
+        ("http://192.168.1.20:5010/", "http://192.168.1.20:5010/"),
+        ("http://localhost:5010/", None),
+        ("http://127.0.0.1:5010/", None),
+    ],
+)
+def test_printed_links_use_the_announced_address_only_when_phones_can_reach_it(url, kept):
+    assert phone_address(url) == kept

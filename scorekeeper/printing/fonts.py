@@ -123,6 +123,7 @@ def _main_has(char: str) -> bool:
     return _has(FONT, char)
 
 
+@cache
 def printable(char: str) -> bool:
     """True when some font we embed can draw ``char``."""
     register()
@@ -141,6 +142,8 @@ def visual(text: str) -> str:
 def runs(text: str) -> list[tuple[str | None, str]]:
     """``text`` cut where the font changes: (fallback font or None for the main font, part)."""
     register()
+    if text.isascii():
+        return [(None, text)] if text else []
     out: list[tuple[str | None, str]] = []
     for char in text:
         font = None if _main_has(char) or char.isspace() else _fallback(char)

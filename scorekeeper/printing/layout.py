@@ -85,7 +85,10 @@ def plain(text: str) -> str:
     A letter no embedded font has loses its accent or becomes ``?``, so nothing
     prints as a box.
     """
-    text = unicodedata.normalize("NFC", " ".join(str(text).split()))
+    text = " ".join(str(text).split())
+    if text.isascii() and text.isprintable():
+        return text
+    text = unicodedata.normalize("NFC", text)
     out = []
     for char in text:
         if fonts.printable(char):
@@ -262,6 +265,34 @@ def shorten(text: str, width: float, font: str, size: float) -> str:
     while text and stringWidth(text + "\u2026", font, size) > width:
         text = text[:-1]
     return text.rstrip() + "\u2026"
+
+
+class TextRun:
+    """Many short strings in one PDF text object: far cheaper than a ``drawString`` each.
+
+    For trusted text in one font family (numbers, labels); ``close()`` draws it all.
+    """
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.text = canvas.beginText()
+        self.font: tuple[str, float] | None = None
+
+    def put(
+        self, x: float, y: float, words: str, font: str, size: float, align: str = "left"
+    ) -> None:
+        if (font, size) != self.font:
+            self.text.setFont(font, size)
+            self.font = (font, size)
+        if align != "left":
+            width = stringWidth(words, font, size)
+            x -= width / 2 if align == "centre" else width
+        self.text.setTextOrigin(x, y)
+        self.text.textOut(words)
+
+    def close(self) -> None:
+        self.canvas.setFillColor(INK)
+        self.canvas.drawText(self.text)
 
 
 # --- documents --------------------------------------------------------------------

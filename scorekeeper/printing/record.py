@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.game import Game, PlayedHand, Standings, played_hands, replay
+from ..rules.game import Game, PlayedHand, Standings, played_hands
 from ..rules.phases import Progression
 from ..rules.scoring import join_names
 
@@ -59,7 +59,7 @@ def _hand_row(game: Game, played: PlayedHand) -> Row:
                 made=name in hand.made,
                 points=str(played.points[name]),
                 note=note,
-                total=str(played.after.player(name).score),
+                total=str(played.totals[name]),
             )
         )
     label = "Tie" if hand.tiebreak else str(played.number)
@@ -113,8 +113,7 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
 
 def game_record(game: Game) -> Record:
     """The rows for every hand played and the result, with the summary sentence."""
-    played = played_hands(game)
-    standings = played[-1].after if played else replay(game)
+    played, standings = played_hands(game)
     rows = [_hand_row(game, hand) for hand in played]
     if standings.over:
         rows.append(_result_row(game, standings))

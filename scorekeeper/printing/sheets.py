@@ -34,6 +34,7 @@ from .layout import (
     SHADE,
     Fitted,
     LayoutError,
+    TextRun,
     draw_text,
     escape,
     fit,
@@ -131,6 +132,7 @@ class ScoreSheet:
         self.ten_hands = self.rules.progression is Progression.TEN_HANDS
         self.scale = LARGE if self.large else REGULAR
         self.record: Record | None = game_record(self.game) if self.game is not None else None
+        self.forms: set[str] = set()
 
     # --- the pages -----------------------------------------------------------------
 
@@ -142,13 +144,20 @@ class ScoreSheet:
             self.title or "Phase 10 score sheet",
             f"Score sheet - {text.rules_line(self.rules)}",
         )
+        # What every page repeats is drawn once, as a form each page refers to.
+        canvas.beginForm("footer")
         bottom = self._footer(canvas) + GAP
+        canvas.endForm()
+        if self.view_url:
+            canvas.beginForm("qr")
+            right, top = self.width - MARGIN, self.height - MARGIN
+            draw_qr(canvas, self.view_url, right - QR_SIZE, top - QR_SIZE, QR_SIZE)
+            canvas.endForm()
         top = self._header_height()
         space = top - GAP - NAME_ROW - SUB_ROW - bottom
         pages = self._pages(space)
         for number, rows in enumerate(pages, start=1):
-            if number > 1:
-                self._footer(canvas)
+            canvas.doForm("footer")
             label = f"Page {number} of {len(pages)}." if len(pages) > 1 else ""
             y = self._header(canvas, label)
             self._table(canvas, rows, y - GAP, bottom)
@@ -254,7 +263,7 @@ class ScoreSheet:
         left, top = MARGIN, self.height - MARGIN
         width, qr_bottom = self._header_width()
         if self.view_url:
-            draw_qr(canvas, self.view_url, self.width - MARGIN - QR_SIZE, top - QR_SIZE, QR_SIZE)
+            canvas.doForm("qr")
         y = top
         for gap, block in self._header_blocks(width, page_label):
             y = block.draw(canvas, left, y - gap)
@@ -335,22 +344,29 @@ class ScoreSheet:
                 canvas.setFillColor(SHADE)
                 canvas.rect(left, y, table_width, row_height, stroke=0, fill=1)
 
+        if "headings" not in self.forms:  # the same on every page: drawn once
+            self.forms.add("headings")
+            canvas.beginForm("headings")
+            canvas.setFillColor(INK)
+            canvas.setFont(FONT_BOLD, scale.label)
+            heading_y = body_top + 1.5 * mm
+            canvas.drawCentredString(
+                left + label_width / 2, heading_y, "Hand and phase" if self.ten_hands else "Hand"
+            )
+            canvas.drawCentredString(left + label_width + dealer_width / 2, heading_y, "Dealer")
+            for index in range(self.columns):
+                x = left + players_left + index * player_width
+                name = self.players[index] if index < len(self.players) else ""
+                self._name_cell(canvas, name, x, top, player_width)
+                self._sub_headings(canvas, x, top - NAME_ROW, player_width)
+            canvas.endForm()
+        canvas.doForm("headings")
         canvas.setFillColor(INK)
-        canvas.setFont(FONT_BOLD, scale.label)
-        heading_y = body_top + 1.5 * mm
-        canvas.drawCentredString(
-            left + label_width / 2, heading_y, "Hand and phase" if self.ten_hands else "Hand"
-        )
-        canvas.drawCentredString(left + label_width + dealer_width / 2, heading_y, "Dealer")
-        for index in range(self.columns):
-            x = left + players_left + index * player_width
-            name = self.players[index] if index < len(self.players) else ""
-            self._name_cell(canvas, name, x, top, player_width)
-            self._sub_headings(canvas, x, top - NAME_ROW, player_width)
 
+        run = TextRun(canvas)
         for index, row in enumerate(rows):
             y = body_top - index * row_height
-            self._row_label(canvas, row, left, y, label_width, row_height)
+            self._row_label(canvas, run, row, left, y, label_width, row_height)
             if row.dealer:
                 name = plain(row.dealer)
                 inner = dealer_width - 1.5 * mm
@@ -367,7 +383,8 @@ class ScoreSheet:
                 )
             for column, cell in enumerate(row.cells):
                 x = left + players_left + column * player_width
-                self._cell(canvas, cell, x, y, player_width, row_height)
+                self._cell(canvas, run, cell, x, y, player_width, row_height)
+        run.close()
 
         # Grid: light lines inside a player's columns, strong lines between players.
         canvas.setStrokeColor(LIGHT)
@@ -410,13 +427,19 @@ class ScoreSheet:
         return ("Points", "Total") if self.ten_hands else ("Phase", "Points", "Total")
 
     def _cell(
-        self, canvas: Canvas, cell: Cell, x: float, top: float, width: float, height: float
+        self,
+        canvas: Canvas,
+        run: TextRun,
+        cell: Cell,
+        x: float,
+        top: float,
+        width: float,
+        height: float,
     ) -> None:
         """One player's phase (ticked when made), points (and "out") and total."""
         scale = self.scale
         widths = [share * width for share in self._shares()]
         baseline = top - height / 2 - scale.number * 0.35
-        canvas.setFillColor(INK)
         if not self.ten_hands:
             phase_width = widths.pop(0)
             size = scale.number if len(cell.phase) <= 3 else scale.label
@@ -424,12 +447,10 @@ class ScoreSheet:
             if cell.made:
                 tick = size * 0.7
                 shift = (stringWidth(words, FONT, size) + tick + 1) / 2
-                canvas.setFont(FONT, size)
-                canvas.drawString(x + phase_width / 2 - shift, baseline, words)
+                run.put(x + phase_width / 2 - shift, baseline, words, FONT, size)
                 _tick(canvas, x + phase_width / 2 + shift - tick, baseline, tick)
-            else:
-                canvas.setFont(FONT, size)
-                canvas.drawCentredString(x + phase_width / 2, baseline, words)
+            elif words:
+                run.put(x + phase_width / 2, baseline, words, FONT, size, "centre")
             x += phase_width
         elif cell.made:
             _tick(canvas, x + 1 * mm, baseline, scale.number * 0.6)
@@ -437,18 +458,15 @@ class ScoreSheet:
         points = cell.points if cell.points.lstrip("-").isdigit() or not cell.points else ""
         word = cell.points if not points else cell.note
         if points:
-            canvas.setFont(FONT, scale.number)
-            right = x + points_width - 1 * mm
-            canvas.drawRightString(right, baseline, points)
-        if word:
-            canvas.setFont(FONT_BOLD if not points else FONT, scale.label)
-            if points:
-                canvas.drawString(x + 0.8 * mm, top - scale.label - 0.4 * mm, word)
-            else:
-                canvas.drawCentredString(x + points_width / 2, baseline, word)
+            run.put(x + points_width - 1 * mm, baseline, points, FONT, scale.number, "right")
+        if word and points:
+            run.put(x + 0.8 * mm, top - scale.label - 0.4 * mm, word, FONT, scale.label)
+        elif word:
+            run.put(x + points_width / 2, baseline, word, FONT_BOLD, scale.label, "centre")
         if cell.total:
-            canvas.setFont(FONT_BOLD, scale.number + (1 if cell.strong else 0))
-            canvas.drawRightString(x + points_width + total_width - 1 * mm, baseline, cell.total)
+            size = scale.number + (1 if cell.strong else 0)
+            right = x + points_width + total_width - 1 * mm
+            run.put(right, baseline, cell.total, FONT_BOLD, size, "right")
             if cell.strong:  # the winner's total, boxed: not a colour alone
                 canvas.setLineWidth(1)
                 canvas.setStrokeColor(INK)
@@ -498,20 +516,25 @@ class ScoreSheet:
             x += cell
 
     def _row_label(
-        self, canvas: Canvas, row: Row, x: float, top: float, width: float, height: float
+        self,
+        canvas: Canvas,
+        run: TextRun,
+        row: Row,
+        x: float,
+        top: float,
+        width: float,
+        height: float,
     ) -> None:
-        canvas.setFillColor(INK)
         size = self.scale.number
         if row.kind in ("carried", "result"):
             size = min(size, 9)
-            canvas.setFont(FONT_BOLD, size)
             words = shorten(row.label, width - 1 * mm, FONT_BOLD, size)
-            canvas.drawCentredString(x + width / 2, top - height / 2 - size * 0.35, words)
+            run.put(x + width / 2, top - height / 2 - size * 0.35, words, FONT_BOLD, size, "centre")
             return
         if not self.ten_hands or not row.label.isdigit():
-            canvas.setFont(FONT, size)
-            canvas.drawCentredString(x + width / 2, top - height / 2 - size * 0.35, row.label)
+            run.put(x + width / 2, top - height / 2 - size * 0.35, row.label, FONT, size, "centre")
             return
+        canvas.setFillColor(INK)
         index = int(row.label) - 1
         number = self.rules.sequence[index]
         canvas.setFont(FONT_BOLD, 12)

@@ -722,30 +722,38 @@ class PlayedHand:
     dealer: str
     phases: Mapping[str, int]  # the phase each player tried (only the tied, in a tiebreak)
     points: Mapping[str, int]  # what each player scored in this hand
-    after: Standings  # totals, phases, winner once this hand is counted
+    totals: Mapping[str, int]  # each player's running total after it
 
 
-def played_hands(game: Game) -> list[PlayedHand]:
-    """Every hand with its dealer, phases tried, points and the standings after it.
+def played_hands(game: Game) -> tuple[list[PlayedHand], Standings]:
+    """Every hand with its dealer, phases tried, points and totals; then the standings.
 
-    One replay, hand by hand (not one replay per hand), so a 150-hand game's
-    record costs no more than its standings. Raises GameError like ``replay``.
+    One replay, hand by hand, so a 150-hand game's record costs about what its
+    standings cost. Raises GameError like ``replay``.
     """
     state = _Replay(game)
+    seats = game.players
+    first = seats.index(game.dealer)
     played = []
     for number, hand in enumerate(game.hands, start=1):
         errors = [p for p in state.problems(hand) if not p.warning]
         if errors:
             raise GameError(errors[0].message, hand=number, player=errors[0].player)
-        dealer = state.standings().dealer
-        playing = state.tiebreak if hand.tiebreak else game.players
+        playing = state.tiebreak if hand.tiebreak else seats
         tried = {name: state.phase_in_hand(hand, name)[0] for name in playing}
-        phases = {name: phase for name, phase in tried.items() if phase is not None}
         before = {name: state.seats[name].score for name in playing}
         state.play(hand)
-        points = {name: state.seats[name].score - before[name] for name in playing}
-        played.append(PlayedHand(number, hand, dealer, phases, points, state.standings()))
-    return played
+        played.append(
+            PlayedHand(
+                number,
+                hand,
+                dealer=seats[(first + number - 1) % len(seats)],
+                phases={name: phase for name, phase in tried.items() if phase is not None},
+                points={name: state.seats[name].score - before[name] for name in playing},
+                totals={name: state.seats[name].score for name in seats},
+            )
+        )
+    return played, state.standings()
 
 
 def hand_problems(
