@@ -59,10 +59,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import store
+    from . import self_entry, store, tables
     from .web import register
 
-    store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    db = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    tables.migrate(db)
+    self_entry.migrate(db)
     HTMX(app)
     register(app)
     return app

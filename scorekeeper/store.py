@@ -231,11 +231,6 @@ def create_game(
     with transaction(db):
         db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
         _log(db, game_id, 1, at, action, summary, {"game": state}, len(state["hands"]), None)
-        db.conn.executemany(
-            "INSERT INTO names (name, last_used) VALUES (?, ?) "
-            "ON CONFLICT (name) DO UPDATE SET last_used = excluded.last_used",
-            [(name, at) for name in state["players"]],
-        )
     return _row_to_game(row)
 
 
@@ -406,11 +401,6 @@ def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
     undone = get_change(db, game_id, target + 1)
     assert undone is not None  # versions have no gaps
     return undone, target
-
-
-def known_names(db: Database, limit: int = 30) -> list[str]:
-    rows = db.query("SELECT name FROM names ORDER BY last_used DESC, name LIMIT ?", [limit])
-    return [r["name"] for r in rows]
 
 
 def edit_version(db: Database, game_id: str, key: str) -> int | None:

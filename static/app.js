@@ -68,5 +68,45 @@
   document.addEventListener("visibilitychange", keepAwake);  // a lock is released when hidden
 
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
+  // Points sent from players' phones fill in the scorekeeper's form as they arrive.
+  // A field the scorekeeper changed by hand is left alone; nothing is saved here.
+  function fillFromPhones() {
+    var box = document.querySelector("[data-entries-url]");
+    var form = box && box.querySelector("form.hand-form");
+    if (!form || document.hidden) { return; }
+    fetch(box.dataset.entriesUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (!data || String(data.hand) !== box.dataset.hand) { return; }
+        var changed = false;
+        var sent = [];
+        Object.keys(data.entries).forEach(function (seat) {
+          var entry = data.entries[seat];
+          sent.push(entry.name + ": " + (entry.went_out ? "went out" : entry.points + (entry.made ? ", made phase" : "")));
+          var points = form.querySelector("input[name='points-" + seat + "']");
+          var made = form.querySelector("input[name='made-" + seat + "']");
+          var stamp = [entry.points, entry.made, entry.went_out].join(":");
+          if (!points || points.dataset.phone === stamp || document.activeElement === points) { return; }
+          var untouched = points.value === "" || points.value === points.dataset.phoneValue;
+          if (entry.went_out) {
+            var out = form.querySelector("input[name=went_out][value='" + seat + "']");
+            if (out && !form.querySelector("input[name=went_out]:checked")) { out.checked = true; }
+          } else if (untouched) {
+            points.value = String(entry.points);
+            points.dataset.phoneValue = points.value;
+          }
+          if (made && (entry.made || points.dataset.phone)) { made.checked = entry.made; }
+          points.dataset.phone = stamp;
+          points.classList.add("from-phone");
+          changed = true;
+        });
+        var note = box.querySelector(".from-phones");
+        if (note && sent.length) { note.textContent = "Sent from phones (check, then save): " + sent.join("; "); }
+        if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
+      })
+      .catch(function () { /* offline for a moment: the next round tries again */ });
+  }
+  setInterval(fillFromPhones, 2000);
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

@@ -140,12 +140,6 @@ def test_threads_racing_on_one_version_record_exactly_once(tmp_path):
     assert len(store.changes(store.connect(path), game.id)) == 2
 
 
-def test_names_from_earlier_games_are_offered_most_recent_first(db):
-    store.create_game(db, STATE)
-    store.create_game(db, {**STATE, "players": ["Cy", "Dee"], "dealer": "Cy"})
-    assert set(store.known_names(db)) == {"Ann", "Bob", "Cy", "Dee"}
-
-
 def test_migrations_are_safe_to_run_again(tmp_path):
     path = tmp_path / "again.sqlite3"
     store.create_game(store.connect(path), STATE)

@@ -59,11 +59,6 @@ def test_a_bad_new_game_form_keeps_what_was_typed_and_says_why(client, fields, m
     assert 'value="Ann"' in page or "player-0" not in fields or fields["player-0"] != "Ann"
 
 
-def test_names_from_earlier_games_are_offered(client):
-    new_game(client, players=("Grandma", "Theo"))
-    assert '<option value="Grandma">' in client.get("/new").get_data(as_text=True)
-
-
 def test_recording_a_hand_updates_phases_scores_and_dealer(client):
     url = new_game(client)
     response = record(client, url, 1, went_out=0, points={1: 50, 2: 20})

@@ -539,8 +539,9 @@ class _Replay:
         playing = self.tiebreak if hand.tiebreak else self.game.players
         phases: dict[str, int] = {}
         for name in playing:
-            phase, _ = self.phase_in_hand(hand, name)
-            assert phase is not None  # problems() has passed this hand
+            phase, why = self.phase_in_hand(hand, name)
+            if phase is None:  # problems() refuses such a hand before it is played
+                raise GameError(why or "no phase to play", hand=self.hands_played, player=name)
             phases[name] = self.seats[name].last_attempt = phase
         if hand.tiebreak:
             self.winner, self.over, self.ended_in = hand.went_out, True, self.hands_played
@@ -754,6 +755,24 @@ def played_hands(game: Game) -> tuple[list[PlayedHand], Standings]:
             )
         )
     return played, state.standings()
+
+
+def standings_by_hand(game: Game, *, checked: bool = True) -> list[Standings]:
+    """The standings before the first hand and after each hand, in one replay.
+
+    For statistics that need every step (hands spent on each phase) without
+    replaying the game once per hand. Raises GameError like ``replay``.
+    ``checked=False`` skips checking each hand's totals (most of a replay's
+    time), for lists of games that were checked when they were saved.
+    """
+    if checked:
+        replay(game)
+    state = _Replay(game)
+    steps = [state.standings()]
+    for hand in game.hands:
+        state.play(hand)
+        steps.append(state.standings())
+    return steps
 
 
 def hand_problems(

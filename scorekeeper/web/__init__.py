@@ -10,6 +10,7 @@ from . import (
     compress,
     csrf,
     db,
+    device,
     edit,
     errors,
     export,
@@ -21,17 +22,21 @@ from . import (
     printables,
     redact,
     rules_page,
+    self_entry,
     share,
     static_files,
+    tables,
 )
 
 
 def register(app: Flask) -> None:
+    tables.init_app(app)  # before CSRF, which reads the form
     csrf.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
     static_files.init_app(app)
     redact.init_app(app)
+    device.init_app(app)
     db.init_app(app)
     edit.init_app(app)
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
@@ -45,6 +50,8 @@ def register(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(rules_page.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(self_entry.bp)
 
     @app.after_request
     def security_headers(response):

@@ -7,13 +7,14 @@ import secrets
 
 from flask import Blueprint, g, redirect, render_template, request, session, url_for
 
-from .. import actions, store
+from .. import actions, self_entry, tables
 from ..rules.game import Problem, game_problems
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from . import versioned
 from .chart import score_chart
 from .db import db, game_or_404
 from .hand_form import CARD_FIELDS, HandForm
+from .listing import device_home, suggested_names
 from .qr import qr_svg
 
 bp = Blueprint("games", __name__)
@@ -35,7 +36,7 @@ def view_context(current: actions.Current) -> dict:
 
 @bp.get("/")
 def home():
-    return render_template("home.html")
+    return render_template("home.html", **device_home(db()))
 
 
 # Words for the house-rule choices (the option values themselves are for files and the CLI).
@@ -78,7 +79,8 @@ def _new_game_form(values: dict[str, str], errors: dict[str, str]) -> str:
         errors=errors,
         options=OPTIONS,
         profiles=PROFILES,
-        names=store.known_names(db()),
+        names=suggested_names(db()),
+        table=_table_from(values.get("table", "")),
         choice_labels=CHOICE_LABELS,
     )
 
@@ -86,8 +88,10 @@ def _new_game_form(values: dict[str, str], errors: dict[str, str]) -> str:
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
     if request.method == "GET":
-        return _new_game_form({"profile": "official", "dealer": "0"}, {})
+        prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
+        return _new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
+    table = _table_from(request.form.get("table", ""))
     seated = sorted(
         (int(key[7:]), " ".join(value.split()))
         for key, value in values.items()
@@ -99,6 +103,8 @@ def new_game():
     profile = request.form.get("profile", "official")
     options = {key: request.form[f"opt-{key}"] for key in OPTIONS if f"opt-{key}" in request.form}
     errors: dict[str, str] = {}
+    if request.form.get("table") and table is None:
+        errors["table"] = "The table this game was for is not here any more: start it without"
     try:
         rules = make_rules(profile, _changed(profile, options))
     except RulesError as error:
@@ -125,7 +131,13 @@ def new_game():
     result = actions.create(db(), state)  # the engine has the last word on what a game is
     if isinstance(result, actions.Refused):
         return _new_game_form(values, {"player-0": result.message}), 422
+    if table is not None:
+        tables.add_game(db(), table.id, result.current.stored.id, players)
     return _to_game(result)
+
+
+def _table_from(table_id: str) -> tables.Table | None:
+    return tables.get_table(db(), table_id) if table_id else None
 
 
 def _new_game_field(problem: Problem, seated: list[tuple[int, str]]) -> str | None:
@@ -179,18 +191,25 @@ def _to_game(result: actions.Saved):
 
 
 def render_game(form: HandForm | None = None, status: int = 200, message: str | None = None):
+    sent = _phone_entries()
     return render_template(
         "game.html",
-        form=form or HandForm({}),
+        form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         card_fields=CARD_FIELDS,
+        phone_entries=sent,
         **view_context(g.current),
     ), status
 
 
+def _phone_entries() -> dict[int, self_entry.Entry]:
+    """Points players sent from their phones for the hand being recorded."""
+    return self_entry.entries(db(), g.stored.id, g.current.standings.hand_number)
+
+
 @bp.get("/g/<game_id>/<key>")
 def game_page():
-    if "_flashes" in session:  # a note for this phone only
+    if "_flashes" in session or _phone_entries():  # a note, or points waiting to be saved
         return render_game()
     stored = g.stored
     return versioned.page_with_token(

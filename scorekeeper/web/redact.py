@@ -1,4 +1,8 @@
-"""Keep edit keys out of logs: an edit link in a log file is a key left on the table."""
+"""Keep secret links out of logs: an edit link in a log file is a key left on the table.
+
+The secret part of a game's edit link, a table's link and a player's link
+are all replaced.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,16 @@ import re
 
 from flask import Flask
 
-EDIT_PATH = re.compile(r"(/g/[\w-]+/)[\w-]+")
+SECRET_PATHS = re.compile(r"(/g/[\w-]+/|/p/[\w-]+/|/t/|[?&]table=)[\w-]+")
 
 
 class RedactEditKeys(logging.Filter):
-    """Replace the key in any /g/<game>/<key> path with '…' before a record is written."""
+    """Replace the key in /g/<game>/<key>, /p/<game>/<key>, /t/<key>, ?table=<key> by '…'."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "/g/" in message:
-            record.msg, record.args = EDIT_PATH.sub(r"\1…", message), None
+        if any(part in message for part in ("/g/", "/p/", "/t/", "table=")):
+            record.msg, record.args = SECRET_PATHS.sub(r"\1…", message), None
         return True
 
 

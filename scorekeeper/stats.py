@@ -1,0 +1,166 @@
+"""Lifetime statistics of a table, from its recorded hands by the engine's replay.
+
+Plain Python (no Flask, SQLite or reportlab): the web layer hands in the games
+and the roster's merged spellings. Only finished games count; a game in
+progress joins the figures the moment it ends, because they are worked out
+from the hands each time they are shown.
+
+Who "finishes ahead" of whom in a game: the winner first, then whoever made
+more phases, then whoever has fewer points. Equal phases and points is a draw.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .rules.game import Game, Standings, standings_by_hand
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    game: Game
+    date: str  # when it ended, ISO format; the games come oldest first
+    steps: Sequence[Standings] | None = None  # standings_by_hand, when already worked out
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    games: int = 0
+    wins: int = 0
+    scores: list[int] = field(default_factory=list)  # final score of each game, in order
+    hands_to_finish: list[int] = field(default_factory=list)  # games where every phase was made
+    hands_on_phase: Counter[int] = field(default_factory=Counter)  # phase -> hands spent on it
+    results: list[bool] = field(default_factory=list)  # won each game, in order
+    best_score: int | None = None
+    best_date: str = ""
+
+    @property
+    def win_percent(self) -> int:
+        return round(100 * self.wins / self.games) if self.games else 0
+
+    @property
+    def average_score(self) -> float:
+        return round(sum(self.scores) / len(self.scores), 1) if self.scores else 0.0
+
+    @property
+    def average_hands_to_finish(self) -> float | None:
+        if not self.hands_to_finish:
+            return None
+        return round(sum(self.hands_to_finish) / len(self.hands_to_finish), 1)
+
+    @property
+    def stuck_on(self) -> int | None:
+        """The phase this player has spent most hands on (the lowest, on a tie)."""
+        if not self.hands_on_phase:
+            return None
+        most = max(self.hands_on_phase.values())
+        return min(p for p, n in self.hands_on_phase.items() if n == most)
+
+    @property
+    def longest_streak(self) -> int:
+        """Most wins in a row among this player's games."""
+        return max(
+            (len(list(run)) for won, run in itertools.groupby(self.results) if won), default=0
+        )
+
+
+@dataclass
+class TableStats:
+    players: dict[str, PlayerStats]  # first appearance order
+    games: int = 0
+    hands: int = 0
+    ahead: Counter[tuple[str, str]] = field(default_factory=Counter)  # (a, b): a finished ahead
+    together: Counter[tuple[str, str]] = field(default_factory=Counter)  # sorted pair: games
+    winners: list[tuple[str, str | None]] = field(default_factory=list)  # (date, winner) in order
+
+    @property
+    def average_hands(self) -> float:
+        return round(self.hands / self.games, 1) if self.games else 0.0
+
+    def head_to_head(self, a: str, b: str) -> tuple[int, int, int]:
+        """(a ahead of b, b ahead of a, games both played)."""
+        return self.ahead[(a, b)], self.ahead[(b, a)], self.together[_pair(a, b)]
+
+    def rivals(self) -> list[tuple[str, str, int, int, int]]:
+        """Every pair that has played together: (a, b, a ahead, b ahead, games)."""
+        names = list(self.players)
+        pairs = []
+        for a, b in itertools.combinations(names, 2):
+            ahead_a, ahead_b, together = self.head_to_head(a, b)
+            if together:
+                pairs.append((a, b, ahead_a, ahead_b, together))
+        return pairs
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
+
+
+def finishing_order(standings: Standings) -> list[list[str]]:
+    """Players from first to last; players level on phases and points share a place."""
+
+    def key(name: str) -> tuple[int, int, int]:
+        p = standings.player(name)
+        return (0 if name == standings.winner else 1, -len(p.phases_done), p.score)
+
+    names = sorted((p.name for p in standings.players), key=key)
+    return [list(group) for _, group in itertools.groupby(names, key=key)]
+
+
+def table_stats(
+    played: Sequence[PlayedGame], aliases: Mapping[str, str] | None = None
+) -> TableStats:
+    """Everything the statistics page shows, for the finished games among ``played``."""
+    aliases = aliases or {}
+    stats = TableStats(players={})
+
+    def person(name: str) -> PlayerStats:
+        name = aliases.get(name, name)
+        return stats.players.setdefault(name, PlayerStats(name))
+
+    for entry in played:
+        steps = entry.steps or standings_by_hand(entry.game, checked=False)  # checked when saved
+        final = steps[-1]
+        if not final.over:
+            continue
+        stats.games += 1
+        stats.hands += len(entry.game.hands)
+        winner = aliases.get(final.winner, final.winner) if final.winner else None
+        stats.winners.append((entry.date, winner))
+        for standing in final.players:
+            p = person(standing.name)
+            p.games += 1
+            won = standing.name == final.winner
+            p.wins += won
+            p.results.append(won)
+            p.scores.append(standing.score)
+            if p.best_score is None or standing.score < p.best_score:
+                p.best_score, p.best_date = standing.score, entry.date
+        _count_phases(entry.game, steps, person)
+        places = finishing_order(final)
+        for i, place in enumerate(places):
+            for name in place:
+                for later in itertools.chain.from_iterable(places[i + 1 :]):
+                    stats.ahead[(aliases.get(name, name), aliases.get(later, later))] += 1
+        for a, b in itertools.combinations(entry.game.players, 2):
+            stats.together[_pair(aliases.get(a, a), aliases.get(b, b))] += 1
+    return stats
+
+
+def _count_phases(game: Game, steps: Sequence[Standings], person) -> None:
+    """Hands spent on each phase, and the hand on which each player made the last one."""
+    for number, (hand, before, after) in enumerate(
+        zip(game.hands, steps, steps[1:], strict=False), start=1
+    ):
+        if hand.tiebreak:
+            continue
+        for standing in before.players:
+            if standing.finished:
+                continue
+            person(standing.name).hands_on_phase[standing.phase] += 1
+            if after.player(standing.name).finished:
+                person(standing.name).hands_to_finish.append(number)

@@ -1,0 +1,207 @@
+"""Tables: a family or club, its roster of players and the games it has played.
+
+Kept in tables of their own beside the games (a link table says which game
+belongs to which table), so the game store is untouched. A table is reached
+only through its own unguessable link. The roster remembers how names were
+merged and renamed, so old games still count for the right person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+from sqlite_utils.db import NotFoundError
+
+from . import store
+
+MAX_TABLE_NAME = 60
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    name: str
+    created: str
+
+
+@dataclass(frozen=True)
+class RosterPlayer:
+    name: str
+    retired: bool
+
+
+def migrate(db: Database) -> None:
+    """Create the table schema; safe to run at every start."""
+    if db["tables"].exists() and db["table_games"].exists():
+        return
+    with store.transaction(db):
+        db["tables"].create({"id": str, "name": str, "created": str}, pk="id", if_not_exists=True)
+        db["table_players"].create(
+            {"table_id": str, "name": str, "retired": int, "added": str},
+            pk=("table_id", "name"),
+            foreign_keys=[("table_id", "tables", "id")],
+            if_not_exists=True,
+        )
+        # an old spelling of a roster name: games that used it count for `name`
+        db["table_aliases"].create(
+            {"table_id": str, "alias": str, "name": str},
+            pk=("table_id", "alias"),
+            foreign_keys=[("table_id", "tables", "id")],
+            if_not_exists=True,
+        )
+        db["table_games"].create(
+            {"game_id": str, "table_id": str, "added": str},
+            pk="game_id",
+            foreign_keys=[("game_id", "games", "id"), ("table_id", "tables", "id")],
+            if_not_exists=True,
+        )
+        db["table_games"].create_index(["table_id"], if_not_exists=True)
+
+
+def create_table(db: Database, name: str) -> Table:
+    table = Table(store.new_key(), name, store.now())
+    with store.transaction(db):
+        db["tables"].insert({"id": table.id, "name": table.name, "created": table.created})
+    return table
+
+
+def get_table(db: Database, table_id: str) -> Table | None:
+    try:
+        row = db["tables"].get(table_id)
+    except NotFoundError:
+        return None
+    return Table(row["id"], row["name"], row["created"])
+
+
+def table_of_game(db: Database, game_id: str) -> str | None:
+    row = db.execute("SELECT table_id FROM table_games WHERE game_id = ?", [game_id]).fetchone()
+    return row[0] if row else None
+
+
+def game_ids(db: Database, table_id: str) -> list[str]:
+    """The table's games, oldest first."""
+    rows = db.execute(
+        "SELECT game_id FROM table_games WHERE table_id = ? ORDER BY added, rowid", [table_id]
+    )
+    return [row[0] for row in rows]
+
+
+def roster(db: Database, table_id: str) -> list[RosterPlayer]:
+    rows = db.query(
+        "SELECT name, retired FROM table_players WHERE table_id = ? ORDER BY added, rowid",
+        [table_id],
+    )
+    return [RosterPlayer(r["name"], bool(r["retired"])) for r in rows]
+
+
+def aliases(db: Database, table_id: str) -> dict[str, str]:
+    """Old spelling -> roster name."""
+    rows = db.query("SELECT alias, name FROM table_aliases WHERE table_id = ?", [table_id])
+    return {r["alias"]: r["name"] for r in rows}
+
+
+def _add_players(db: Database, table_id: str, names: list[str]) -> None:
+    known = aliases(db, table_id)
+    at = store.now()
+    for name in names:
+        if name in known:
+            continue
+        db.execute(
+            "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
+            "VALUES (?, ?, 0, ?)",
+            [table_id, name, at],
+        )
+
+
+def add_game(db: Database, table_id: str, game_id: str, players: list[str]) -> None:
+    """File a game under the table (moving it from any other) and add its players."""
+    with store.transaction(db):
+        db["table_games"].upsert(
+            {"game_id": game_id, "table_id": table_id, "added": store.now()}, pk="game_id"
+        )
+        _add_players(db, table_id, players)
+
+
+class RosterError(ValueError):
+    """A roster change that cannot be made, in words for the table."""
+
+
+def rename(db: Database, table_id: str, old: str, new: str) -> None:
+    """Rename a roster player; games under the old name keep counting for them."""
+    names = {p.name.casefold(): p.name for p in roster(db, table_id)}
+    if old not in names.values():
+        raise RosterError(f"{old} is not on this table's list of players")
+    if new.casefold() in names and names[new.casefold()] != old:
+        raise RosterError(f"{new} is already on the list: merge the two instead")
+    with store.transaction(db):
+        db.execute(
+            "UPDATE table_players SET name = ? WHERE table_id = ? AND name = ?",
+            [new, table_id, old],
+        )
+        _point_aliases(db, table_id, old, new)
+
+
+def merge(db: Database, table_id: str, extra: str, into: str) -> None:
+    """Two spellings of one person: ``extra`` leaves the roster, its games count for ``into``."""
+    names = {p.name for p in roster(db, table_id)}
+    for name in (extra, into):
+        if name not in names:
+            raise RosterError(f"{name} is not on this table's list of players")
+    if extra == into:
+        raise RosterError("Pick two different names to merge")
+    with store.transaction(db):
+        db.execute("DELETE FROM table_players WHERE table_id = ? AND name = ?", [table_id, extra])
+        _point_aliases(db, table_id, extra, into)
+
+
+def _point_aliases(db: Database, table_id: str, old: str, new: str) -> None:
+    db.execute(
+        "UPDATE table_aliases SET name = ? WHERE table_id = ? AND name = ?", [new, table_id, old]
+    )
+    db.execute("DELETE FROM table_aliases WHERE table_id = ? AND alias = ?", [table_id, new])
+    if old != new:
+        db["table_aliases"].upsert(
+            {"table_id": table_id, "alias": old, "name": new}, pk=("table_id", "alias")
+        )
+
+
+def set_retired(db: Database, table_id: str, name: str, retired: bool) -> None:
+    """A retired player stays in the history but is not ticked for new games."""
+    with store.transaction(db):
+        cursor = db.execute(
+            "UPDATE table_players SET retired = ? WHERE table_id = ? AND name = ?",
+            [int(retired), table_id, name],
+        )
+        if cursor.rowcount != 1:
+            raise RosterError(f"{name} is not on this table's list of players")
+
+
+def restore_dates(db: Database, game_id: str, created: str, updated: str) -> None:
+    """An imported game keeps the dates it was played on, not the day of the import."""
+    if created and updated:
+        with store.transaction(db):
+            db.execute(
+                "UPDATE games SET created = ?, updated = ? WHERE id = ?",
+                [created, updated, game_id],
+            )
+            db.execute("UPDATE table_games SET added = ? WHERE game_id = ?", [created, game_id])
+
+
+def restore_roster(
+    db: Database, table_id: str, players: list[tuple[str, bool]], old_names: dict[str, str]
+) -> None:
+    """The roster and merged spellings of an imported table, as they were."""
+    with store.transaction(db):
+        db.execute("DELETE FROM table_players WHERE table_id = ?", [table_id])
+        at = store.now()
+        for name, retired in players:
+            db.execute(
+                "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
+                "VALUES (?, ?, ?, ?)",
+                [table_id, name, int(retired), at],
+            )
+        for alias, name in old_names.items():
+            db["table_aliases"].upsert(
+                {"table_id": table_id, "alias": alias, "name": name}, pk=("table_id", "alias")
+            )

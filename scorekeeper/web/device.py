@@ -1,0 +1,60 @@
+"""What this phone or tablet remembers: the tables and games it created or opened.
+
+Kept in the signed session cookie, so nothing is stored about a device on the
+server and no device ever sees another's games. The newest come first; old
+ones drop off so the cookie stays small.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, g, request, session
+
+KEY = "device"
+MAX_GAMES = 24
+MAX_TABLES = 12
+
+
+def _memory() -> dict[str, list]:
+    memory = session.get(KEY)
+    if not isinstance(memory, dict):
+        memory = {}
+    return {"g": list(memory.get("g", [])), "t": list(memory.get("t", []))}
+
+
+def games() -> list[tuple[str, str | None]]:
+    """(game id, edit key or None for a watched game), newest first."""
+    return [(item[0], item[1] or None) for item in _memory()["g"] if len(item) == 2]
+
+
+def table_ids() -> list[str]:
+    return [item for item in _memory()["t"] if isinstance(item, str)]
+
+
+def remember_game(game_id: str, edit_key: str | None) -> None:
+    memory = _memory()
+    known = dict((item[0], item[1]) for item in memory["g"] if len(item) == 2)
+    edit_key = edit_key or known.get(game_id) or ""  # watching later keeps the edit key
+    entries = [[game_id, edit_key]] + [item for item in memory["g"] if item[0] != game_id]
+    if entries[: len(memory["g"])] != memory["g"] or len(entries) != len(memory["g"]):
+        memory["g"] = entries[:MAX_GAMES]
+        session[KEY] = memory
+
+
+def remember_table(table_id: str) -> None:
+    memory = _memory()
+    entries = [table_id] + [item for item in memory["t"] if item != table_id]
+    if entries != memory["t"]:
+        memory["t"] = entries[:MAX_TABLES]
+        session[KEY] = memory
+
+
+def init_app(app: Flask) -> None:
+    @app.after_request
+    def remember_opened_game(response: Response) -> Response:
+        if response.status_code >= 400 or request.method != "GET":
+            return response
+        # Only scorekeeper pages: watch pages set no cookie, so every watcher gets one cached page.
+        stored = g.get("stored")
+        if stored is not None:
+            remember_game(stored.id, stored.edit_key)
+        return response

@@ -1,0 +1,128 @@
+"""Lifetime statistics against a small history worked out by hand.
+
+Three finished games of the first two phases (``first=2``) and one still going:
+
+    game 1  Ann, Bob, Cy   Ann out twice; Bob makes both phases too; Cy none
+            final Ann 0, Bob 30, Cy 115: Ann wins; order Ann, Bob, Cy
+    game 2  Ann, Bob, Cy   Cy out twice; Ann makes phase 1 only; Bob none
+            final Cy 0, Ann 85, Bob 130: Cy wins; order Cy, Ann, Bob
+    game 3  Bobby, Cy      (Bobby is Bob, merged on the roster) Cy out twice
+            final Cy 0, Bob 60: Cy wins; order Cy, Bob
+    game 4  Ann, Cy        one hand, not over: not counted
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.rules.game import load_game
+from scorekeeper.stats import PlayedGame, table_stats
+
+
+def game(players, dealer, hands):
+    return load_game(
+        {
+            "rules": "official",
+            "options": {"first": "2"},
+            "players": players,
+            "dealer": dealer,
+            "hands": [
+                {"went_out": out, "made": made, "points": points} for out, made, points in hands
+            ],
+        }
+    )
+
+
+HISTORY = [
+    PlayedGame(
+        game(
+            ["Ann", "Bob", "Cy"],
+            "Ann",
+            [
+                ("Ann", ["Ann", "Bob"], {"Bob": 20, "Cy": 60}),
+                ("Ann", ["Ann", "Bob"], {"Bob": 10, "Cy": 55}),
+            ],
+        ),
+        "2026-01-02",
+    ),
+    PlayedGame(
+        game(
+            ["Ann", "Bob", "Cy"],
+            "Bob",
+            [
+                ("Cy", ["Cy", "Ann"], {"Ann": 5, "Bob": 70}),
+                ("Cy", ["Cy"], {"Ann": 80, "Bob": 60}),
+            ],
+        ),
+        "2026-01-09",
+    ),
+    PlayedGame(
+        game(
+            ["Bobby", "Cy"],
+            "Bobby",
+            [("Cy", ["Cy"], {"Bobby": 50}), ("Cy", ["Cy", "Bobby"], {"Bobby": 10})],
+        ),
+        "2026-01-16",
+    ),
+    PlayedGame(game(["Ann", "Cy"], "Ann", [("Ann", ["Ann"], {"Cy": 70})]), "2026-01-23"),
+]
+
+
+@pytest.fixture
+def stats():
+    return table_stats(HISTORY, {"Bobby": "Bob"})
+
+
+def test_only_finished_games_count(stats):
+    assert stats.games == 3
+    assert stats.hands == 6
+    assert stats.average_hands == 2.0
+    assert stats.winners == [("2026-01-02", "Ann"), ("2026-01-09", "Cy"), ("2026-01-16", "Cy")]
+
+
+@pytest.mark.parametrize(
+    ("name", "games", "wins", "percent", "average", "to_finish", "streak", "best"),
+    [
+        ("Ann", 2, 1, 50, 42.5, 2.0, 1, (0, "2026-01-02")),
+        ("Bob", 3, 0, 0, 73.3, 2.0, 0, (30, "2026-01-02")),
+        ("Cy", 3, 2, 67, 38.3, 2.0, 2, (0, "2026-01-09")),
+    ],
+)
+def test_games_wins_averages_streaks_and_best_game(
+    stats, name, games, wins, percent, average, to_finish, streak, best
+):
+    p = stats.players[name]
+    assert (p.games, p.wins, p.win_percent) == (games, wins, percent)
+    assert p.average_score == average
+    assert p.average_hands_to_finish == to_finish
+    assert p.longest_streak == streak
+    assert (p.best_score, p.best_date) == best
+
+
+def test_a_merged_spelling_counts_for_the_roster_name(stats):
+    assert set(stats.players) == {"Ann", "Bob", "Cy"}
+    assert stats.players["Bob"].scores == [30, 130, 60]
+
+
+def test_hands_spent_on_each_phase_and_the_phase_stuck_on_most(stats):
+    assert dict(stats.players["Ann"].hands_on_phase) == {1: 2, 2: 2}
+    assert dict(stats.players["Bob"].hands_on_phase) == {1: 5, 2: 1}
+    assert dict(stats.players["Cy"].hands_on_phase) == {1: 4, 2: 2}
+    assert stats.players["Bob"].stuck_on == 1
+    assert stats.players["Ann"].stuck_on == 1  # a tie goes to the earlier phase
+
+
+def test_head_to_head_counts_who_finished_ahead(stats):
+    assert stats.head_to_head("Ann", "Bob") == (2, 0, 2)
+    assert stats.head_to_head("Ann", "Cy") == (1, 1, 2)
+    assert stats.head_to_head("Cy", "Bob") == (2, 1, 3)
+    assert stats.rivals() == [
+        ("Ann", "Bob", 2, 0, 2),
+        ("Ann", "Cy", 1, 1, 2),
+        ("Bob", "Cy", 1, 2, 3),
+    ]
+
+
+def test_no_games_no_figures():
+    empty = table_stats([])
+    assert (empty.games, empty.average_hands, empty.players) == (0, 0.0, {})

@@ -1,0 +1,146 @@
+"""Players enter their own points: what a player link can and cannot do."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from webutil import csrf, export, new_game, record
+
+
+def player_links(client, game_url) -> tuple[str, dict[str, str]]:
+    page = client.get(f"{game_url}/players").get_data(as_text=True)
+    pick = re.search(r'value="(http://table.test/p/[^"]+)" aria-label="Link where', page).group(1)
+    found = re.findall(r'value="(http://table.test/p/[^"]+)" aria-label="([^"]+)\'s link"', page)
+    links = {name: link for link, name in found}
+    return pick, links
+
+
+def send(client, link, hand_number=1, **fields):
+    data = {"csrf_token": csrf(client), "hand_number": str(hand_number), **fields}
+    return client.post(link, data=data)
+
+
+@pytest.fixture
+def game(client):
+    url = new_game(client)
+    pick, links = player_links(client, url)
+    return url, pick, links
+
+
+def test_each_player_has_a_link_and_one_code_lets_them_pick_their_name(client, game):
+    url, pick, links = game
+    assert set(links) == {"Ann", "Bob", "Cy"}
+    assert len(set(links.values())) == 3
+    page = client.get(pick).get_data(as_text=True)
+    for name, link in links.items():
+        assert f'href="{link.removeprefix("http://table.test")}">{name}</a>' in page
+
+
+def test_a_player_link_shows_neither_the_edit_link_nor_other_players_forms(app, client, game):
+    url, _, links = game
+    edit_key = url.rsplit("/", 1)[1]
+    phone = app.test_client()
+    page = phone.get(links["Bob"]).get_data(as_text=True)
+    assert "Bob: my points" in page and "Hand <strong>1</strong>" in page
+    assert edit_key not in page
+    assert "points-0" not in page and "/g/" not in page
+
+
+def test_sent_points_wait_for_the_scorekeeper_and_fill_in_the_form(app, client, game):
+    url, _, links = game
+    phone = app.test_client()
+    response = send(phone, links["Bob"], points="25", made="1")
+    assert response.status_code == 303
+    assert send(phone, links["Ann"], went_out="1").status_code == 303
+    assert export(client, url)["hands"] == []  # nothing saved yet
+    page = client.get(url).get_data(as_text=True)
+    assert re.search(r'name="points-1"[^>]*value="25"', page)
+    assert re.search(r'name="made-1" value="1" checked', page)
+    assert re.search(r'id="out-0" name="went_out" value="0" checked', page)
+    assert "Sent from phones (check, then save): Ann: went out; Bob: 25, made phase" in page
+    data = client.get(f"{url}/entries.json").get_json()
+    assert data == {
+        "hand": 1,
+        "entries": {
+            "0": {"name": "Ann", "points": 0, "made": True, "went_out": True},
+            "1": {"name": "Bob", "points": 25, "made": True, "went_out": False},
+        },
+    }
+
+
+def test_sending_again_replaces_the_players_line(app, client, game):
+    url, _, links = game
+    phone = app.test_client()
+    send(phone, links["Cy"], points="60")
+    send(phone, links["Cy"], points="55")
+    assert client.get(f"{url}/entries.json").get_json()["entries"]["2"]["points"] == 55
+
+
+def test_a_player_link_sends_only_that_players_line(app, client, game):
+    url, _, links = game
+    phone = app.test_client()
+    send(phone, links["Bob"], points="25", seat="2", **{"points-2": "90"})
+    assert list(client.get(f"{url}/entries.json").get_json()["entries"]) == ["1"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "message"),
+    [
+        ({"points": ""}, 422, "Type your points, or tick that you went out"),
+        ({"points": "lots"}, 422, "enter a whole number from 0 to 1000"),
+        ({"points": "7"}, 422, "7 is not a multiple of 5"),
+        ({"points": "5000"}, 422, "enter a whole number from 0 to 1000"),
+    ],
+)
+def test_bad_points_are_refused_clearly_and_nothing_is_kept(
+    app, client, game, fields, status, message
+):
+    url, _, links = game
+    phone = app.test_client()
+    response = send(phone, links["Bob"], **fields)
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert client.get(f"{url}/entries.json").get_json()["entries"] == {}
+
+
+def test_points_for_a_hand_already_saved_are_refused(app, client, game):
+    url, _, links = game
+    record(client, url, 1, went_out=0, points={1: 50, 2: 60})
+    phone = app.test_client()
+    response = send(phone, links["Bob"], hand_number=1, points="25")
+    assert response.status_code == 409
+    assert "already saved" in response.get_data(as_text=True)
+    assert client.get(f"{url}/entries.json").get_json() == {"hand": 2, "entries": {}}
+
+
+def test_a_made_up_player_link_or_edit_key_is_a_404(client, game):
+    url, pick, _ = game
+    game_id = url.rsplit("/", 2)[1]
+    assert client.get(f"/p/{game_id}/madeup").status_code == 404
+    assert client.get(f"/g/{game_id}/wrong/entries.json").status_code == 404
+    assert client.get(f"/g/{game_id}/wrong/players").status_code == 404
+    other = new_game(client)
+    other_id = other.rsplit("/", 2)[1]
+    token = pick.rsplit("/", 1)[1]
+    assert client.get(f"/p/{other_id}/{token}").status_code == 404  # keys are per game
+
+
+def test_names_are_escaped_on_the_player_pages(app, client):
+    evil = "<b>x</b>"
+    url = new_game(client, players=(evil, "Bob"))
+    pick, links = player_links(client, url)
+    assert "<b>x</b>" not in client.get(f"{url}/players").get_data(as_text=True)
+    page = app.test_client().get(pick).get_data(as_text=True)
+    assert "&lt;b&gt;x&lt;/b&gt;</a>" in page and "<b>x</b>" not in page
+
+
+def test_nothing_can_be_sent_once_the_game_is_over(app, client):
+    url = new_game(client, players=("Ann", "Bob"), first="1")
+    _, links = player_links(client, url)
+    record(client, url, 1, went_out=0, points={1: 60})
+    phone = app.test_client()
+    assert "The game is over" in phone.get(links["Bob"]).get_data(as_text=True)
+    response = send(phone, links["Bob"], hand_number=2, points="25")
+    assert response.status_code == 409
+    assert "nothing more to send" in response.get_data(as_text=True)

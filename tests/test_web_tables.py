@@ -1,0 +1,411 @@
+"""Tables, this device's memory and rematch, through Flask's test client."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import zipfile
+
+import pytest
+from webutil import csrf, export, new_game, record
+
+from scorekeeper import store, tables
+
+
+def new_table(client, name="The Smiths") -> str:
+    response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": name})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def table_game(client, table_url, players=("Ann", "Bob", "Cy"), dealer=0, **options) -> str:
+    page = client.get(f"{table_url}/new?" + "&".join(f"player={p}" for p in players))
+    assert page.status_code == 303
+    form = client.get(page.headers["Location"]).get_data(as_text=True)
+    table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
+    for i, name in enumerate(players):
+        assert f'id="player-{i}" name="player-{i}"' in form and f'value="{name}"' in form
+    data = {"csrf_token": csrf(client), "profile": "official", "dealer": str(dealer)}
+    data.update({f"player-{i}": name for i, name in enumerate(players)})
+    data["table"] = table_id
+    data.update({f"opt-{key}": value for key, value in options.items()})
+    response = client.post("/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def finish(client, url, winner=0, others=(1, 2)):
+    """Ten hands in which seat `winner` goes out each time and the others make nothing."""
+    for hand in range(1, 11):
+        response = record(client, url, hand, went_out=winner, points=dict.fromkeys(others, 60))
+        assert response.status_code == 303, response.get_data(as_text=True)
+
+
+def test_a_table_link_is_unguessable_and_a_wrong_one_is_a_friendly_404(client):
+    url = new_table(client)
+    table_id = url.rsplit("/", 1)[1]
+    assert len(table_id) >= 22
+    page = client.get(url).get_data(as_text=True)
+    assert "The Smiths" in page and "<svg" in page  # the QR code
+    missing = client.get("/t/not-a-table")
+    assert missing.status_code == 404
+    assert "no table at this link" in missing.get_data(as_text=True)
+
+
+def test_a_table_needs_a_name(client):
+    response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": "  "})
+    assert response.status_code == 422
+    assert "Give the table a name" in response.get_data(as_text=True)
+
+
+def test_games_from_a_table_list_in_progress_first_then_finished_with_winner(client):
+    url = new_table(client)
+    done = table_game(client, url)
+    finish(client, done)
+    playing = table_game(client, url, players=("Ann", "Bob"))
+    record(client, playing, 1, went_out=1, points={0: 30})
+    page = client.get(url).get_data(as_text=True)
+    assert page.index("Playing now") < page.index("Ann, Bob</strong>")
+    assert page.index("Ann, Bob</strong>") < page.index("Finished games")
+    assert "winner: Ann" in page and "10 hands" in page
+    assert "hand 2" in page
+    assert playing.split("//")[-1].split("/", 1)[1] in page  # the scorekeeper link
+
+
+def test_the_roster_comes_from_the_games_and_is_ticked_for_a_new_game(client):
+    url = new_table(client)
+    table_game(client, url, players=("Ann", "Bob", "Cy"))
+    page = client.get(url).get_data(as_text=True)
+    for name in ("Ann", "Bob", "Cy"):
+        assert f'name="player" value="{name}" checked' in page
+
+
+def roster_change(client, url, **fields):
+    return client.post(f"{url}/roster", data={"csrf_token": csrf(client), **fields})
+
+
+def test_rename_merge_and_retire_players(client, app):
+    url = new_table(client)
+    table_game(client, url, players=("Ann", "Bobby", "Cy"))
+    table_game(client, url, players=("Ann", "Bob"))
+    table_id = url.rsplit("/", 1)[1]
+    assert roster_change(client, url, action="merge", name="Bobby", into="Bob").status_code == 303
+    assert roster_change(client, url, action="rename", name="Cy", new="Cyrus").status_code == 303
+    assert roster_change(client, url, action="retire", name="Ann").status_code == 303
+    with app.app_context():
+        db = store.connect(app.config["DATABASE"])
+        assert [(p.name, p.retired) for p in tables.roster(db, table_id)] == [
+            ("Ann", True),
+            ("Cyrus", False),
+            ("Bob", False),
+        ]
+        assert tables.aliases(db, table_id) == {"Bobby": "Bob", "Cy": "Cyrus"}
+    page = client.get(url).get_data(as_text=True)
+    assert 'name="player" value="Ann"' not in page  # retired: not ticked for new games
+
+
+def test_a_roster_change_that_cannot_be_made_says_why(client):
+    url = new_table(client)
+    table_game(client, url, players=("Ann", "Bob"))
+    response = roster_change(client, url, action="rename", name="Ann", new="bob")
+    assert response.status_code == 422
+    assert "already on the list: merge the two instead" in response.get_data(as_text=True)
+    response = roster_change(client, url, action="merge", name="Zed", into="Bob")
+    assert response.status_code == 422
+    assert response.status_code == 422 and "Zed is not on this" in response.get_data(as_text=True)
+
+
+def test_an_existing_game_moves_into_a_table_by_its_link(client):
+    game = new_game(client, players=("Dee", "Eve"))
+    url = new_table(client)
+    bad = client.post(f"{url}/games", data={"csrf_token": csrf(client), "link": game[:-3]})
+    assert bad.status_code == 422
+    assert "not a scorekeeper link" in bad.get_data(as_text=True)
+    added = client.post(f"{url}/games", data={"csrf_token": csrf(client), "link": game})
+    assert added.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert "Dee, Eve" in page and 'value="Eve" checked' in page
+
+
+def test_this_devices_game_can_be_picked_to_move_into_a_table(client):
+    game = new_game(client, players=("Dee", "Eve"))
+    client.get(game)
+    url = new_table(client)
+    game_id = game.rsplit("/", 2)[1]
+    page = client.get(url).get_data(as_text=True)
+    assert f'name="game" value="{game_id}"' in page
+    client.post(f"{url}/games", data={"csrf_token": csrf(client), "game": game_id})
+    assert "Dee, Eve</strong>" in client.get(url).get_data(as_text=True)
+    other = client.application.test_client()  # another device does not hold the edit key
+    response = other.post(f"{url}/games", data={"csrf_token": csrf(other), "game": game_id})
+    assert response.status_code == 422
+
+
+def test_home_shows_this_devices_games_to_continue_and_no_other_devices(app, client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 60, 2: 60})
+    client.get(url)
+    home = client.get("/").get_data(as_text=True)
+    assert "Continue: Ann, Bob, Cy, hand 2" in home
+    other = app.test_client()
+    assert "Continue:" not in other.get("/").get_data(as_text=True)
+
+
+def test_watching_a_game_sets_no_cookie_so_it_is_not_remembered(app, client):
+    url = new_game(client)
+    game_id = url.rsplit("/", 2)[1]
+    watcher = app.test_client()
+    assert "Set-Cookie" not in watcher.get(f"/v/{game_id}").headers
+    assert "Continue:" not in watcher.get("/").get_data(as_text=True)
+
+
+def test_name_suggestions_come_only_from_this_devices_tables(app, client):
+    table = new_table(client)
+    table_game(client, table, players=("Grandma", "Theo"))
+    new_game(client, players=("Stranger", "Danger"))
+    mine = client.get("/new").get_data(as_text=True)
+    assert '<option value="Grandma">' in mine
+    assert '<option value="Stranger">' not in mine
+    other = app.test_client()
+    assert '<option value="Grandma">' not in other.get("/new").get_data(as_text=True)
+
+
+def test_rematch_keeps_players_rules_and_table_and_passes_the_deal(client):
+    url = new_table(client)
+    game = table_game(client, url, dealer=2)
+    finish(client, game)
+    response = client.post(f"{game}/rematch", data={"csrf_token": csrf(client)})
+    assert response.status_code == 303
+    again = response.headers["Location"]
+    assert again != game
+    state = export(client, again)
+    assert state["players"] == ["Ann", "Bob", "Cy"] and state["hands"] == []
+    assert state["dealer"] == "Ann"  # Cy dealt first last time
+    page = client.get(url).get_data(as_text=True)
+    assert page.count("Ann, Bob, Cy</strong>") == 2
+    assert page.index("Playing now") < page.index("Finished games")
+
+
+def test_rematch_needs_the_edit_link(client):
+    game = new_game(client)
+    game_id = game.rsplit("/", 2)[1]
+    response = client.post(f"/g/{game_id}/wrongkey/rematch", data={"csrf_token": csrf(client)})
+    assert response.status_code == 404
+
+
+def test_a_finished_game_offers_a_rematch(client):
+    game = new_game(client)
+    finish(client, game)
+    assert "Rematch" in client.get(game).get_data(as_text=True)
+
+
+def play_known_history(client) -> str:
+    """The history worked out by hand in test_stats.py, played through the table's forms."""
+    url = new_table(client)
+    one = table_game(client, url, first="2")
+    record(client, one, 1, went_out=0, points={1: 20, 2: 60})
+    record(client, one, 2, went_out=0, points={1: 10, 2: 55})
+    two = table_game(client, url, dealer=1, first="2")
+    record(client, two, 1, went_out=2, points={0: 5, 1: 70})
+    record(client, two, 2, went_out=2, points={0: 80, 1: 60})
+    three = table_game(client, url, players=("Bobby", "Cy"), first="2")
+    record(client, three, 1, went_out=1, points={0: 50})
+    record(client, three, 2, went_out=1, points={0: 10})
+    four = table_game(client, url, players=("Ann", "Cy"), first="2")
+    record(client, four, 1, went_out=0, points={1: 70})
+    roster_change(client, url, action="merge", name="Bobby", into="Bob")
+    return url
+
+
+def figures(page: str, player: str) -> dict[str, str]:
+    card = page[page.index(f"<h2>{player}</h2>") :]
+    card = card[: card.index("</article>")]
+    return dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", card))
+
+
+def test_statistics_match_the_history_worked_out_by_hand(client):
+    url = play_known_history(client)
+    page = client.get(f"{url}/stats").get_data(as_text=True)
+    assert "3 finished games, 2.0 hands a game on average" in page
+    assert figures(page, "Ann")["Wins"] == "1 (50%)"
+    assert figures(page, "Bob") == {
+        "Games": "3",
+        "Wins": "0 (0%)",
+        "Average final score": "73.3",
+        "Average hands to finish": "2.0",
+        "Stuck most on": "phase 1 (5 hands)",
+        "Best game": figures(page, "Bob")["Best game"],
+        "Longest winning streak": "0",
+    }
+    assert figures(page, "Bob")["Best game"].startswith("30 points on ")
+    assert figures(page, "Cy")["Longest winning streak"] == "2"
+    assert "<strong>Bob</strong> 1 – 2 <strong>Cy</strong>" in page
+    assert "Wins added up over 3 games: Ann 1, Bob 0, Cy 2" in page
+    assert '<title id="phases-2-title">Bob: 1: 5; 2: 1</title>' in page
+    assert "Final scores, in bands of 50 points from the number shown: 0: 4; 50: 2; 100: 2" in page
+
+
+def test_statistics_of_a_table_without_finished_games_say_so(client):
+    url = new_table(client)
+    page = client.get(f"{url}/stats").get_data(as_text=True)
+    assert "start when the first game of this table is finished" in page
+
+
+def test_a_table_backup_holds_every_game_a_csv_of_all_hands_and_the_roster(client):
+    url = play_known_history(client)
+    response = client.get(f"{url}/export.zip")
+    assert response.status_code == 200
+    assert response.mimetype == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(response.data)) as zf:
+        names = zf.namelist()
+        assert names == ["table.json", *(f"games/00{i}.json" for i in range(1, 5)), "hands.csv"]
+        first = json.loads(zf.read("games/001.json"))
+        assert first["players"] == ["Ann", "Bob", "Cy"] and len(first["hands"]) == 2
+        rows = list(csv.reader(io.StringIO(zf.read("hands.csv").decode())))
+        index = json.loads(zf.read("table.json"))
+    assert rows[0] == ["game", "date", "hand", "player", "points", "went out", "made phase"]
+    assert rows[1][2:] == ["1", "Ann", "0", "yes", "yes"]
+    assert rows[3][2:] == ["1", "Cy", "60", "no", "no"]
+    assert len(rows) == 1 + 3 * 2 + 3 * 2 + 2 * 2 + 2 * 1
+    assert index["aliases"] == {"Bobby": "Bob"}
+
+
+def test_importing_a_backup_brings_back_the_table_with_its_statistics(app, client):
+    url = play_known_history(client)
+    backup = client.get(f"{url}/export.zip").data
+    before = client.get(f"{url}/stats").get_data(as_text=True)
+    other = app.test_client()  # another machine, as far as the table is concerned
+    response = other.post(
+        "/tables/import",
+        data={"csrf_token": csrf(other), "file": (io.BytesIO(backup), "phase10-table.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303
+    new_url = response.headers["Location"]
+    assert new_url != url
+    after = other.get(f"{new_url}/stats").get_data(as_text=True)
+    assert after.split("<main>")[1] == before.split("<main>")[1].replace(
+        url.split("//")[-1].split("/", 1)[1], new_url.split("//")[-1].split("/", 1)[1]
+    )
+    assert "The Smiths" in other.get("/").get_data(as_text=True)  # remembered on this device
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"not a zip", "not a zip file"),
+        (b"", "Choose the backup file first"),
+    ],
+)
+def test_a_file_that_is_not_a_backup_is_refused_clearly(client, body, message):
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf(client), "file": (io.BytesIO(body), "x.zip" if body else "")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_backup_with_a_broken_game_is_refused_and_nothing_is_imported(app, client):
+    url = play_known_history(client)
+    source = zipfile.ZipFile(io.BytesIO(client.get(f"{url}/export.zip").data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "games/002.json":
+                game = json.loads(data)
+                game["hands"][0]["points"]["Ann"] = 7
+                data = json.dumps(game).encode()
+            zf.writestr(name, data)
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf(client), "file": (io.BytesIO(out.getvalue()), "t.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Game 2 in this backup" in response.get_data(as_text=True)
+    with app.app_context():
+        assert store.connect(app.config["DATABASE"])["tables"].count == 1
+
+
+def _with_extra(backup: bytes, name: str, data: bytes) -> bytes:
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(backup)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf,
+    ):
+        for item in source.namelist():
+            zf.writestr(item, source.read(item))
+        zf.writestr(name, data)
+    return out.getvalue()
+
+
+def _import(client, data: bytes):
+    return client.post(
+        "/tables/import",
+        data={"csrf_token": csrf(client), "file": (io.BytesIO(data), "t.zip")},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_backup_larger_than_an_ordinary_form_is_accepted(client):
+    url = play_known_history(client)
+    backup = _with_extra(client.get(f"{url}/export.zip").data, "notes.bin", os.urandom(200_000))
+    assert len(backup) > 64 * 1024
+    assert _import(client, backup).status_code == 303
+
+
+def test_a_backup_that_unpacks_to_too_much_is_refused(client):
+    url = play_known_history(client)
+    bomb = _with_extra(client.get(f"{url}/export.zip").data, "zeros.bin", bytes(21 * 1024 * 1024))
+    response = _import(client, bomb)
+    assert response.status_code == 422
+    assert "more than this app accepts" in response.get_data(as_text=True)
+
+
+def test_table_and_player_links_are_kept_out_of_logs():
+    import logging
+
+    from scorekeeper.web.redact import RedactEditKeys
+
+    record = logging.LogRecord(
+        "waitress",
+        logging.INFO,
+        __file__,
+        1,
+        "GET %s GET %s",
+        ("/t/TableSecret123/stats", "/p/game1234567/PlayerSecret99"),
+        None,
+    )
+    RedactEditKeys().filter(record)
+    assert record.getMessage() == "GET /t/…/stats GET /p/game1234567/…"
+    record = logging.LogRecord(
+        "waitress", logging.INFO, __file__, 1, "GET /new?table=Secret123&player-0=Ann", (), None
+    )
+    RedactEditKeys().filter(record)
+    assert record.getMessage() == "GET /new?table=…&player-0=Ann"
+
+
+def test_names_in_the_backup_csv_cannot_become_spreadsheet_formulas(client):
+    url = new_table(client)
+    game = table_game(client, url, players=("=HYPERLINK(1)", "Bob"), first="1")
+    record(client, game, 1, went_out=1, points={0: 60})
+    with zipfile.ZipFile(io.BytesIO(client.get(f"{url}/export.zip").data)) as zf:
+        rows = list(csv.reader(io.StringIO(zf.read("hands.csv").decode())))
+    assert rows[1][3] == "'=HYPERLINK(1)"
+
+
+def test_the_table_page_lists_the_latest_finished_games_and_links_to_the_rest(client):
+    url = new_table(client)
+    for _ in range(22):
+        game = table_game(client, url, players=("Ann", "Bob"), first="1")
+        record(client, game, 1, went_out=0, points={1: 60})
+    page = client.get(url).get_data(as_text=True)
+    assert page.count("winner: Ann") == 20
+    assert "Show 2 older games" in page
+    assert client.get(f"{url}?all=1").get_data(as_text=True).count("winner: Ann") == 22
