@@ -5,15 +5,33 @@
       el.hidden = false;
     });
   }
+  // Card counts: the running total beside the steppers fills in the player's Points.
+  function countCards(steppers) {
+    var total = 0;
+    var typed = false;
+    steppers.querySelectorAll("input[data-worth]").forEach(function (input) {
+      if (input.value.trim() !== "") { typed = true; }
+      total += (parseInt(input.value, 10) || 0) * parseInt(input.dataset.worth, 10);
+    });
+    var output = steppers.parentElement.querySelector("output");
+    if (output) { output.value = total; }
+    var points = document.getElementById(steppers.dataset.points);
+    if (points && typed) { points.value = total; }
+  }
+  document.addEventListener("input", function (event) {
+    var steppers = event.target.closest(".steppers");
+    if (steppers) { countCards(steppers); }
+  });
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches(".stepper input")) { event.target.select(); }
+  });
   document.addEventListener("click", function (event) {
     var step = event.target.closest("button.step");
     if (step) {
       var input = document.getElementById(step.dataset.for);
       var value = Math.max(0, Math.min(20, (parseInt(input.value, 10) || 0) + parseInt(step.dataset.step, 10)));
       input.value = value;
-      var box = input.closest("details");
-      var mode = box && box.querySelector("input[name^='mode-']");
-      if (mode) { mode.checked = true; }
+      countCards(input.closest(".steppers"));
       input.dispatchEvent(new Event("change", { bubbles: true }));
       return;
     }
@@ -67,6 +85,28 @@
   }
   document.addEventListener("visibilitychange", keepAwake);  // a lock is released when hidden
 
+  // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
+  document.addEventListener("htmx:afterSettle", function () {
+    var announcer = document.getElementById("announcer");
+    var verdict = document.querySelector("main #verdict");
+    var text = verdict ? verdict.textContent.replace(/\s+/g, " ").trim() : "";
+    if (announcer && text && announcer.textContent !== text) { announcer.textContent = text; }
+  });
+  // The hand check sits above Save: when its messages change, keep Save where the thumb is.
+  var saveTop = null;
+  function saveButton(target) {
+    var form = target.id === "hand-check" && target.closest("form");
+    return form ? form.querySelector("button[type=submit]") : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var save = saveButton(event.detail.target);
+    saveTop = save ? save.getBoundingClientRect().top : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var save = saveButton(event.detail.target);
+    if (save && saveTop !== null) { window.scrollBy(0, save.getBoundingClientRect().top - saveTop); }
+    saveTop = null;
+  });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
   // Points sent from players' phones fill in the scorekeeper's form as they arrive.
   // A field the scorekeeper changed by hand is left alone; nothing is saved here.

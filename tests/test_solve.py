@@ -22,7 +22,7 @@ from scorekeeper.rules.cards import (
 )
 from scorekeeper.rules.check import check_phase
 from scorekeeper.rules.phases import OFFICIAL, RulesError, make_rules
-from scorekeeper.rules.solve import solve
+from scorekeeper.rules.solve import closer_cards, describe_cards, solve
 
 SUPER = make_rules("super-wild")
 PLUS10 = make_rules("plus10")
@@ -304,3 +304,34 @@ def test_the_solver_agrees_with_the_oracle(case):
         assert_lays_down(rules, phase, hand, solution)
     else:
         assert not solution.can_make and solution.groups is None
+
+
+# --- every card that brings the phase closer --------------------------------------
+
+
+def test_one_card_short_lists_every_card_that_finishes():
+    hand = parse_cards("R7 B7 W R3 B3")  # phase 1: a third 7, a third 3, or a Wild
+    closer = closer_cards(OFFICIAL, 1, hand)
+    assert describe_cards(closer) == ("any 3", "any 7", "a Wild")
+    assert all(solve(OFFICIAL, 1, [*hand, card]).can_make for card in closer)
+    assert not solve(OFFICIAL, 1, [*hand, number_card("R", 5)]).can_make
+
+
+def test_a_card_with_no_copy_left_is_not_offered():
+    hand = parse_cards("R7 R7 R3 B3")  # both red 7s are in the hand already
+    assert describe_cards(closer_cards(OFFICIAL, 1, hand)) == (
+        "any 3",
+        "a blue 7",
+        "a green 7",
+        "a yellow 7",
+        "a Wild",
+    )
+
+
+def test_a_colour_needed_whatever_the_number_is_said_once():
+    hand = parse_cards("R1 R2 R3 R5 R6 W")  # phase 8: 7 of one colour
+    assert describe_cards(closer_cards(OFFICIAL, 8, hand)) == ("any red card", "a Wild")
+
+
+def test_a_hand_that_makes_it_needs_nothing_closer():
+    assert closer_cards(OFFICIAL, 2, parse_cards("R7 R7 B7 G3 G4 Y5 W")) == ()

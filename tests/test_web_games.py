@@ -124,7 +124,6 @@ def test_counting_cards_adds_them_up(client):
         1,
         went_out=0,
         points={2: 20},
-        mode_1="cards",
         low_1="8",
         high_1="1",
         wilds_1="1",
@@ -132,6 +131,30 @@ def test_counting_cards_adds_them_up(client):
     assert response.status_code == 303
     hand = export(client, url)["hands"][0]
     assert hand["points"]["Bob"] == 8 * 5 + 10 + 25
+
+
+def test_card_counts_and_a_total_that_disagree_are_refused(client):
+    url = new_game(client)
+    response = record(client, url, 1, went_out=0, points={1: 60, 2: 20}, low_1="10")
+    assert response.status_code == 422
+    assert "Bob's cards add up to 50 points, not 60" in " ".join(field_errors(response))
+    assert export(client, url)["hands"] == []
+
+
+def test_correcting_a_hand_offers_its_own_live_check(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    form = client.get(f"{url}/hands/1").get_data(as_text=True)
+    assert f'hx-post="{url}/hands/1/check"' in form
+    assert 'name="made-0" value="1" checked' not in form  # going out is not a tick to keep
+    data = {"csrf_token": csrf(client), "went_out": "1", "points-0": "47", "points-2": "20"}
+    page = client.post(f"{url}/hands/1/check", data=data).get_data(as_text=True)
+    assert '<div id="live-0" class="live-field" hx-swap-oob="true">' in page
+    assert "Ann: 47 is not a multiple of 5" in page
+    assert "Cy will be marked as having made their phase" in page
+    assert "Ann will be marked" not in page and ": Cy." in page  # her total is wrong first
+    assert client.post(f"{url}/hands/9/check", data=data).status_code == 404
+    assert len(export(client, url)["hands"]) == 1
 
 
 def test_a_hand_entered_twice_is_recorded_once(client):

@@ -25,7 +25,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Card, CardError, Colour, Kind, impossible
+from .cards import (
+    SKIP,
+    SUPER_SKIP,
+    SUPER_WILD,
+    WILD,
+    Card,
+    CardError,
+    Colour,
+    Kind,
+    impossible,
+    number_card,
+)
 from .check import a_number
 from .phases import GroupKind, GroupSpec, Layout, Rules
 
@@ -723,3 +734,48 @@ def _describe(
 
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+# --- every way to get closer ------------------------------------------------------
+
+
+def closer_cards(rules: Rules, phase_number: int, hand: Sequence[Card]) -> tuple[Card, ...]:
+    """Every kind of card that, drawn into ``hand``, leaves one card fewer missing.
+
+    When one card is missing these are every way to finish the phase. One card of
+    each number and colour stands for both copies; a card the deck has no more of
+    (the hand already holds every copy) is left out. ``()`` when the hand makes it.
+    """
+    hand = tuple(hand)
+    missing = solve(rules, phase_number, hand).missing
+    if not missing:
+        return ()
+    candidates = [number_card(c, n) for n in _NUMBERS for c in COLOURS] + [WILD, SKIP]
+    if rules.super_wild:
+        candidates += [SUPER_WILD, SUPER_SKIP]
+    found = []
+    for card in candidates:
+        try:
+            if solve(rules, phase_number, (*hand, card)).missing < missing:
+                found.append(card)
+        except CardError:  # no copy of it is left to draw
+            continue
+    return tuple(found)
+
+
+def describe_cards(cards: Sequence[Card]) -> tuple[str, ...]:
+    """Words for a choice of cards, merged where they can be: "any 7", "any red card"."""
+    numbers = {(c.number, c.colour) for c in cards if c.is_natural}
+    words = []
+    whole_colours = [c for c in COLOURS if all((n, c) in numbers for n in _NUMBERS)]
+    for colour in whole_colours:
+        words.append(f"any {colour.word} card")
+        numbers -= {(n, colour) for n in _NUMBERS}
+    for n in _NUMBERS:
+        colours = [c for c in COLOURS if (n, c) in numbers]
+        if len(colours) == len(COLOURS):
+            words.append(f"any {n}")
+        elif colours:
+            words += [f"a {c.word} {n}" for c in colours]
+    words += [f"a {c.kind.value.title()}" for c in cards if not c.is_natural]
+    return tuple(words)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
+from ..rules.ranking import final_order
 from . import (
     api,
     check,
@@ -40,6 +41,7 @@ def register(app: Flask) -> None:
     db.init_app(app)
     edit.init_app(app)
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
+    app.add_template_global(final_order)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)

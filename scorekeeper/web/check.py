@@ -19,7 +19,7 @@ from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, par
 from ..rules.check import arrange_run, check_phase
 from ..rules.hit import check_hit
 from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
-from ..rules.solve import solve
+from ..rules.solve import closer_cards, describe_cards, solve
 from .csrf import exempt
 from .db import db
 
@@ -45,6 +45,7 @@ class Tool:
     game_label: str | None = None
     errors: dict[str, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    closer: tuple[str, ...] = ()  # the hand helper: every card that brings the phase closer
 
     @property
     def regular(self) -> bool:
@@ -220,9 +221,35 @@ def run_phase_check(tool: Tool):
     return verdict
 
 
+def _move_on_when_full(tool: Tool) -> None:
+    """After a tap fills a group, the next taps go to the next group still short of cards."""
+    if not request.args.get("add"):
+        return
+    names = [f"g{i}" for i in range(len(_layout_groups(tool)))]
+    active = tool.args.get("active", "g0")
+    if active not in names:
+        return
+
+    def full(i: int) -> bool:
+        cards = tool.cards(names[i], required=False)
+        return sum(card.width for card in cards) >= _layout_groups(tool)[i].size
+
+    start = names.index(active)
+    if full(start):
+        later = [i for i in range(start + 1, len(names)) if not full(i)]
+        if later:
+            tool.args["active"] = names[later[0]]
+
+
+def run_phase_page(tool: Tool):
+    verdict = run_phase_check(tool)
+    _move_on_when_full(tool)
+    return verdict
+
+
 @bp.get("/check")
 def phase_page():
-    return _page("check_phase.html", run_phase_check)
+    return _page("check_phase.html", run_phase_page)
 
 
 def run_hit(tool: Tool):
@@ -261,9 +288,18 @@ def run_solve(tool: Tool):
         return None
 
 
+def run_hand_helper(tool: Tool):
+    """The solver's answer, and every card that would bring the phase closer."""
+    result = run_solve(tool)
+    if result is not None and not result.can_make:
+        hand = tool.cards("hand")
+        tool.closer = describe_cards(closer_cards(tool.rules, tool.phase, hand))
+    return result
+
+
 @bp.get("/check/hand")
 def hand_page():
-    return _page("check_hand.html", run_solve)
+    return _page("check_hand.html", run_hand_helper)
 
 
 # --- JSON API ---------------------------------------------------------------------

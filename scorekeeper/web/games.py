@@ -13,7 +13,7 @@ from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rule
 from . import versioned
 from .chart import score_chart
 from .db import db, game_or_404
-from .hand_form import CARD_FIELDS, HandForm
+from .hand_form import HandForm, card_fields
 from .listing import device_home, suggested_names
 from .qr import qr_svg
 
@@ -196,7 +196,7 @@ def render_game(form: HandForm | None = None, status: int = 200, message: str | 
         "game.html",
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
-        card_fields=CARD_FIELDS,
+        card_fields=card_fields(g.game.rules),
         phone_entries=sent,
         **view_context(g.current),
     ), status

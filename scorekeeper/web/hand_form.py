@@ -1,8 +1,9 @@
 """Turn the hand form into a HandRecord, inferring what the rules already decide.
 
 Fields use the player's seat number, never their name: ``went_out``,
-``points-2``, ``made-2``, ``mode-2`` (total | cards), ``low-2``, ``high-2``,
-``skips-2``, ``wilds-2``, ``floater-2``, ``attempt-2``.
+``points-2``, ``made-2``, ``low-2``, ``high-2``, ``skips-2``, ``wilds-2``,
+``super_wilds-2``, ``super_skips-2``, ``floater-2``, ``attempt-2``. Card counts
+that are typed count: they give the points (and must agree with a typed total).
 """
 
 from __future__ import annotations
@@ -11,17 +12,30 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..rules.game import Game, HandRecord, Standings
-from ..rules.phases import Progression
+from ..rules.phases import Progression, Rules
 from ..rules.reasons import Rule
-from ..rules.scoring import CardsLeft, laid_down_implied
+from ..rules.scoring import SUPER_SKIP_POINTS, SUPER_WILD_POINTS, CardsLeft, laid_down_implied
 
+# (field and CardsLeft attribute, label, points each); Wilds' worth depends on the game
 CARD_FIELDS = (
     ("low", "1-9", 5),
     ("high", "10-12", 10),
     ("skips", "Skip", 15),
     ("wilds", "Wild", 25),
+    ("super_wilds", "Super Wild", SUPER_WILD_POINTS),
+    ("super_skips", "Super Skip", SUPER_SKIP_POINTS),
 )
+SUPER_FIELDS = ("super_wilds", "super_skips")
 MAX_COUNT = 20
+
+
+def card_fields(rules: Rules) -> list[tuple[str, str, int]]:
+    """The card kinds a player can be left holding in this game, with their worth."""
+    return [
+        (key, label, rules.wild_points if key == "wilds" else worth)
+        for key, label, worth in CARD_FIELDS
+        if rules.super_wild or key not in SUPER_FIELDS
+    ]
 
 
 @dataclass
@@ -31,9 +45,16 @@ class HandForm:
     values: dict[str, str]
     errors: dict[str, str] = field(default_factory=dict)  # field -> message
     general: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)  # what was inferred
+    notes: list[str] = field(default_factory=list)  # warnings that do not block saving
     rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
+    marked: list[int] = field(default_factory=list)  # seats under 50: made their phase
     hand: HandRecord | None = None
+
+    @property
+    def will_mark(self) -> list[int]:
+        """The seats to tell "will be marked as made": under 50, with nothing wrong typed."""
+        wrong = {key.rsplit("-", 1)[-1] for key in self.errors}
+        return [seat for seat in self.marked if str(seat) not in wrong]
 
 
 def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str) -> int | None:
@@ -88,10 +109,11 @@ def parse_hand(
             floaters.append(name)
         if name == went_out or tiebreak:
             continue
-        if values.get(f"mode-{i}") == "cards":
+        kinds = card_fields(game.rules)
+        if any(values.get(f"{key}-{i}", "").strip() for key, _, _ in kinds):
             counts = {
                 key: _int(values, f"{key}-{i}", errors, f"{name}'s {label} cards") or 0
-                for key, label, _ in CARD_FIELDS
+                for key, label, _ in kinds
             }
             if any(count > MAX_COUNT for count in counts.values()):
                 errors[f"low-{i}"] = f"{name}: no one holds more than {MAX_COUNT} cards of a kind"
@@ -99,6 +121,13 @@ def parse_hand(
             left = CardsLeft(**counts)
             cards[name] = left
             points[name] = left.points(game.rules)
+            typed = _int(values, f"points-{i}", errors, f"{name}'s points")
+            if typed is not None and typed != points[name]:
+                errors[f"points-{i}"] = (
+                    f"{name}'s cards add up to {points[name]} points, not {typed}: "
+                    "change the points or the card counts"
+                )
+                continue
         else:
             total = _int(values, f"points-{i}", errors, f"{name}'s points")
             if total is None:
@@ -111,7 +140,7 @@ def parse_hand(
         reason = laid_down_implied(points[name])
         if name not in made and name not in floaters and reason:
             made.append(name)
-            result.notes.append(f"{name} is marked as having made their phase: {reason}")
+            result.marked.append(i)
     if went_out and went_out not in made and not tiebreak:
         made.append(went_out)
     if errors:
@@ -139,16 +168,15 @@ def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
     for i, name in enumerate(game.players):
         if name == hand.went_out:
             values["went_out"] = str(i)
-        if name in hand.made:
+        if name in hand.made and name != hand.went_out:  # going out is made anyway
             values[f"made-{i}"] = "1"
         if name in hand.floaters:
             values[f"floater-{i}"] = "1"
         if name in hand.attempts:
             values[f"attempt-{i}"] = str(hand.attempts[name])
         if name in hand.cards:
-            values[f"mode-{i}"] = "cards"
-            for key, _, _ in CARD_FIELDS:
+            for key, _, _ in card_fields(game.rules):
                 values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
-        elif name in hand.points and name != hand.went_out:
+        if name in hand.points and name != hand.went_out:
             values[f"points-{i}"] = str(hand.points[name])
     return values

@@ -16,7 +16,7 @@ from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, re
 from .db import db
 from .edit import remember
 from .games import render_game
-from .hand_form import CARD_FIELDS, HandForm, form_values, parse_hand
+from .hand_form import HandForm, card_fields, form_values, parse_hand
 
 bp = Blueprint("hands", __name__)
 
@@ -91,29 +91,45 @@ def record():
 
 @bp.post("/g/<game_id>/<key>/hands/check")
 def check():
-    """The live verdict while a hand is typed (htmx): nothing is saved.
+    """The live verdict while the next hand is typed (htmx): nothing is saved."""
+    current = g.current
+    return _live_check(current.game, current.standings, current.kept)
+
+
+@bp.post("/g/<game_id>/<key>/hands/<int:number>/check")
+def check_edit(number: int):
+    """The live verdict while a hand is corrected (htmx): nothing is saved."""
+    _hand(number)
+    current = g.current
+    before = replace(current.game, hands=current.game.hands[: number - 1])
+    kept = current.kept[: number - 1]
+    return _live_check(before, replay_from(before, kept).standings, kept)
+
+
+def _live_check(before: Game, standings: Standings, kept) -> str:
+    """Judge the form against the game up to this hand, messages at each field.
 
     Players with nothing typed yet stand in with a neutral total, and only the
     problems of players already filled in are shown.
     """
-    current = g.current
-    game = current.game
-    form = parse_hand(request.form, game, current.standings, partial=True)
+    game = g.game
+    form = parse_hand(request.form, game, standings, partial=True)
     hand = form.hand
     if hand is not None and hand.went_out is not None:
         untyped = [n for n in game.players if n not in hand.points and n != hand.went_out]
         if untyped:
             filled = {**hand.points, **dict.fromkeys(untyped, NEUTRAL_POINTS)}
             guess = replace(hand, points=filled)
-            problems_into(form, game, hand_problems(game, guess, current.kept))
+            problems_into(form, game, hand_problems(before, guess, kept))
             typed = {str(i) for i, n in enumerate(game.players) if n not in untyped}
             form.errors = {k: m for k, m in form.errors.items() if k.rsplit("-", 1)[-1] in typed}
             form.general, form.hand = [], None
         else:
-            problems_into(form, game, hand_problems(game, hand, current.kept))
+            problems_into(form, game, hand_problems(before, hand, kept))
     elif hand is not None:
         form.hand = None  # nobody has gone out yet: nothing to judge
-    return render_template("_hand_check.html", form=form, game=game, live=True)
+    seats = [] if standings.tiebreak else range(len(game.players))
+    return render_template("_hand_check.html", form=form, game=game, oob_seats=seats, live=True)
 
 
 def _hand(number: int) -> HandRecord:
@@ -152,7 +168,7 @@ def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
         number=number,
         game=game,
         standings=standings,
-        card_fields=CARD_FIELDS,
+        card_fields=card_fields(game.rules),
         phase_text=lambda n: str(game.rules.phase(n)),
     )
 

@@ -18,7 +18,7 @@ from .. import store
 from . import edit, versioned
 from .db import NO_GAME, db, game_or_404
 from .games import view_context
-from .hand_form import CARD_FIELDS, HandForm
+from .hand_form import HandForm, card_fields
 
 bp = Blueprint("share", __name__)
 GAME_OVER = 286  # htmx stops the polling element's timer on this status
@@ -102,7 +102,7 @@ def keeper_live(game_id: str, key: str):
         lambda: render_template(
             "_keeper_live.html",
             form=HandForm({}),
-            card_fields=CARD_FIELDS,
+            card_fields=card_fields(current.game.rules),
             poll_url=request.path,
             **context,
         ),

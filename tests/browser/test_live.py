@@ -71,7 +71,7 @@ def test_three_devices_follow_every_change_of_a_game(browser, server):
         shot(others["table"], "live-01-table-view")
 
         scorer.wait_for_timeout(IDLE)
-        scorer.click("a[aria-label='Correct hand 2']")
+        scorer.get_by_role("link", name="Fix hand 2").click()
         expect(scorer.locator("h1")).to_have_text("Correct hand 2")
         scorer.fill("input[name=points-0]", "40")
         scorer.click("button:has-text('Save the correction')")
@@ -83,7 +83,7 @@ def test_three_devices_follow_every_change_of_a_game(browser, server):
         _all_show(others, "Hand 6", {"Ann": "65"})
 
         scorer.wait_for_timeout(IDLE)
-        scorer.click("a[aria-label='Correct hand 5']")
+        scorer.get_by_role("link", name="Fix hand 5").click()
         expect(scorer.locator("h1")).to_have_text("Correct hand 5")
         scorer.click("button:has-text('Delete hand 5')")
         _all_show(others, "Hand 5", {"Ann": "60", "Cy": "110"})

@@ -59,7 +59,7 @@ def test_a_whole_evening_of_scoring(request, server, js):
     shot(page, f"{tag}-03-scoreboard")
 
     # correct hand 1: Bob really had 75
-    page.click("a[aria-label='Correct hand 1']")
+    page.get_by_role("link", name="Fix hand 1").click()
     expect(page.locator("h1")).to_have_text("Correct hand 1")
     page.fill("input[name=points-1]", "75")
     page.click("button:has-text('Save the correction')")
