@@ -96,9 +96,12 @@ def test_the_table_view_uses_a_landscape_screen(browser, server):
     scorer = _open(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
     enter_hand(scorer, "Ann", {"1": "50", "2": "20", "3": "5", "4": "10", "5": "25"})
+    expect(scorer.locator(".status")).to_contain_text("Hand 2")  # saved before the next
     enter_hand(scorer, "Bob", {"0": "10", "2": "60", "3": "5", "4": "10", "5": "25"})
+    expect(scorer.locator(".status")).to_contain_text("Hand 3")  # both hands saved: a chart
     table = _open(browser, scorer.url.replace("/g/", "/v/").rsplit("/", 1)[0] + "/table", **TABLET)
     try:
+        expect(table.locator("#scoreboard .chart svg")).to_be_visible(timeout=SOON)
         board = table.locator("#scoreboard").bounding_box()
         chart = table.locator("#scoreboard .chart svg").bounding_box()
         assert board["width"] > 1100  # the whole width, not a phone column
