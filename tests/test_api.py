@@ -234,7 +234,8 @@ def test_a_wrong_edit_key_or_the_view_id_cannot_record(app, client):
     for key in ("wrong-key-wrong-key-12", game_id, ""):
         url = f"/api/games/{game_id}/{key}/hands" if key else f"/api/games/{game_id}/hands"
         response = client.post(url, json={"hand_number": 1, "hand": FIRST_HAND})
-        assert response.status_code == (404 if key else 400)
+        assert response.status_code == 404  # no key: no such address, answered in JSON
+        assert response.get_json()["error"]
     assert hands_stored(app, game_id) == []
 
 

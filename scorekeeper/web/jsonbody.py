@@ -1,0 +1,72 @@
+"""Reading JSON from strangers: bounded in size and depth, numbers of sane length.
+
+Python's parser recurses once per nested array or object, so a 64 KB body of
+``[[[[...`` exhausts the stack; and ``int`` refuses numbers of more than 4,300
+digits with an error of its own. Both become a clear ``JsonError`` instead.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+from flask import request
+
+MAX_DEPTH = 20  # a game file nests 4 deep; the check APIs 2
+MAX_NUMBER_DIGITS = 30
+
+
+class JsonError(ValueError):
+    """Text that is not JSON this app reads; the message says why, for the sender."""
+
+
+def nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest, not counting brackets inside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise JsonError(f"a number has at most {MAX_NUMBER_DIGITS} digits")
+    return int(text)
+
+
+def parse_json(text: str) -> Any:
+    """The document in ``text``, its strings in Unicode's composed form (NFC)."""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise JsonError(f"the JSON nests more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(unicodedata.normalize("NFC", text), parse_int=_number)
+    except json.JSONDecodeError as error:
+        raise JsonError(
+            f"this is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:  # belt and braces: the depth check should have caught it
+        raise JsonError(f"the JSON nests more than {MAX_DEPTH} levels deep") from None
+
+
+def request_json() -> Any:
+    """The request body as JSON (its size is bounded by MAX_CONTENT_LENGTH: 413 beyond)."""
+    try:
+        text = request.get_data(cache=True).decode("utf-8")
+    except UnicodeDecodeError:
+        raise JsonError("the body is not UTF-8 text") from None
+    return parse_json(text)
