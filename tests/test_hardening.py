@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import sqlite3
 
 import pytest
+from pypdf import PdfReader
 from webutil import csrf, new_game, record
 
 from scorekeeper import create_app, store
@@ -228,3 +230,42 @@ def test_a_crash_in_a_check_api_is_answered_in_json(tmp_path, monkeypatch):
     assert response.status_code == 500
     assert response.mimetype == "application/json"
     assert "nothing was saved" in response.get_json()["error"]
+
+
+# --- limits on custom phase lists -------------------------------------------------------------
+
+WORDY = "set of 2 + run of 2 + 2 of one colour + set of 2 + run of 2 + 2 of one colour"
+
+
+def test_a_phase_offers_at_most_four_choices(app, client):
+    phase = " or ".join(["set of 3"] * 5)
+    response = client.post(
+        "/api/games", json={"players": ["Ann", "Bob"], "options": {"custom_phases": phase}}
+    )
+    assert response.status_code == 422
+    assert "at most 4 choices joined by 'or', not 5" in response.get_json()["error"]
+    assert snapshot(app) == []
+
+
+def test_a_huge_custom_phase_list_is_refused_clearly(client):
+    text = "; ".join(["set of 3"] * 3000)
+    response = client.post(
+        "/api/games", json={"players": ["Ann", "Bob"], "options": {"custom_phases": text}}
+    )
+    assert response.status_code == 422
+    assert "at most 10000 characters" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("size", ["letter", "a4"])
+def test_the_longest_allowed_custom_list_still_prints(client, size):
+    phases = "; ".join([" or ".join([WORDY] * 4)] * 30)
+    response = client.post(
+        "/api/games", json={"players": ["Ann", "Bob"], "options": {"custom_phases": phases}}
+    )
+    assert response.status_code == 201
+    game_id = response.get_json()["id"]
+    for kind in ("phase-cards", "score-sheet"):
+        pdf = client.get(f"/v/{game_id}/print/{kind}.pdf?size={size}")
+        assert pdf.status_code == 200
+        pages = PdfReader(io.BytesIO(pdf.data)).pages
+        assert "Ann" in "".join(page.extract_text() for page in pages) or kind == "phase-cards"
