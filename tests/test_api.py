@@ -58,7 +58,7 @@ def test_creating_a_game_answers_201_with_its_links_and_standings(client):
     assert created["standings"]["dealer"] == "Bob" and created["standings"]["hand"] == 1
     assert client.get(path(created["view_url"])).status_code == 200
     page = client.get(path(created["edit_url"])).get_data(as_text=True)
-    assert "Hand <strong>1</strong> · <strong>Bob</strong> deals" in page
+    assert "Hand <strong>1</strong> · <strong><bdi>Bob</bdi></strong> deals" in page
 
 
 @pytest.mark.parametrize("number", range(len(doc_games())))

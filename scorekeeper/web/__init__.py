@@ -7,6 +7,7 @@ from flask import Flask
 from ..rules.ranking import final_order
 from . import (
     api,
+    bidi,
     check,
     compress,
     csrf,
@@ -33,6 +34,7 @@ from . import (
 def register(app: Flask) -> None:
     tables.init_app(app)  # before CSRF, which reads the form
     csrf.init_app(app)
+    bidi.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
     static_files.init_app(app)

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from .. import actions, store
 from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
+from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
 from .db import db
 from .jsonbody import JsonError, request_json
@@ -87,7 +88,14 @@ def create_game():
     if isinstance(result, actions.Refused):
         raise _refused(result)
     stored, standings = result.current.stored, result.current.standings
-    answer = {"id": stored.id, **_links(stored), "standings": standings.to_json()}
+    players = result.current.game.players
+    warnings = [lookalike_warning(*pair) for pair in lookalikes(players)]
+    answer = {
+        "id": stored.id,
+        **_links(stored),
+        "standings": standings.to_json(),
+        "warnings": warnings,
+    }
     response = jsonify(answer)
     response.status_code = 201
     response.headers["Location"] = answer["view_url"]

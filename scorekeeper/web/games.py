@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, self_entry, tables
 from ..rules.game import Problem, game_problems
+from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from . import versioned
 from .chart import score_chart
@@ -95,7 +96,7 @@ def new_game():
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     table = _table_from(request.form.get("table", ""))
     seated = sorted(
-        (seat, " ".join(value.split()))
+        (seat, clean_name(value))
         for key, value in values.items()
         if key.startswith("player-") and (seat := whole_number(key[7:])) is not None
         if value.strip()
@@ -136,6 +137,8 @@ def new_game():
         return _new_game_form(values, {"player-0": result.message}), 422
     if table is not None:
         tables.add_game(db(), table.id, result.current.stored.id, players)
+    for pair in lookalikes(players):
+        flash(f"Note: {lookalike_warning(*pair)}.")
     return _to_game(result)
 
 

@@ -49,12 +49,23 @@ def _number(text: str) -> int:
     return int(text)
 
 
+def _composed(value: Any) -> Any:
+    """Every string in Unicode's composed form (NFC), so one name is always one string."""
+    if isinstance(value, str):
+        return unicodedata.normalize("NFC", value)
+    if isinstance(value, list):
+        return [_composed(item) for item in value]
+    if isinstance(value, dict):
+        return {_composed(key): _composed(item) for key, item in value.items()}
+    return value
+
+
 def parse_json(text: str) -> Any:
     """The document in ``text``, its strings in Unicode's composed form (NFC)."""
     if nesting_depth(text) > MAX_DEPTH:
         raise JsonError(f"the JSON nests more than {MAX_DEPTH} levels deep")
     try:
-        return json.loads(unicodedata.normalize("NFC", text), parse_int=_number)
+        return _composed(json.loads(text, parse_int=_number))
     except json.JSONDecodeError as error:
         raise JsonError(
             f"this is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"

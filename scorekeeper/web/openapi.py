@@ -147,6 +147,11 @@ SCHEMAS: dict[str, Any] = {
             "edit_url": {"type": "string", "description": "The scorekeeper's link: keep it."},
             "hands_url": {"type": "string", "description": "Where to POST hands."},
             "standings": _ref("Standings"),
+            "warnings": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Things worth a second look, such as names that look alike.",
+            },
         },
     },
     "GameView": {
