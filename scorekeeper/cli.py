@@ -222,6 +222,24 @@ def phone_address(url: str) -> str | None:
     return None if host == "localhost" or host.startswith("127.") else url
 
 
+def default_database() -> Path:
+    from . import ROOT
+
+    return ROOT / "instance" / "scorekeeper.sqlite3"
+
+
+def check_database(path: str | Path) -> None:
+    """Refuse to serve a damaged games file: every page would fail, and writes make it worse."""
+    from .health import damage
+
+    found = damage(path)
+    if found:
+        raise BadInput(
+            f"the games file {path} is damaged ({found}). Nothing was changed. Restore it from "
+            "a backup or a replica (scorekeeper restore), or move it aside to start afresh."
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import qrcode
     from waitress import serve
@@ -230,6 +248,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .printing.qr import error_correction
 
     config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
+    check_database(args.db or default_database())
     try:
         app = create_app(config)
     except sqlite3.Error as error:

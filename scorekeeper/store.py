@@ -111,7 +111,7 @@ def connect(path: str | Path) -> Database:
         db = Database(conn)
         if key != ":memory:":
             db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
         db.execute("PRAGMA busy_timeout=10000")
         migrate(db)
         cache[key] = db
@@ -142,10 +142,11 @@ def transaction(db: Database) -> Iterator[Database]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
 
 
 # --- schema -----------------------------------------------------------------------------

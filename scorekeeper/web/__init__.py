@@ -27,6 +27,7 @@ from . import (
     self_entry,
     share,
     static_files,
+    storage,
     tables,
 )
 
@@ -44,6 +45,7 @@ def register(app: Flask) -> None:
     edit.init_app(app)
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
     app.add_template_global(final_order)
+    storage.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)
