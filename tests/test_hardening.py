@@ -269,3 +269,44 @@ def test_the_longest_allowed_custom_list_still_prints(client, size):
         assert pdf.status_code == 200
         pages = PdfReader(io.BytesIO(pdf.data)).pages
         assert "Ann" in "".join(page.extract_text() for page in pages) or kind == "phase-cards"
+
+
+# --- rate limits ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def limited(tmp_path):
+    return create_app(
+        {
+            "DATABASE": str(tmp_path / "g.sqlite3"),
+            "SECRET_KEY": "x",
+            "SERVER_NAME": "table.test",
+            "RATE_LIMIT_CREATE": "3 per minute",
+            "RATE_LIMIT_CHECK": "5 per minute",
+        }
+    )
+
+
+def test_one_address_cannot_create_games_without_end(limited):
+    client = limited.test_client()
+    for _ in range(2):
+        assert client.post("/api/games", json={"players": ["Ann", "Bob"]}).status_code == 201
+    new_game(client)  # the form counts too
+    refused = client.post("/api/games", json={"players": ["Ann", "Bob"]})
+    assert refused.status_code == 429
+    assert refused.mimetype == "application/json"
+    assert "Too many requests" in refused.get_json()["error"]
+    assert refused.headers["Retry-After"]
+    form = {"csrf_token": csrf(client), "player-0": "Ann", "player-1": "Bob", "dealer": "0"}
+    page = client.post("/new", data=form)
+    assert page.status_code == 429
+    assert "Wait a minute" in page.get_data(as_text=True)
+    assert len(snapshot(limited)) == 6  # three games, one change each
+    assert client.get("/new").status_code == 200  # looking at the form is not creating
+
+
+def test_the_check_apis_are_rate_limited_in_json(limited):
+    client = limited.test_client()
+    answers = [client.get("/api/check?group=R1 R2").status_code for _ in range(6)]
+    assert answers[:5] == [200] * 5 and answers[5] == 429
+    assert client.post("/api/solve", json={"hand": "R1"}).get_json()["error"]

@@ -20,6 +20,7 @@ from . import (
     hands,
     history,
     idle_polls,
+    limits,
     openapi,
     printables,
     redact,
@@ -58,6 +59,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(rules_page.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(self_entry.bp)
+    limits.init_app(app)  # after the blueprints: it limits their endpoints by name
 
     @app.after_request
     def security_headers(response):

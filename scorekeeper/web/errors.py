@@ -9,6 +9,7 @@ MESSAGES = {
     404: "There is nothing here. Check the link, or start a new game.",
     405: "That action cannot be done from this address.",
     413: "That was far more than this form accepts. Shorten it and try again.",
+    429: "That was a lot in a short time. Wait a minute, then try again.",
     500: "Something went wrong on our side. What you entered was not saved: try again.",
 }
 API_MESSAGES = {
@@ -16,6 +17,7 @@ API_MESSAGES = {
     405: "This address does not accept that method.",
     413: "The request is larger than this API accepts (64 KB).",
     415: "Send the body as JSON with Content-Type: application/json.",
+    429: "Too many requests from this address. Wait, then try again (see Retry-After).",
     500: "Something went wrong on the server; nothing was saved. Try again.",
 }
 
@@ -28,7 +30,8 @@ def wants_json() -> bool:
 def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        custom = error.description != type(error).description
+        # Flask-Limiter's description is the limit itself ("30 per 1 minute"): say it in words
+        custom = error.description != type(error).description and error.code != 429
         code = error.code or 500
         table = API_MESSAGES if wants_json() else MESSAGES
         message = error.description if custom else table.get(code, error.description)

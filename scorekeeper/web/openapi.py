@@ -305,6 +305,7 @@ def _tool_operations(tool: str) -> dict[str, Any]:
     answers = {
         "200": _answer("The verdict.", RESULTS[tool]),
         "400": _answer("Unreadable input: which field, and why.", "Error"),
+        **RATE_LIMITED,
     }
     summary = SUMMARIES[tool]
     return {
@@ -355,6 +356,21 @@ BAD_BODY = {
 }
 
 
+RATE_LIMITED = {
+    "429": _answer(
+        "Too many requests from this address in a short time: wait (Retry-After), try again.",
+        "Error",
+    )
+}
+STORAGE = {
+    "503": _answer(
+        "Nothing was saved: the game kept changing, or the storage is read-only or busy.",
+        "Error",
+    ),
+    "507": _answer("Nothing was saved: the server's storage is full.", "Error"),
+}
+
+
 def _json_body(schema: str) -> dict[str, Any]:
     return {"required": True, "content": {JSON: {"schema": _ref(schema)}}}
 
@@ -372,6 +388,8 @@ PATHS: dict[str, Any] = {
                 },
                 **BAD_BODY,
                 "422": _answer("The engine refuses the game, and says why.", "Refusal"),
+                **RATE_LIMITED,
+                **STORAGE,
             },
         }
     },
@@ -402,7 +420,7 @@ PATHS: dict[str, Any] = {
                     "Conflict",
                 ),
                 "422": _answer("The engine refuses the hand, and says why.", "Refusal"),
-                "503": _answer("The game kept changing; try again.", "Error"),
+                **STORAGE,
             },
         }
     },
