@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -34,6 +35,15 @@ from sqlite_utils import Database, Migrations
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
 _open_lock = threading.Lock()
+
+
+def _forget_connections() -> None:
+    """A forked child (a gunicorn worker) opens its own: SQLite connections must not cross."""
+    global _local
+    _local = threading.local()
+
+
+os.register_at_fork(after_in_child=_forget_connections)
 
 
 class Conflict(Exception):
