@@ -92,6 +92,7 @@ def create_game():
     warnings = [lookalike_warning(*pair) for pair in lookalikes(players)]
     answer = {
         "id": stored.id,
+        "key": stored.edit_key,
         **_links(stored),
         "standings": standings.to_json(),
         "warnings": warnings,

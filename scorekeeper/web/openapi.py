@@ -102,7 +102,20 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "additionalProperties": {"type": ["string", "integer", "boolean"]},
             },
-            "players": {"type": "array", "items": {"type": "string"}},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "string",
+                    "format": "player-name",
+                    "minLength": 1,
+                    "maxLength": 40,
+                    "description": "Letters, digits, spaces and signs: no control or "
+                    "invisible characters (zero-width spaces, text-direction marks).",
+                },
+                "minItems": 2,
+                "maxItems": 6,
+                "uniqueItems": True,
+            },
             "dealer": {"type": "string"},
             "orders": {
                 "type": "object",
@@ -140,12 +153,16 @@ SCHEMAS: dict[str, Any] = {
     },
     "CreatedGame": {
         "type": "object",
-        "required": ["id", "view_url", "edit_url", "hands_url", "standings"],
+        "required": ["id", "key", "view_url", "edit_url", "hands_url", "standings"],
         "properties": {
             "id": {"type": "string"},
             "view_url": {"type": "string", "description": "Read-only link: share it freely."},
             "edit_url": {"type": "string", "description": "The scorekeeper's link: keep it."},
             "hands_url": {"type": "string", "description": "Where to POST hands."},
+            "key": {
+                "type": "string",
+                "description": "The edit key (as in edit_url): the credential to record hands.",
+            },
             "standings": _ref("Standings"),
             "warnings": {
                 "type": "array",
@@ -385,6 +402,19 @@ PATHS: dict[str, Any] = {
                 "201": {
                     **_answer("Created: the links and the standings.", "CreatedGame"),
                     "headers": {"Location": {"schema": {"type": "string"}}},
+                    "links": {
+                        "ReadGame": {
+                            "operationId": "read_game",
+                            "parameters": {"game_id": "$response.body#/id"},
+                        },
+                        "RecordHand": {
+                            "operationId": "record_hand",
+                            "parameters": {
+                                "game_id": "$response.body#/id",
+                                "key": "$response.body#/key",
+                            },
+                        },
+                    },
                 },
                 **BAD_BODY,
                 "422": _answer("The engine refuses the game, and says why.", "Refusal"),
