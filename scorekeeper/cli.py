@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .health import damage
+from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
 from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
 
@@ -118,11 +119,11 @@ def _read_game(path: str):
 
     try:
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
-        data = json.loads(text)
+        data = parse_json(text)
     except OSError as error:
         raise BadInput(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path} is not valid JSON: {error}") from None
+    except (JsonError, UnicodeDecodeError) as error:
+        raise BadInput(f"{path} cannot be read: {error}") from None
     try:
         game = load_game(data)
         return game, replay(game)

@@ -7,6 +7,7 @@ import secrets
 from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, self_entry, tables
+from ..jsontext import JsonError, parse_json
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
@@ -15,7 +16,6 @@ from .chart import score_chart
 from .csrf import reading
 from .db import db, game_or_404
 from .hand_form import HandForm, card_fields
-from .jsonbody import JsonError, parse_json
 from .listing import device_home, suggested_names
 from .numbers import whole_number
 from .qr import qr_svg

@@ -26,5 +26,6 @@ class RedactEditKeys(logging.Filter):
 
 def init_app(app: Flask) -> None:
     redactor = RedactEditKeys()
-    for logger in (app.logger, logging.getLogger("waitress"), logging.getLogger("werkzeug")):
+    names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
+    for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)
