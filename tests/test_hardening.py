@@ -310,3 +310,26 @@ def test_the_check_apis_are_rate_limited_in_json(limited):
     answers = [client.get("/api/check?group=R1 R2").status_code for _ in range(6)]
     assert answers[:5] == [200] * 5 and answers[5] == 429
     assert client.post("/api/solve", json={"hand": "R1"}).get_json()["error"]
+
+
+# --- a game's history is bounded -------------------------------------------------------------
+
+
+def test_a_games_history_stops_growing_at_its_cap_with_a_clear_message(app, client, monkeypatch):
+    from scorekeeper import actions
+
+    monkeypatch.setattr(actions, "MAX_CHANGES", 4)
+    created = api_game(client)
+    hands = local(created["hands_url"])
+    for number in (1, 2, 3):
+        response = client.post(hands, json={"hand_number": number, "hand": HAND})
+        assert response.status_code == 201
+    before = snapshot(app)
+    refused = client.post(hands, json={"hand_number": 4, "hand": HAND})
+    assert refused.status_code == 422
+    assert "the most one game keeps" in refused.get_json()["error"]
+    url = local(created["edit_url"])
+    page = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "4"})
+    assert page.status_code in (409, 422)
+    assert "the most one game keeps" in page.get_data(as_text=True)
+    assert snapshot(app) == before
