@@ -9,13 +9,17 @@ replica. docs/scaling.md says how a club runs this.
 
 from __future__ import annotations
 
+import ctypes
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 from contextlib import closing
 from pathlib import Path
+
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 class ReplicaError(Exception):
@@ -40,6 +44,14 @@ def replica_url(target: str) -> str:
     return Path(target).expanduser().resolve().as_uri()
 
 
+def _die_with_parent() -> None:
+    """On Linux, Litestream ends when the server does, even on SIGKILL: a restarted server
+    must never find an orphaned replicator still writing to the same replica."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Replicator:
     """`litestream replicate DB URL`, restarted whenever it stops until ``stop()``."""
 
@@ -57,7 +69,9 @@ class Replicator:
         return self
 
     def _launch(self) -> None:
-        self.process = subprocess.Popen(self.command, stdout=sys.stderr, stderr=sys.stderr)
+        self.process = subprocess.Popen(
+            self.command, stdout=sys.stderr, stderr=sys.stderr, preexec_fn=_die_with_parent
+        )
 
     def _supervise(self) -> None:
         while not self._stopping.is_set():

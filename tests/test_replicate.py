@@ -128,3 +128,24 @@ def test_serve_with_two_workers_runs_two_processes(tmp_path):
             time.sleep(0.1)
     finally:
         server.stop()
+
+
+def test_litestream_ends_when_the_server_is_killed(tmp_path):
+    """A restarted server must not find an orphaned Litestream writing to the same replica."""
+    server = ReplicatingServer(tmp_path / "games.sqlite3", tmp_path / "replica").start()
+    pid = server.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    assert len(children) == 1  # litestream
+    server.process.kill()  # the server alone, as the kernel's OOM killer would
+    server.process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while _state(children[0]) not in ("gone", "Z"):
+        assert time.monotonic() < deadline, "litestream outlived the server"
+        time.sleep(0.05)
+
+
+def _state(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return "gone"
