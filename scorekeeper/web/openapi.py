@@ -431,6 +431,7 @@ PATHS: dict[str, Any] = {
             "responses": {
                 "200": _answer("The game.", "GameView"),
                 "404": _answer("No game has this id.", "Error"),
+                "503": _answer("The games file cannot be read just now.", "Error"),
             },
         }
     },
