@@ -134,3 +134,20 @@ def test_a_damaged_or_busy_file_while_serving_is_a_503_not_a_500(tmp_path, code,
     response = client.get(f"/api/games/{game_id}")
     assert response.status_code == 503
     assert response.get_json()["error"]
+
+
+def test_a_poll_on_a_damaged_file_gets_the_clear_503_too(tmp_path, monkeypatch):
+    app = create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "SECRET_KEY": "x"})
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()["id"]
+
+    def broken(*args, **kwargs):
+        error = sqlite3.DatabaseError("simulated")
+        error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
+        raise error
+
+    monkeypatch.setattr(store, "game_version", broken)
+    monkeypatch.setattr(store, "get_game", broken)
+    response = client.get(f"/v/{game_id}/live", headers={"If-None-Match": '"v1"'})
+    assert response.status_code == 503
+    assert "damaged" in response.get_data(as_text=True)
