@@ -53,6 +53,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         POLL_SECONDS=2,
     )
+    # operators' settings, e.g. SCOREKEEPER_RATE_LIMIT_CREATE="60 per minute" (docs/scaling.md)
+    app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.from_mapping(test_config)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)

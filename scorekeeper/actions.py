@@ -176,6 +176,8 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
             return Conflict(f"The next hand of this game is hand {next_hand}, not {number}.", now)
         if now.standings.over:
             return Conflict("The game is over: no more hands can be recorded.", now)
+        if full := _history_full(now):
+            return full
         problems = hand_problems(now.game, hand, now.kept)
         errors = [p for p in problems if not p.warning]
         if errors:
@@ -293,6 +295,8 @@ def _go_back(
         return Refused(f"That version of the game no longer replays: {error}")
     if seen != now.version:
         return Conflict(STALE, now)
+    if full := _history_full(now):
+        return full
     try:
         stored = store.save_change(
             db,
@@ -331,6 +335,18 @@ def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
 
 
 # --- shared -----------------------------------------------------------------------------
+
+MAX_CHANGES = 2000  # a long evening is a few hundred; beyond this, history stops growing
+
+
+def _history_full(now: Current) -> Refused | None:
+    """One game's history is bounded, so a script cannot grow it (and undo's work) forever."""
+    if now.version < MAX_CHANGES:
+        return None
+    return Refused(
+        f"This game has had {MAX_CHANGES:,} changes, the most one game keeps. Export it, "
+        "or start a new game to carry on."
+    )
 
 
 def _save(
@@ -376,6 +392,8 @@ def _save_or_conflict(
     """Write a change made against version ``seen``: a stale page is a conflict."""
     if seen != now.version:
         return Conflict(STALE, now)
+    if full := _history_full(now):
+        return full
     try:
         return _save(db, now, game, state, action=action, summary=summary, detail=detail, kept=kept)
     except GameError as error:  # a later hand no longer fits: its problems are not this hand's

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import socket
 import sqlite3
 import sys
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .health import damage
+from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
 from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
 
@@ -28,6 +31,8 @@ EXAMPLES = {
     "standings": "scorekeeper standings game.json",
     "printables": "scorekeeper printables --out printables/",
     "print": "scorekeeper print game.json --out sheet.pdf --link http://192.168.1.20:5010/v/CODE",
+    "backup": "scorekeeper backup games-2026-11-23.sqlite3 --db games.sqlite3",
+    "restore": "scorekeeper restore s3://my-bucket/games --db restored.sqlite3",
 }
 
 
@@ -114,11 +119,11 @@ def _read_game(path: str):
 
     try:
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
-        data = json.loads(text)
+        data = parse_json(text)
     except OSError as error:
         raise BadInput(f"cannot read {path}: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path} is not valid JSON: {error}") from None
+    except (JsonError, UnicodeDecodeError) as error:
+        raise BadInput(f"{path} cannot be read: {error}") from None
     try:
         game = load_game(data)
         return game, replay(game)
@@ -222,14 +227,57 @@ def phone_address(url: str) -> str | None:
     return None if host == "localhost" or host.startswith("127.") else url
 
 
+def default_database() -> Path:
+    from . import ROOT
+
+    return ROOT / "instance" / "scorekeeper.sqlite3"
+
+
+def check_database(path: str | Path) -> None:
+    """Refuse to serve a damaged games file: every page would fail, and writes make it worse."""
+    found = damage(path)
+    if found:
+        raise BadInput(
+            f"the games file {path} is damaged ({found}). Nothing was changed. Restore it from "
+            "a backup or a replica (scorekeeper restore), or move it aside to start afresh."
+        )
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from .replicate import ReplicaError, backup
+
+    try:
+        backup(args.db or default_database(), args.copy)
+    except (ReplicaError, sqlite3.Error, OSError) as error:
+        raise BadInput(str(error)) from None
+    print(f"Copied every game to {args.copy}.")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from .replicate import ReplicaError, restore
+
+    try:
+        restore(args.url, args.db)
+    except (ReplicaError, OSError) as error:
+        raise BadInput(str(error)) from None
+    found = damage(args.db)
+    if found:
+        raise BadInput(f"the restored file {args.db} is damaged ({found})")
+    print(f"Restored the games from {args.url} into {args.db}.")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import qrcode
-    from waitress import serve
 
     from . import create_app
     from .printing.qr import error_correction
 
+    if args.workers < 1:
+        raise BadInput("--workers must be 1 or more")
     config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
+    check_database(args.db or default_database())
     try:
         app = create_app(config)
     except sqlite3.Error as error:
@@ -243,6 +291,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
         qr.add_data(url)
         qr.print_ascii(tty=False, invert=True)
     sys.stdout.flush()
+    replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
+    try:
+        return _run_server(app, config, args)
+    finally:
+        if replicator is not None:
+            replicator.stop()
+
+
+def _replicate(db: str, url: str):
+    from .replicate import ReplicaError, Replicator
+
+    try:
+        replicator = Replicator(db, url).start()
+    except (ReplicaError, OSError) as error:
+        raise BadInput(str(error)) from None
+    print(f"(Every change is copied to {url} by Litestream, about once a second.)")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the replica gets a last sync
+    return replicator
+
+
+def _run_server(app, config, args: argparse.Namespace) -> int:
+    from waitress import serve
+
+    from . import workers
+
+    if args.workers > 1 and workers.available():
+        workers.serve(config, args.host, args.port, args.workers, args.threads)
+        return 0
+    if args.workers > 1:
+        print("(gunicorn is not available here: serving with one process.)", file=sys.stderr)
     try:
         serve(
             app,
@@ -347,7 +425,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--db", help="SQLite file (default: instance/scorekeeper.sqlite3)")
     p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="processes (default 1; more than 1 runs gunicorn on Linux)",
+    )
     p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.add_argument(
+        "--replicate",
+        metavar="URL",
+        help="copy every change with Litestream to a folder or an s3:// URL (extra: replicate)",
+    )
+
+    p = command("backup", "Copy every game to a new file while the app runs.", cmd_backup, False)
+    p.add_argument("copy", metavar="FILE", help="the new file to write")
+    p.add_argument("--db", help="SQLite file (default: instance/scorekeeper.sqlite3)")
+
+    p = command("restore", "Rebuild the games file from a Litestream replica.", cmd_restore, False)
+    p.add_argument("url", metavar="URL", help="the replica: a folder or an s3:// URL")
+    p.add_argument("--db", required=True, help="the new SQLite file to write")
     return parser
 
 

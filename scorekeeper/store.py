@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -34,6 +35,15 @@ from sqlite_utils import Database, Migrations
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
 _open_lock = threading.Lock()
+
+
+def _forget_connections() -> None:
+    """A forked child (a gunicorn worker) opens its own: SQLite connections must not cross."""
+    global _local
+    _local = threading.local()
+
+
+os.register_at_fork(after_in_child=_forget_connections)
 
 
 class Conflict(Exception):
@@ -111,7 +121,7 @@ def connect(path: str | Path) -> Database:
         db = Database(conn)
         if key != ":memory:":
             db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
         db.execute("PRAGMA busy_timeout=10000")
         migrate(db)
         cache[key] = db
@@ -142,10 +152,11 @@ def transaction(db: Database) -> Iterator[Database]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
     except BaseException:
-        db.execute("ROLLBACK")
+        if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
+            db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")
 
 
 # --- schema -----------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def test_bad_input_exits_2_with_a_message_on_stderr(capsys, argv, message):
 @pytest.mark.parametrize(
     ("game", "message"),
     [
-        ("{not json", "not valid JSON"),
+        ("{not json", "this is not JSON"),
         (
             json.dumps(
                 {
@@ -275,3 +275,17 @@ def test_print_reports_a_bad_game_file_with_exit_2(capsys, tmp_path):
     code, _, err = run(capsys, "print", str(game), "--out", str(tmp_path / "s.pdf"))
     assert code == 2 and "Zed" in err
     assert not (tmp_path / "s.pdf").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('{"players": ["Ann", "Bob"], "dealer": ' + "9" * 5000 + "}", "at most 30 digits"),
+        ("[" * 30_000 + "]" * 30_000, "nests more than 20 levels"),
+    ],
+)
+def test_standings_refuses_a_file_built_to_crash_it_with_exit_2(tmp_path, capsys, text, says):
+    path = tmp_path / "game.json"
+    path.write_text(text)
+    assert main(["standings", str(path)]) == 2
+    assert says in capsys.readouterr().err

@@ -24,6 +24,8 @@ import urllib.request
 from contextlib import closing
 from pathlib import Path
 
+import pytest
+
 from scorekeeper import store
 from scorekeeper.rules.game import Standings, load_game, replay
 
@@ -46,17 +48,20 @@ def free_port() -> int:
 class Server:
     """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
 
-    def __init__(self, db: Path, port: int | None = None) -> None:
-        self.db, self.port = db, port or free_port()
+    def __init__(self, db: Path, port: int | None = None, workers: int = 1) -> None:
+        self.db, self.port, self.workers = db, port or free_port(), workers
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-            + ["--port", str(self.port), "--db", str(self.db), "--no-qr"],
+            + ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
+            + ["--workers", str(self.workers)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: kill() takes the workers too
+            env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute"},
         )
         deadline = time.monotonic() + 30
         while True:
@@ -70,7 +75,7 @@ class Server:
 
     def kill(self) -> None:
         assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
+        os.killpg(self.process.pid, signal.SIGKILL)  # like a power cut: every process at once
         self.process.wait(timeout=10)
 
     def stop(self) -> None:
@@ -112,9 +117,10 @@ def check_database(db: Path) -> dict[str, list[dict]]:
     return games
 
 
-def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp_path, workers):
     db = tmp_path / "games.sqlite3"
-    server = Server(db).start()
+    server = Server(db, workers=workers).start()
     rng = random.Random(6)
     games = []
     for _ in range(40):  # more hands than the phones can send before the last kill
@@ -195,10 +201,11 @@ for at, url, body in plan:
 """
 
 
-def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path):
-    """Six client processes against two server processes sharing one database file."""
+@pytest.mark.parametrize("workers", [1, 2])
+def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path, workers):
+    """Six client processes against two servers (of one or two processes each) on one file."""
     db = tmp_path / "games.sqlite3"
-    servers = [Server(db).start(), Server(db).start()]
+    servers = [Server(db, workers=workers).start(), Server(db, workers=workers).start()]
     try:
         status, created = call(servers[0].base + "/api/games", {"players": PLAYERS})
         assert status == 201

@@ -40,6 +40,9 @@ def app(tmp_path_factory):
             "DATABASE": str(tmp_path_factory.mktemp("fuzz") / "games.sqlite3"),
             "SECRET_KEY": "fuzz",
             "SERVER_NAME": "table.test",
+            # one client sends thousands of requests here: rate limits have tests of their own
+            "RATE_LIMIT_CREATE": "100000 per minute",
+            "RATE_LIMIT_CHECK": "100000 per minute",
         }
     )
 
@@ -278,3 +281,56 @@ def test_1000_players_in_the_new_game_form_are_refused_with_a_message(client):
     response = client.post("/new", data=data)
     assert response.status_code in (413, 422)
     assert MESSAGE.search(response.get_data(as_text=True))
+
+
+# --- stateful: create a game, then read it and record its hands through the links -------
+
+
+def test_the_links_from_creating_a_game_reach_its_hands():
+    created = SPEC["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    assert created["RecordHand"]["operationId"] == "record_hand"
+    assert created["RecordHand"]["parameters"] == {
+        "game_id": "$response.body#/id",
+        "key": "$response.body#/key",
+    }
+
+
+# Names as families type them (the engine's other refusals are tested in test_names.py).
+schemathesis.openapi.format(
+    "player-name", st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnoÀéü", min_size=1)
+)
+
+
+def test_stateful_sequences_of_api_calls_never_get_a_server_error(app):
+    """Create games, then read them and record hands with the key the answer gave."""
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
+
+    reached: list[int] = []  # statuses of hands sent to a game the sequence created
+
+    class Workflow(schema.as_state_machine()):
+        def after_call(self, response, case):
+            if case.operation.path.endswith("/hands"):
+                reached.append(response.status_code)
+
+        def get_call_kwargs(self, case):
+            return {"headers": {"Accept-Encoding": "identity"}}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # as above: the engine refuses more than JSON Schema can say (names, decks)
+            case.validate_response(
+                response,
+                excluded_checks=[checks.positive_data_acceptance],
+                transport_kwargs=kwargs,
+            )
+
+    Workflow.run(
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=6,
+            derandomize=True,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )
+    assert {status for status in reached if status != 404}, reached

@@ -20,7 +20,7 @@ def test_home_page_offers_a_new_game_and_the_dispute_tools(client):
 def test_creating_a_game_goes_to_its_scoreboard(client):
     url = new_game(client, dealer=1)
     page = client.get(url).get_data(as_text=True)
-    assert "Hand <strong>1</strong> · <strong>Bob</strong> deals" in page
+    assert "Hand <strong>1</strong> · <strong><bdi>Bob</bdi></strong> deals" in page
     assert "Phase 1</strong> <small>2 sets of 3" in page
     assert export(client, url)["dealer"] == "Bob"
 
@@ -68,7 +68,7 @@ def test_recording_a_hand_updates_phases_scores_and_dealer(client):
         {"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}}
     ]
     page = client.get(url).get_data(as_text=True)
-    assert "Hand <strong>2</strong> · <strong>Bob</strong> deals" in page
+    assert "Hand <strong>2</strong> · <strong><bdi>Bob</bdi></strong> deals" in page
 
 
 def test_a_player_under_50_points_is_taken_to_have_made_their_phase(client):
@@ -344,7 +344,7 @@ def test_first_n_phases_game_ends_on_a_winner_screen(client):
     record(client, url, 1, went_out=0, points={1: 50})
     record(client, url, 2, went_out=0, points={1: 50})
     page = client.get(url).get_data(as_text=True)
-    assert "<strong>Ann</strong> wins!" in page
+    assert "<strong><bdi>Ann</bdi></strong> wins!" in page
     assert "Record hand" not in page
     late = record(client, url, 3, went_out=1, points={0: 50})
     assert late.status_code == 409 and "game is over" in late.get_data(as_text=True)
@@ -363,7 +363,7 @@ def test_a_tie_is_played_off_between_the_tied_players(client):
             f"{url2}/hands", data={"csrf_token": csrf(client), "hand_number": "2", "went_out": "1"}
         )
         assert response.status_code == 303
-        assert "<strong>Bob</strong> wins!" in client.get(url2).get_data(as_text=True)
+        assert "<strong><bdi>Bob</bdi></strong> wins!" in client.get(url2).get_data(as_text=True)
 
 
 def test_masters_players_pick_the_phase_they_try(client):

@@ -154,7 +154,7 @@ def test_polling_stops_at_the_end_and_resumes_when_a_correction_reopens_the_game
     over = _poll(client, f"/v/{game_id}/live", html)
     assert over.status_code == 286  # htmx stops polling on 286
     html = over.get_data(as_text=True)
-    assert "Ann</strong> wins!" in html
+    assert "Ann</bdi></strong> wins!" in html
     assert "made the one phase of this game" in html
     assert _poll(client, f"/v/{game_id}/live", html).status_code == 304  # the cheap check
     undone = client.post(f"{url}/undo", data={"csrf_token": csrf(client)})

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from . import reasons as rule
+from .names import name_problem
 from .phases import Progression, Rules, RulesError, make_rules
 from .reasons import Reason, Rule, cite
 from .scoring import (
@@ -177,6 +178,8 @@ def game_problems(
             continue
         if name != name.strip():
             add(name, "a name cannot start or end with spaces")
+        if problem := name_problem(name):
+            add(name, problem)
         if len(name) > MAX_NAME:
             add(name, f"a name has at most {MAX_NAME} characters")
         if name.casefold() in seen:

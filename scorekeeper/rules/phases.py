@@ -84,6 +84,8 @@ class Phase:
 
 MAX_GROUPS = 6
 MAX_PHASE_CARDS = 30
+MAX_ALTERNATIVES = 4  # 'or' choices in one phase: the official lists use at most 3
+MAX_PHASE_TEXT = 10_000  # characters in a custom phase list
 _GROUP_LIMITS = {GroupKind.SET: (2, 12), GroupKind.RUN: (2, 12), GroupKind.COLOUR: (2, 24)}
 _PART = re.compile(
     r"^(?:(\d+)\s*(?:x\s*)?)?(?:"
@@ -135,11 +137,17 @@ def parse_phase(text: str) -> Phase:
     options = [p for p in re.split(r"\s+or\s+|\s*\|\s*", text.strip(), flags=re.I) if p]
     if not options:
         raise RulesError("a phase needs at least one group")
+    if len(options) > MAX_ALTERNATIVES:
+        raise RulesError(
+            f"a phase offers at most {MAX_ALTERNATIVES} choices joined by 'or', not {len(options)}"
+        )
     return Phase(tuple(parse_layout(option) for option in options))
 
 
 def parse_phase_list(text: str) -> tuple[Phase, ...]:
     """Phases separated by ';' or new lines (a leading '1.' or '1)' is ignored)."""
+    if len(text) > MAX_PHASE_TEXT:
+        raise RulesError(f"a phase list is at most {MAX_PHASE_TEXT} characters long")
     lines = [re.sub(r"^\s*\d+\s*[.):]\s*", "", line) for line in re.split(r"[;\n]", text)]
     phases = tuple(parse_phase(line) for line in lines if line.strip())
     if not 1 <= len(phases) <= 30:

@@ -7,6 +7,7 @@ from flask import Flask
 from ..rules.ranking import final_order
 from . import (
     api,
+    bidi,
     check,
     compress,
     csrf,
@@ -19,6 +20,7 @@ from . import (
     hands,
     history,
     idle_polls,
+    limits,
     openapi,
     printables,
     redact,
@@ -26,6 +28,7 @@ from . import (
     self_entry,
     share,
     static_files,
+    storage,
     tables,
 )
 
@@ -33,6 +36,7 @@ from . import (
 def register(app: Flask) -> None:
     tables.init_app(app)  # before CSRF, which reads the form
     csrf.init_app(app)
+    bidi.init_app(app)
     errors.init_app(app)
     compress.init_app(app)
     static_files.init_app(app)
@@ -42,6 +46,7 @@ def register(app: Flask) -> None:
     edit.init_app(app)
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
     app.add_template_global(final_order)
+    storage.init_app(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)
@@ -54,6 +59,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(rules_page.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(self_entry.bp)
+    limits.init_app(app)  # after the blueprints: it limits their endpoints by name
 
     @app.after_request
     def security_headers(response):

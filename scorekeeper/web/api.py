@@ -15,12 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
-from werkzeug.exceptions import HTTPException
 
 from .. import actions, store
 from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
+from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
 from .db import db
+from .jsonbody import JsonError, request_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 NOT_FOUND = "There is no game at this link. It may have been mistyped."
@@ -39,22 +40,14 @@ def api_error(error: ApiError) -> tuple[Response, int]:
     return jsonify(error=error.message, **error.extra), error.status
 
 
-@bp.errorhandler(HTTPException)
-def http_error(error: HTTPException) -> tuple[Response, int]:
-    """Oversized or unreadable bodies answer in JSON here, not with the HTML error page."""
-    code = error.code or 500
-    messages = {
-        413: "The request is larger than this API accepts (64 KB).",
-        415: "Send the body as JSON with Content-Type: application/json.",
-    }
-    return jsonify(error=messages.get(code, error.description)), code
-
-
 def _body() -> dict[str, Any]:
     # Only a JSON content type is accepted: a cross-site HTML form cannot send one.
     if not request.is_json:
         raise ApiError(415, "Send the body as JSON with Content-Type: application/json.")
-    body = request.get_json(silent=True)
+    try:
+        body = request_json()
+    except JsonError as error:
+        raise ApiError(400, f"The body cannot be read: {error}.") from None
     if not isinstance(body, dict):
         raise ApiError(400, "The body must be one JSON object.")
     return body
@@ -95,7 +88,15 @@ def create_game():
     if isinstance(result, actions.Refused):
         raise _refused(result)
     stored, standings = result.current.stored, result.current.standings
-    answer = {"id": stored.id, **_links(stored), "standings": standings.to_json()}
+    players = result.current.game.players
+    warnings = [lookalike_warning(*pair) for pair in lookalikes(players)]
+    answer = {
+        "id": stored.id,
+        "key": stored.edit_key,
+        **_links(stored),
+        "standings": standings.to_json(),
+        "warnings": warnings,
+    }
     response = jsonify(answer)
     response.status_code = 201
     response.headers["Location"] = answer["view_url"]

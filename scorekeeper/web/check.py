@@ -22,6 +22,8 @@ from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
 from ..rules.solve import closer_cards, describe_cards, solve
 from .csrf import exempt
 from .db import db
+from .jsonbody import JsonError, request_json
+from .numbers import number_in, whole_number
 
 bp = Blueprint("check", __name__)
 MAX_CARDS_TEXT = 400
@@ -71,10 +73,10 @@ def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
         if current is None:
             raise BadRequest("game", "There is no game with that link.")
         game, standings = current.game, current.standings
-        seat = args.get("player", "0")
-        if not seat.isdigit() or int(seat) >= len(game.players):
+        seat = number_in(args.get("player", "0"), 0, len(game.players) - 1)
+        if seat is None:
             raise BadRequest("player", "Pick a player of this game.")
-        player = standings.players[int(seat)]
+        player = standings.players[seat]
         phase = _phase_number(args, game.rules, default=player.phase)
         return game.rules, game.rules.profile, phase, f"{player.name}, phase {player.phase}"
     profile = args.get("rules", "official")
@@ -95,13 +97,14 @@ def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:
     text = args.get("phase", "")
     if not text:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= len(rules.phase_list):
+    number = number_in(text, 1, len(rules.phase_list))
+    if number is None:
         raise BadRequest("phase", f"Pick a phase from 1 to {len(rules.phase_list)}.")
     try:
-        rules.playable(int(text))
+        rules.playable(number)
     except RulesError as error:
         raise BadRequest("phase", f"{str(error).capitalize()}.") from None
-    return int(text)
+    return number
 
 
 CARD_FIELDS = frozenset({*(f"g{i}" for i in range(6)), "group", "card", "hand"})
@@ -116,10 +119,11 @@ def _edit_groups(args: MultiDict) -> MultiDict:
         kept = "" if target in SINGLE_CARD else args.get(target, "")
         args[target] = f"{kept} {card}".strip()
     name, _, index = args.get("remove", "").partition(":")
-    if name in CARD_FIELDS and index.isdigit():
+    position = whole_number(index)
+    if name in CARD_FIELDS and position is not None:
         tokens = args.get(name, "").split()
-        if int(index) < len(tokens):
-            del tokens[int(index)]
+        if position < len(tokens):
+            del tokens[position]
             args[name] = " ".join(tokens)
     if (clear := args.get("clear")) in CARD_FIELDS:
         args[clear] = ""
@@ -195,13 +199,8 @@ def _page(template: str, run: Callable[[Tool], Any]):
 
 def _layout_groups(tool: Tool):
     phase = tool.rules.phase(tool.phase)
-    index = tool.args.get("layout", "0")
-    layout = (
-        phase.layouts[int(index)]
-        if index.isdigit() and int(index) < len(phase.layouts)
-        else phase.groups
-    )
-    return layout
+    index = number_in(tool.args.get("layout", "0"), 0, len(phase.layouts) - 1)
+    return phase.groups if index is None else phase.layouts[index]
 
 
 def run_phase_check(tool: Tool):
@@ -308,7 +307,10 @@ def hand_page():
 def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
     args = MultiDict(request.args)
     if request.is_json:
-        body = request.get_json(silent=True)
+        try:
+            body = request_json()
+        except JsonError as error:
+            return jsonify(error=f"The body cannot be read: {error}."), 400
         if not isinstance(body, dict):
             return jsonify(error="send a JSON object"), 400
         args = MultiDict()

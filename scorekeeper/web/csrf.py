@@ -13,6 +13,11 @@ FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
 
 
+def reading() -> bool:
+    """True for a request that only reads (GET or HEAD): views must never write on one."""
+    return request.method in SAFE_METHODS
+
+
 def token() -> str:
     if FIELD not in session:
         session[FIELD] = secrets.token_urlsafe(32)
@@ -30,6 +35,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf():
+        if request.routing_exception is not None:
+            return None  # no view will run: let the 404 or 405 through as it is
         if request.method in SAFE_METHODS or app.config.get("CSRF_DISABLED"):
             return None
         view = app.view_functions.get(request.endpoint or "")

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 
-from flask import Blueprint, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, self_entry, tables
+from ..jsontext import JsonError, parse_json
 from ..rules.game import Problem, game_problems
+from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from . import versioned
 from .chart import score_chart
+from .csrf import reading
 from .db import db, game_or_404
 from .hand_form import HandForm, card_fields
 from .listing import device_home, suggested_names
+from .numbers import whole_number
 from .qr import qr_svg
 
 bp = Blueprint("games", __name__)
@@ -87,19 +90,20 @@ def _new_game_form(values: dict[str, str], errors: dict[str, str]) -> str:
 
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
-    if request.method == "GET":
+    if reading():
         prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
         return _new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     table = _table_from(request.form.get("table", ""))
     seated = sorted(
-        (int(key[7:]), " ".join(value.split()))
+        (seat, clean_name(value))
         for key, value in values.items()
-        if key.startswith("player-") and key[7:].isdigit() and value.strip()
+        if key.startswith("player-") and (seat := whole_number(key[7:])) is not None
+        if value.strip()
     )
     players = [name for _, name in seated]
     dealer_seat = request.form.get("dealer", "0")
-    dealer = dict(seated).get(int(dealer_seat)) if dealer_seat.isdigit() else None
+    dealer = dict(seated).get(whole_number(dealer_seat))
     profile = request.form.get("profile", "official")
     options = {key: request.form[f"opt-{key}"] for key in OPTIONS if f"opt-{key}" in request.form}
     errors: dict[str, str] = {}
@@ -133,6 +137,8 @@ def new_game():
         return _new_game_form(values, {"player-0": result.message}), 422
     if table is not None:
         tables.add_game(db(), table.id, result.current.stored.id, players)
+    for pair in lookalikes(players):
+        flash(f"Note: {lookalike_warning(*pair)}.")
     return _to_game(result)
 
 
@@ -162,15 +168,15 @@ def _changed(profile: str, options: dict[str, str]) -> dict[str, str]:
 
 @bp.route("/import", methods=["GET", "POST"])
 def import_game():
-    if request.method == "GET":
+    if reading():
         return render_template("import.html", text="", error=None)
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload and upload.filename else ""
     text = text or request.form.get("text", "")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        message = f"This is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        data = parse_json(text)
+    except JsonError as error:
+        message = f"This file cannot be read: {error}."
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
     count = len(hands) if isinstance(hands, list) else 0

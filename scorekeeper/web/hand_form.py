@@ -15,6 +15,7 @@ from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression, Rules
 from ..rules.reasons import Rule
 from ..rules.scoring import SUPER_SKIP_POINTS, SUPER_WILD_POINTS, CardsLeft, laid_down_implied
+from .numbers import whole_number
 
 # (field and CardsLeft attribute, label, points each); Wilds' worth depends on the game
 CARD_FIELDS = (
@@ -61,9 +62,8 @@ def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str
     text = values.get(key, "").strip()
     if not text:
         return None
-    try:
-        number = int(text)
-    except ValueError:
+    number = whole_number(text)
+    if number is None:
         errors[key] = f"{label}: '{text[:20]}' is not a whole number"
         return None
     if not 0 <= number <= 1000:
@@ -87,8 +87,8 @@ def parse_hand(
     seats = [i for i, name in enumerate(game.players) if not tiebreak or name in standings.tiebreak]
     out_text = values.get("went_out", "")
     went_out = None
-    if out_text.isdigit() and int(out_text) in seats:
-        went_out = game.players[int(out_text)]
+    if (seat := whole_number(out_text)) is not None and seat in seats:
+        went_out = game.players[seat]
     elif out_text:
         errors["went_out"] = "Pick who went out from the list"
     elif not partial:

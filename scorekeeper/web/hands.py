@@ -13,10 +13,12 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 
 from .. import actions
 from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, replay_from
+from .csrf import reading
 from .db import db
 from .edit import remember
 from .games import render_game
 from .hand_form import HandForm, card_fields, form_values, parse_hand
+from .numbers import whole_number
 
 bp = Blueprint("hands", __name__)
 
@@ -63,8 +65,10 @@ def _cite(form: HandForm, key: str, problem: Problem) -> None:
 @bp.post("/g/<game_id>/<key>/hands")
 def record():
     current = g.current
-    number = request.form.get("hand_number", "")
-    number = int(number) if number.isdigit() else current.standings.hand_number
+    text = request.form.get("hand_number", "").strip()
+    number = whole_number(text) if text else current.standings.hand_number
+    if number is None:
+        abort(400, "This form does not say which hand it records. Reload the game and try again.")
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
         return render_game(form, 422)
@@ -144,7 +148,7 @@ def edit(number: int):
     hand = _hand(number)
     before = replace(current.game, hands=current.game.hands[: number - 1])
     standings = replay_from(before, current.kept[: number - 1]).standings
-    if request.method == "GET":
+    if reading():
         return _edit_form(HandForm(form_values(current.game, hand)), number, standings)
     form = parse_hand(request.form, current.game, standings)
     if form.hand is None:
@@ -189,10 +193,11 @@ def version_seen() -> int:
     text = request.form.get("version", "").strip()
     if not text:
         return g.stored.version
-    if not text.isdigit():
+    version = whole_number(text)
+    if version is None:
         abort(
             400,
             "This form does not say which version of the game it changes. Reload the "
             "game and try again.",
         )
-    return int(text)
+    return version

@@ -11,6 +11,7 @@ to the app (web/share.py), which answers exactly the same way.
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -29,7 +30,10 @@ class IdlePolls:
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         etag = environ.get("HTTP_IF_NONE_MATCH")
         if etag and environ.get("REQUEST_METHOD") == "GET":
-            version = self._version(environ.get("PATH_INFO", ""))
+            try:
+                version = self._version(environ.get("PATH_INFO", ""))
+            except sqlite3.Error:  # the app answers with its clear 503 page (web/storage.py)
+                version = None
             if version is not None and etag == f'"v{version}"':
                 start_response("304 Not Modified", [("ETag", etag), *HEADERS])
                 return []

@@ -102,7 +102,20 @@ SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "additionalProperties": {"type": ["string", "integer", "boolean"]},
             },
-            "players": {"type": "array", "items": {"type": "string"}},
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "string",
+                    "format": "player-name",
+                    "minLength": 1,
+                    "maxLength": 40,
+                    "description": "Letters, digits, spaces and signs: no control or "
+                    "invisible characters (zero-width spaces, text-direction marks).",
+                },
+                "minItems": 2,
+                "maxItems": 6,
+                "uniqueItems": True,
+            },
             "dealer": {"type": "string"},
             "orders": {
                 "type": "object",
@@ -140,13 +153,22 @@ SCHEMAS: dict[str, Any] = {
     },
     "CreatedGame": {
         "type": "object",
-        "required": ["id", "view_url", "edit_url", "hands_url", "standings"],
+        "required": ["id", "key", "view_url", "edit_url", "hands_url", "standings"],
         "properties": {
             "id": {"type": "string"},
             "view_url": {"type": "string", "description": "Read-only link: share it freely."},
             "edit_url": {"type": "string", "description": "The scorekeeper's link: keep it."},
             "hands_url": {"type": "string", "description": "Where to POST hands."},
+            "key": {
+                "type": "string",
+                "description": "The edit key (as in edit_url): the credential to record hands.",
+            },
             "standings": _ref("Standings"),
+            "warnings": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Things worth a second look, such as names that look alike.",
+            },
         },
     },
     "GameView": {
@@ -300,6 +322,7 @@ def _tool_operations(tool: str) -> dict[str, Any]:
     answers = {
         "200": _answer("The verdict.", RESULTS[tool]),
         "400": _answer("Unreadable input: which field, and why.", "Error"),
+        **RATE_LIMITED,
     }
     summary = SUMMARIES[tool]
     return {
@@ -350,6 +373,21 @@ BAD_BODY = {
 }
 
 
+RATE_LIMITED = {
+    "429": _answer(
+        "Too many requests from this address in a short time: wait (Retry-After), try again.",
+        "Error",
+    )
+}
+STORAGE = {
+    "503": _answer(
+        "Nothing was saved: the game kept changing, or the storage is read-only or busy.",
+        "Error",
+    ),
+    "507": _answer("Nothing was saved: the server's storage is full.", "Error"),
+}
+
+
 def _json_body(schema: str) -> dict[str, Any]:
     return {"required": True, "content": {JSON: {"schema": _ref(schema)}}}
 
@@ -364,9 +402,24 @@ PATHS: dict[str, Any] = {
                 "201": {
                     **_answer("Created: the links and the standings.", "CreatedGame"),
                     "headers": {"Location": {"schema": {"type": "string"}}},
+                    "links": {
+                        "ReadGame": {
+                            "operationId": "read_game",
+                            "parameters": {"game_id": "$response.body#/id"},
+                        },
+                        "RecordHand": {
+                            "operationId": "record_hand",
+                            "parameters": {
+                                "game_id": "$response.body#/id",
+                                "key": "$response.body#/key",
+                            },
+                        },
+                    },
                 },
                 **BAD_BODY,
                 "422": _answer("The engine refuses the game, and says why.", "Refusal"),
+                **RATE_LIMITED,
+                **STORAGE,
             },
         }
     },
@@ -378,6 +431,7 @@ PATHS: dict[str, Any] = {
             "responses": {
                 "200": _answer("The game.", "GameView"),
                 "404": _answer("No game has this id.", "Error"),
+                "503": _answer("The games file cannot be read just now.", "Error"),
             },
         }
     },
@@ -397,7 +451,7 @@ PATHS: dict[str, Any] = {
                     "Conflict",
                 ),
                 "422": _answer("The engine refuses the hand, and says why.", "Refusal"),
-                "503": _answer("The game kept changing; try again.", "Error"),
+                **STORAGE,
             },
         }
     },

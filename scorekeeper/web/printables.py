@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, game_sheet, reference_cards
+from ..printing.layout import LayoutError
 from ..printing.sheets import MAX_LARGE_PLAYERS
 from .db import game_or_404
 from .links import public_url
@@ -80,3 +81,9 @@ def for_game(game_id: str, kind: str):
     else:
         abort(404, "There is no printable with that name.")
     return _pdf(data, f"phase10-{kind}-{size}.pdf")
+
+
+@bp.errorhandler(LayoutError)
+def does_not_fit(error: LayoutError):
+    message = f"This game's phases are too long to print on cards: {error}."
+    return render_template("error.html", code=422, title="Cannot print", message=message), 422

@@ -11,20 +11,21 @@ import re
 
 from flask import Flask
 
-SECRET_PATHS = re.compile(r"(/g/[\w-]+/|/p/[\w-]+/|/t/|[?&]table=)[\w-]+")
+SECRET_PATHS = re.compile(r"(/g/[\w-]+/|/api/games/[\w-]+/|/p/[\w-]+/|/t/|[?&]table=)[\w-]+")
 
 
 class RedactEditKeys(logging.Filter):
-    """Replace the key in /g/<game>/<key>, /p/<game>/<key>, /t/<key>, ?table=<key> by '…'."""
+    """Replace every key in a logged path (/g/, /api/games/, /p/, /t/, ?table=) by '…'."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if any(part in message for part in ("/g/", "/p/", "/t/", "table=")):
+        if any(part in message for part in ("/g/", "/api/games/", "/p/", "/t/", "table=")):
             record.msg, record.args = SECRET_PATHS.sub(r"\1…", message), None
         return True
 
 
 def init_app(app: Flask) -> None:
     redactor = RedactEditKeys()
-    for logger in (app.logger, logging.getLogger("waitress"), logging.getLogger("werkzeug")):
+    names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
+    for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)

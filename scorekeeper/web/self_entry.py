@@ -27,6 +27,7 @@ from flask import (
 
 from .. import self_entry, store
 from ..rules.game import Standings, load_game, replay
+from .csrf import reading
 from .games import db, game_or_404
 from .qr import qr_svg
 
@@ -107,7 +108,7 @@ def player_page(game_id: str, token: str):
     name = game.players[seat]
     sent = self_entry.entries(db(), stored.id, standings.hand_number).get(seat)
     context = {"game": game, "standings": standings, "seat": seat, "name": name, "sent": sent}
-    if request.method == "GET":
+    if reading():
         return render_template("player_entry.html", error=None, values={}, **context)
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
     problem = _problem(values, standings)

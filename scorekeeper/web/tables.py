@@ -25,6 +25,7 @@ from ..rules.phases import Progression
 from ..stats import PlayedGame
 from ..stats import table_stats as table_stats_of
 from . import device, stats_charts
+from .csrf import reading
 from .games import db, game_or_404
 from .listing import GameSummary, device_games, summarise
 from .qr import qr_svg
@@ -70,7 +71,7 @@ def _clean(text: str) -> str:
 
 @bp.route("/tables/new", methods=["GET", "POST"])
 def new_table():
-    if request.method == "GET":
+    if reading():
         return render_template("new_table.html", name="", error=None)
     name = _clean(request.form.get("name", ""))
     error = None
@@ -179,7 +180,7 @@ def init_app(app: Flask) -> None:
 
 @bp.route("/tables/import", methods=["GET", "POST"])
 def import_table():
-    if request.method == "GET":
+    if reading():
         return render_template("import_table.html", error=None)
     upload = request.files.get("file")
     if upload is None or not upload.filename:

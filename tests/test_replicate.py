@@ -1,0 +1,151 @@
+"""Backups and Litestream replicas: a dead disk costs no game that a replica held."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import closing
+from pathlib import Path
+
+from test_durability import PLAYERS, Server, call, hand
+
+from scorekeeper import cli, create_app
+from scorekeeper.replicate import Replicator
+
+
+def games_in(path: Path) -> dict[str, list]:
+    with closing(sqlite3.connect(path)) as conn:
+        return {
+            game_id: json.loads(state)["hands"]
+            for game_id, state in conn.execute("SELECT id, state FROM games")
+        }
+
+
+def test_backup_copies_every_game_while_the_app_has_the_file_open(tmp_path, capsys):
+    db, copy = tmp_path / "games.sqlite3", tmp_path / "copy.sqlite3"
+    client = create_app({"DATABASE": str(db), "SECRET_KEY": "x"}).test_client()
+    for _ in range(3):
+        client.post("/api/games", json={"players": PLAYERS})
+    assert cli.main(["backup", str(copy), "--db", str(db)]) == 0
+    assert games_in(copy) == games_in(db) and len(games_in(copy)) == 3
+    assert cli.main(["backup", str(copy), "--db", str(db)]) == 2
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_restore_refuses_to_overwrite_or_to_invent_a_file(tmp_path, capsys):
+    existing = tmp_path / "games.sqlite3"
+    existing.write_bytes(b"keep me")
+    assert cli.main(["restore", str(tmp_path / "replica"), "--db", str(existing)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert existing.read_bytes() == b"keep me"
+    empty = tmp_path / "empty-replica"
+    empty.mkdir()
+    assert cli.main(["restore", str(empty), "--db", str(tmp_path / "new.sqlite3")]) == 2
+    assert "cannot restore" in capsys.readouterr().err
+    assert not (tmp_path / "new.sqlite3").exists()
+
+
+def test_the_replicator_starts_litestream_again_when_it_stops(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    create_app({"DATABASE": str(db), "SECRET_KEY": "x"})
+    replicator = Replicator(db, str(tmp_path / "replica"), restart_after=0.1).start()
+    try:
+        first = replicator.process
+        first.kill()
+        deadline = time.monotonic() + 10
+        while replicator.restarts == 0 or replicator.process is first:
+            assert time.monotonic() < deadline, "litestream was not started again"
+            time.sleep(0.05)
+        assert replicator.process.poll() is None
+    finally:
+        replicator.stop()
+    assert replicator.process.poll() is not None
+
+
+class ReplicatingServer(Server):
+    def __init__(self, db: Path, replica: Path) -> None:
+        super().__init__(db)
+        self.replica = replica
+
+    def start(self) -> ReplicatingServer:
+        command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
+        command += ["--replicate", str(self.replica)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
+                    return self
+            except OSError:
+                assert self.process.poll() is None, "the server exited"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+
+def test_every_acknowledged_hand_is_restored_from_the_replica_after_the_server_dies(tmp_path):
+    db, replica, restored = tmp_path / "games.sqlite3", tmp_path / "replica", tmp_path / "new.db"
+    server = ReplicatingServer(db, replica).start()
+    acknowledged: dict[str, int] = {}
+    try:
+        for _ in range(3):
+            status, created = call(server.base + "/api/games", {"players": PLAYERS})
+            assert status == 201
+            path = "/api/games/" + created["hands_url"].split("/api/games/", 1)[1]
+            acknowledged[created["id"]] = 0
+            for number in range(1, 6):
+                status, _ = call(server.base + path, {"hand_number": number, "hand": hand(number)})
+                assert status == 201
+                acknowledged[created["id"]] = number
+        time.sleep(3)  # Litestream ships changes about once a second
+    finally:
+        os.killpg(server.process.pid, signal.SIGKILL)  # server and Litestream, like a dead disk
+        server.process.wait(timeout=10)
+    db.unlink()  # the disk is gone
+    assert cli.main(["restore", str(replica), "--db", str(restored)]) == 0
+    games = games_in(restored)
+    for game_id, count in acknowledged.items():
+        assert games[game_id] == [hand(n) for n in range(1, count + 1)]
+
+
+def test_serve_with_two_workers_runs_two_processes(tmp_path):
+    server = Server(tmp_path / "games.sqlite3", workers=2).start()
+    try:
+        status, _ = call(server.base + "/api/games", {"players": PLAYERS})
+        assert status == 201
+        pid = server.process.pid
+        deadline = time.monotonic() + 15  # the first worker may answer before the second is up
+        while len(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()) != 2:
+            assert time.monotonic() < deadline, "gunicorn did not run two workers"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_litestream_ends_when_the_server_is_killed(tmp_path):
+    """A restarted server must not find an orphaned Litestream writing to the same replica."""
+    server = ReplicatingServer(tmp_path / "games.sqlite3", tmp_path / "replica").start()
+    pid = server.process.pid
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    assert len(children) == 1  # litestream
+    server.process.kill()  # the server alone, as the kernel's OOM killer would
+    server.process.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while _state(children[0]) not in ("gone", "Z"):
+        assert time.monotonic() < deadline, "litestream outlived the server"
+        time.sleep(0.05)
+
+
+def _state(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return "gone"
