@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_htmx import HTMX
 
 PACKAGE = Path(__file__).resolve().parent
 SOURCE = PACKAGE.parent  # the repository, when running from a checkout
@@ -67,6 +66,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
     tables.migrate(db)
     self_entry.migrate(db)
-    HTMX(app)
     register(app)
     return app

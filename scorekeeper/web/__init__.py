@@ -73,6 +73,5 @@ def register(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "no-referrer")
         headers.setdefault("X-Frame-Options", "DENY")
         if response.mimetype == "text/html":
-            headers.add("Vary", "HX-Request")
             headers.setdefault("Cache-Control", "no-store")
         return response
