@@ -689,3 +689,13 @@ def test_played_hands_gives_each_hands_dealer_phases_points_and_standings():
     assert second.points == {"Ann": 55, "Bob": 60, "Cy": 0}
     assert second.totals == {"Ann": 55, "Bob": 110, "Cy": 20}
     assert standings == replay(game)
+
+
+@pytest.mark.parametrize("key", ["options", "orders", "hands"])
+def test_an_empty_string_is_not_an_absent_part_of_a_game_file(key):
+    """Found by the API fuzzer: {"orders": ""} was read as no orders and a game was created."""
+    data = {"rules": "official", "players": ["Ann", "Bob"], key: ""}
+    with pytest.raises(GameError, match=key):
+        load_game(data)
+    del data[key]
+    assert load_game({**data, key: None}) == load_game(data)  # null is the same as leaving it out

@@ -811,6 +811,12 @@ def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tup
 # --- JSON interchange (docs/game-format.md) --------------------------------------
 
 _GAME_KEYS = ("rules", "options", "players", "dealer", "orders", "hands")
+
+
+def _given(data: Mapping[str, object], key: str, empty: object) -> object:
+    """``data[key]``, or ``empty`` when it is absent or null; "" or 0 stay, to be refused."""
+    value = data.get(key)
+    return empty if value is None else value
 _HAND_KEYS = ("went_out", "made", "points", "attempts", "floaters", "cards", "tiebreak")
 
 
@@ -832,7 +838,7 @@ def load_game(data: Mapping) -> Game:
     if message := _unknown(data, _GAME_KEYS):
         raise GameError(message)
     profile = data.get("rules", "official")
-    options = data.get("options") or {}
+    options = _given(data, "options", {})
     if not isinstance(profile, str):
         raise GameError("rules must be the name of a rules profile, such as 'official'")
     if not isinstance(options, Mapping):
@@ -862,7 +868,7 @@ def load_game(data: Mapping) -> Game:
 
     dealer = name_of(data.get("dealer", players[0] if players else ""), "the dealer")
     orders = {}
-    raw_orders = data.get("orders") or {}
+    raw_orders = _given(data, "orders", {})
     if not isinstance(raw_orders, Mapping):
         raise GameError("orders must map each player to their list of phases")
     for key, order in raw_orders.items():
@@ -870,7 +876,7 @@ def load_game(data: Mapping) -> Game:
         if not isinstance(order, list) or not all(_is_int(n) for n in order):
             raise GameError("the order must be a list of phase numbers", player=name)
         orders[name] = tuple(order)
-    raw_hands = data.get("hands") or []
+    raw_hands = _given(data, "hands", [])
     if not isinstance(raw_hands, list):
         raise GameError("hands must be a list of hands, in the order they were played")
     hands = tuple(
