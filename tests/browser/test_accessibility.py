@@ -34,6 +34,7 @@ def pages_of_a_game(page, server) -> list[tuple[str, object]]:
     start_game(page, server, ["Ann", "Bob", "Cy"])
     edit = page.url
     enter_hand(page, "Ann", {"1": "50", "2": "20"})
+    expect(page.locator(".status")).to_contain_text("Hand 2")  # saved before the next
     enter_hand(page, "Bob", {"0": "60", "2": "15"})
     expect(score_of(page, "Ann")).to_have_text("60")
     view = page.locator("a", has_text="Table view").get_attribute("href").rsplit("/table", 1)[0]

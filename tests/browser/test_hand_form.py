@@ -149,6 +149,7 @@ def test_the_end_of_the_game_ranks_players_winner_first(request, server, js):
     page = request.getfixturevalue("phone" if js else "phone_without_js")
     start_game(page, server, ["Ann", "Bob", "Cy"], first="2")
     enter_hand(page, "Ann", {"1": "50", "2": "20"})  # Cy makes phase 1, Bob does not
+    expect(page.locator(".status")).to_contain_text("Hand 2")  # saved before the next
     enter_hand(page, "Ann", {"1": "55", "2": "60"})  # Ann makes phase 2 and wins
     expect(page.locator(".winner")).to_contain_text("Ann wins!")
     names = page.locator("#scoreboard li.player .name")
