@@ -42,7 +42,7 @@ class HitVerdict(Verdict):
     where: str | None = None  # "high end (as 9)", "joins the set of 7s"
     stands_for: int | None = None  # the number the card counts as (sets and runs)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {**super().to_json(), "where": self.where, "stands_for": self.stands_for}
 
 

@@ -58,7 +58,7 @@ class Solution:
     missing: int  # 0 when can_make; else the fewest cards still needed
     missing_cards: tuple[str, ...]  # one description per missing card
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "can_make": self.can_make,
             "groups": None if self.groups is None else [[c.code for c in g] for g in self.groups],
