@@ -313,9 +313,9 @@ class _Search:
             self.chosen: list[int] = []
             self._prepare_numbers()
             self._dfs(0)
-        if self.best is None:
+        if self.best is None or self.best_key is None:  # set together, in _leaf
             return None
-        return _Plan(self.best_key, layout, tuple(sorted(self.best, key=lambda go: go[0].index)))  # type: ignore[arg-type]
+        return _Plan(self.best_key, layout, tuple(sorted(self.best, key=lambda go: go[0].index)))
 
     # -- the deficit --------------------------------------------------------
 
@@ -466,8 +466,10 @@ class _Search:
         for index in range(first, len(group.options)):
             option = group.options[index]
             self.chosen.append(index)
+            colour = option.colour
             if colour_phase:
-                self.colour_demand[option.colour] += option.slots  # type: ignore[index]
+                assert colour is not None  # colour groups come first, each with its colour
+                self.colour_demand[colour] += option.slots
                 if depth + 1 == self.colour_groups:
                     self._prepare_numbers()
                     deficit = max(self.sums)
@@ -484,7 +486,8 @@ class _Search:
                 elif best is None or self._bound_key(self._lower_bound(depth + 1, deficit)) < best:
                     self._dfs(depth + 1)
             if colour_phase:
-                self.colour_demand[option.colour] -= option.slots  # type: ignore[index]
+                assert colour is not None
+                self.colour_demand[colour] -= option.slots
             else:
                 self._add(option.numbers, -1)
             self.chosen.pop()
