@@ -190,7 +190,7 @@ def lan_address() -> str | None:
     except OSError:
         return None
     for info in infos:
-        address = info[4][0]
+        address = str(info[4][0])  # an AF_INET sockaddr: (host, port)
         if not address.startswith("127."):
             return address
     return None
@@ -228,9 +228,9 @@ def phone_address(url: str) -> str | None:
 
 
 def default_database() -> Path:
-    from . import ROOT
+    from . import SOURCE  # ROOT was renamed SOURCE; the old import failed at run time
 
-    return ROOT / "instance" / "scorekeeper.sqlite3"
+    return SOURCE / "instance" / "scorekeeper.sqlite3"
 
 
 def check_database(path: str | Path) -> None:

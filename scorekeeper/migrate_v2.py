@@ -21,7 +21,7 @@ _RESTORED = re.compile(r"after change (\d+)")
 
 
 def to_change_log(db: Database) -> None:
-    games, changes = db["games"], db["changes"]
+    games, changes = db.table("games"), db.table("changes")
     games.add_column("standings", str)
     games.add_column("kept", str)
     changes.add_column("detail", str)

@@ -28,7 +28,7 @@ def migrate(db: Database) -> None:
     if db["hand_entries"].exists():
         return
     with store.transaction(db):
-        db["hand_entries"].create(
+        db.table("hand_entries").create(
             {
                 "game_id": str,
                 "hand_number": int,
@@ -46,7 +46,7 @@ def migrate(db: Database) -> None:
 
 def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
     with store.transaction(db):
-        db["hand_entries"].upsert(
+        db.table("hand_entries").upsert(
             {
                 "game_id": game_id,
                 "hand_number": hand_number,

@@ -167,12 +167,12 @@ migrations = Migrations("scorekeeper")
 @migrations(name="games_and_changes")
 def _create_tables(db: Database) -> None:
     """Schema 1: each change kept a full copy of the game (databases before the log)."""
-    db["games"].create(
+    db.table("games").create(
         {"id": str, "edit_key": str, "version": int, "created": str, "updated": str, "state": str},
         pk="id",
         if_not_exists=True,
     )
-    db["changes"].create(
+    db.table("changes").create(
         {
             "game_id": str,
             "version": int,
@@ -185,7 +185,7 @@ def _create_tables(db: Database) -> None:
         foreign_keys=[("game_id", "games", "id")],
         if_not_exists=True,
     )
-    db["names"].create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
+    db.table("names").create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
 
 
 @migrations(name="change_log")

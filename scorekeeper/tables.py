@@ -36,39 +36,41 @@ def migrate(db: Database) -> None:
     if db["tables"].exists() and db["table_games"].exists():
         return
     with store.transaction(db):
-        db["tables"].create({"id": str, "name": str, "created": str}, pk="id", if_not_exists=True)
-        db["table_players"].create(
+        db.table("tables").create(
+            {"id": str, "name": str, "created": str}, pk="id", if_not_exists=True
+        )
+        db.table("table_players").create(
             {"table_id": str, "name": str, "retired": int, "added": str},
             pk=("table_id", "name"),
             foreign_keys=[("table_id", "tables", "id")],
             if_not_exists=True,
         )
         # an old spelling of a roster name: games that used it count for `name`
-        db["table_aliases"].create(
+        db.table("table_aliases").create(
             {"table_id": str, "alias": str, "name": str},
             pk=("table_id", "alias"),
             foreign_keys=[("table_id", "tables", "id")],
             if_not_exists=True,
         )
-        db["table_games"].create(
+        db.table("table_games").create(
             {"game_id": str, "table_id": str, "added": str},
             pk="game_id",
             foreign_keys=[("game_id", "games", "id"), ("table_id", "tables", "id")],
             if_not_exists=True,
         )
-        db["table_games"].create_index(["table_id"], if_not_exists=True)
+        db.table("table_games").create_index(["table_id"], if_not_exists=True)
 
 
 def create_table(db: Database, name: str) -> Table:
     table = Table(store.new_key(), name, store.now())
     with store.transaction(db):
-        db["tables"].insert({"id": table.id, "name": table.name, "created": table.created})
+        db.table("tables").insert({"id": table.id, "name": table.name, "created": table.created})
     return table
 
 
 def get_table(db: Database, table_id: str) -> Table | None:
     try:
-        row = db["tables"].get(table_id)
+        row = db.table("tables").get(table_id)
     except NotFoundError:
         return None
     return Table(row["id"], row["name"], row["created"])
@@ -117,7 +119,7 @@ def _add_players(db: Database, table_id: str, names: list[str]) -> None:
 def add_game(db: Database, table_id: str, game_id: str, players: list[str]) -> None:
     """File a game under the table (moving it from any other) and add its players."""
     with store.transaction(db):
-        db["table_games"].upsert(
+        db.table("table_games").upsert(
             {"game_id": game_id, "table_id": table_id, "added": store.now()}, pk="game_id"
         )
         _add_players(db, table_id, players)
@@ -161,7 +163,7 @@ def _point_aliases(db: Database, table_id: str, old: str, new: str) -> None:
     )
     db.execute("DELETE FROM table_aliases WHERE table_id = ? AND alias = ?", [table_id, new])
     if old != new:
-        db["table_aliases"].upsert(
+        db.table("table_aliases").upsert(
             {"table_id": table_id, "alias": old, "name": new}, pk=("table_id", "alias")
         )
 
@@ -202,6 +204,6 @@ def restore_roster(
                 [table_id, name, int(retired), at],
             )
         for alias, name in old_names.items():
-            db["table_aliases"].upsert(
+            db.table("table_aliases").upsert(
                 {"table_id": table_id, "alias": alias, "name": name}, pk=("table_id", "alias")
             )

@@ -104,7 +104,7 @@ class ReferenceCards:
         return faces
 
     def _heading(self, title: str, subtitle: str, *, label: str = "PHASE 10") -> tuple[list, float]:
-        blocks = [
+        blocks: list[tuple[float, Fitted | None, str]] = [
             (0.0, fit(escape(label), INNER_WIDTH, 12, size=7, bold=True), ""),
             (0.0, fit(escape(title), INNER_WIDTH, 30, size=12, min_size=9, bold=True), ""),
         ]
@@ -131,7 +131,7 @@ class ReferenceCards:
                 else self._heading(title, "", label="PHASE 10, CONTINUED")
                 for index in range(len(chunks))
             ]
-            size = PHASE_MAX_SIZE
+            size: float = PHASE_MAX_SIZE
             while size >= PHASE_MIN_SIZE:
                 faces = []
                 for chunk, (heading, heading_height) in zip(chunks, headings, strict=True):
@@ -184,7 +184,7 @@ class ReferenceCards:
 
     def _back_faces(self) -> list[Face]:
         """One back at the largest size that fits, or several at a comfortable size."""
-        size = BACK_MAX_SIZE
+        size: float = BACK_MAX_SIZE
         while size >= BACK_MIN_SIZE:
             blocks = [block for item in self._back_items(size) for block in item]
             if _height(blocks) <= INNER_HEIGHT:

@@ -129,7 +129,7 @@ class DeckGuide:
         self.view_url = view_url
         self.pagesize = page_size(pagesize)
         self.count = two_deck_count()
-        self.size = BODY_SIZES[0]
+        self.size: float = BODY_SIZES[0]
         self.phase_list = True
 
     def build(self) -> bytes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from io import BytesIO
+from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 
 from reportlab.lib.colors import Color, black
@@ -227,7 +228,7 @@ def fit_user_text(
     size: float,
     min_size: float = MIN_FONT_SIZE,
     prefix: str = "",
-    **options: bool | int | None,
+    **options: Any,  # fit()'s keywords: bold, centred, max_lines, split_words
 ) -> Fitted:
     """Text someone typed (a title, a name, a link), escaped and fitted to its box.
 

@@ -299,7 +299,7 @@ class ScoreSheet:
             base, code = url, ""
         else:
             base += "/"
-        size = 10
+        size: float = 10
         groups = [code[i : i + LINK_GROUP] for i in range(0, len(code), LINK_GROUP)]
         gap = 1.8 * mm
         while size > 6 and (

@@ -58,6 +58,20 @@ class Card:
             raise CardError(f"a {self.kind.value} has no number or colour")
 
     @property
+    def face(self) -> int:
+        """A number card's number; asking a Wild or a Skip for one is a bug."""
+        if self.number is None:
+            raise CardError(f"a {self.kind.value} has no number")
+        return self.number
+
+    @property
+    def hue(self) -> Colour:
+        """A number card's colour; asking a Wild or a Skip for one is a bug."""
+        if self.colour is None:
+            raise CardError(f"a {self.kind.value} has no colour")
+        return self.colour
+
+    @property
     def is_wild(self) -> bool:
         return self.kind in (Kind.WILD, Kind.SUPER_WILD)
 
@@ -78,7 +92,7 @@ class Card:
     @property
     def code(self) -> str:
         if self.kind is Kind.NUMBER:
-            return f"{self.colour.value}{self.number}"  # type: ignore[union-attr]
+            return f"{self.hue.value}{self.face}"
         return {
             Kind.WILD: "W",
             Kind.SKIP: "S",
@@ -89,8 +103,8 @@ class Card:
     def describe(self) -> str:
         """Words for a person: "red 7", "Wild"."""
         if self.kind is Kind.NUMBER:
-            return f"{self.colour.word} {self.number}"  # type: ignore[union-attr]
-        return self.kind.value.title()
+            return f"{self.hue.word} {self.face}"
+        return str(self.kind.value).title()
 
     def __str__(self) -> str:
         return self.code

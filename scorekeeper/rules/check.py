@@ -77,7 +77,7 @@ class Verdict:
     def rules(self) -> tuple[rule.Rule | None, ...]:
         return tuple(problem.rule for problem in self.problems)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "valid": self.valid,
             "reasons": list(self.reasons),
@@ -92,15 +92,15 @@ class Verdict:
 def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]]) -> Verdict:
     """Is this a legal way to lay down phase ``phase_number``? (RulesError if no such phase.)"""
     phase = rules.playable(phase_number)
-    groups = [tuple(group) for group in groups]
-    cards = (card for group in groups for card in group)
+    laid = [tuple(group) for group in groups]
+    cards = (card for group in laid for card in group)
     deck = [Reason(reason, RULE_DECK) for reason in _impossible(rules, cards)]
-    layouts = [layout for layout in phase.layouts if len(layout) == len(groups)]
+    layouts = [layout for layout in phase.layouts if len(layout) == len(laid)]
     if not layouts:
-        return Verdict.of(deck + _count_problems(phase_number, phase, groups))
+        return Verdict.of(deck + _count_problems(phase_number, phase, laid))
     best: list[Problem] | None = None
     for layout in layouts:
-        problems = _layout_problems(rules, layout, groups)
+        problems = _layout_problems(rules, layout, laid)
         if not problems:
             best = []
             break
@@ -108,11 +108,11 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
             best = problems
     assert best is not None
     if best and len(layouts[0]) > 1:
-        best = _order_hint(rules, phase_number, layouts, groups) or best
+        best = _order_hint(rules, phase_number, layouts, laid) or best
     if (
         rules.natural_per_phase
-        and groups
-        and not any(counts_natural(rules, c) for g in groups for c in g)
+        and laid
+        and not any(counts_natural(rules, c) for g in laid for c in g)
     ):
         best.append(
             Reason(
@@ -267,7 +267,7 @@ def _set_problems(cards: list[Card], label: str) -> list[Problem]:
     naturals = [c for c in cards if c.is_natural]
     if not naturals:
         return []
-    target = _most_common(c.number for c in naturals)
+    target = _most_common(c.face for c in naturals)
     return [
         Reason(f"{label}: {c.code} is not {a_number(target)}", RULE_SET)
         for c in naturals
@@ -287,7 +287,7 @@ def arrange_run(cards: Sequence[Card]) -> tuple[Card, ...] | None:
     wilds = supers = 0
     for card in cards:
         if card.is_natural and card.number not in naturals:
-            naturals[card.number] = card  # type: ignore[index]
+            naturals[card.face] = card
         elif card.kind is Kind.WILD:
             wilds += 1
         elif card.kind is Kind.SUPER_WILD:
@@ -330,7 +330,7 @@ def _positions(cards: Sequence[Card]) -> list[tuple[int, Card]]:
 
 def _run_start(cards: Sequence[Card]) -> int | None:
     """The number the first place stands for, if the naturals agree on one."""
-    starts = {card.number - place for place, card in _positions(cards) if card.is_natural}
+    starts = {card.face - place for place, card in _positions(cards) if card.is_natural}
     return starts.pop() if len(starts) == 1 else None
 
 
@@ -367,10 +367,10 @@ def run_readings(cards: Sequence[Card]) -> list[RunReading]:
     (``W R5`` is 4-5 or 5-6); readings giving the same numbers count once.
     """
     places = sum(card.width for card in cards)
-    naturals = [(place, card.number) for place, card in _positions(cards) if card.is_natural]
+    naturals = [(place, card.face) for place, card in _positions(cards) if card.is_natural]
     readings: list[RunReading] = []
     for step in (1, -1):
-        firsts = {number - step * place for place, number in naturals}  # type: ignore[operator]
+        firsts = {number - step * place for place, number in naturals}
         if len(firsts) != 1:
             continue
         reading = RunReading(firsts.pop(), step, places)
@@ -391,14 +391,14 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
         return [Reason(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX)]
     if len(naturals) > 1:
         (_, a), (_, b) = naturals[:2]
-        ordered = cards if b.number > a.number else cards[::-1]  # type: ignore[operator]
+        ordered = cards if b.face > a.face else cards[::-1]
         problems = [p for p in _run_problems(ordered, label) if p.rule != RULE_WILD_RANGE]
         if problems:
             return problems
     place, natural = naturals[0]
     ways = []
     for step, way in ((1, "low to high"), (-1, "high to low")):
-        first = natural.number - step * place  # type: ignore[operator]
+        first = natural.face - step * place
         numbers = [first + step * p for p in range(places)]
         outside = [str(n) for n in numbers if not 1 <= n <= 12]
         if len(naturals) > 1 and not _naturals_agree(cards, first, step):
@@ -429,11 +429,8 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     naturals = [(place, card) for place, card in placed if card.is_natural]
     if not naturals:
         return problems
-    descending = len(naturals) > 1 and all(
-        b.number < a.number
-        for (_, a), (_, b) in pairwise(naturals)  # type: ignore[operator]
-    )
-    if descending and len({c.number + p for p, c in naturals}) == 1:  # type: ignore[operator]
+    descending = len(naturals) > 1 and all(b.face < a.face for (_, a), (_, b) in pairwise(naturals))
+    if descending and len({c.face + p for p, c in naturals}) == 1:
         return problems + [
             Reason(
                 f"{label}: laid high to low; a run is read low to high, so lay it as "
@@ -531,7 +528,7 @@ def colour_of(card: Card) -> Colour | None:
 
 
 def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
-    coloured = [(card, colour_of(card)) for card in cards if colour_of(card) is not None]
+    coloured = [(card, colour) for card in cards if (colour := colour_of(card)) is not None]
     if not coloured:
         return []
     target = _most_common(colour for _, colour in coloured)

@@ -367,7 +367,7 @@ class _Replay:
         """(the phase this player attempted in this hand, or why that cannot be told)."""
         attempt = hand.attempts.get(name)
         if hand.tiebreak:
-            expected = self.tiebreak_phases[name]
+            expected: int | None = self.tiebreak_phases[name]
             if attempt is not None and attempt != expected:
                 return None, cite(
                     f"replays phase {expected} in the tiebreak, not {attempt}", RULE_TIEBREAK
@@ -515,11 +515,11 @@ class _Replay:
         ends = self.ends(hand, phases)
         for name, end in ends.items():
             where = "cards" if end.cards is not None else "points"
-            for message in player_problems(self.rules, end):
-                add(name, where, message, warning)
+            for reason in player_problems(self.rules, end):
+                add(name, where, reason, warning)
         if not problems:
-            for message in table_problems(self.rules, ends):
-                add(None, "points", message, warning)
+            for reason in table_problems(self.rules, ends):
+                add(None, "points", reason, warning)
         return problems
 
     def ends(self, hand: HandRecord, phases: Mapping[str, int]) -> dict[str, PlayerHand]:
@@ -544,7 +544,9 @@ class _Replay:
         for name in playing:
             phase, why = self.phase_in_hand(hand, name)
             if phase is None:  # problems() refuses such a hand before it is played
-                raise GameError(why or "no phase to play", hand=self.hands_played, player=name)
+                raise GameError(
+                    str(why) if why else "no phase to play", hand=self.hands_played, player=name
+                )
             phases[name] = self.seats[name].last_attempt = phase
         if hand.tiebreak:
             self.winner, self.over, self.ended_in = hand.went_out, True, self.hands_played
@@ -824,14 +826,14 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _unknown(data: Mapping, known: Sequence[str]) -> str | None:
+def _unknown(data: Mapping[Any, object], known: Sequence[str]) -> str | None:
     extra = [str(key) for key in data if key not in known]
     if not extra:
         return None
     return f"unknown key {', '.join(map(repr, extra))}: the keys are {', '.join(known)}"
 
 
-def load_game(data: Mapping) -> Game:
+def load_game(data: object) -> Game:
     """Read a game from its JSON form, checking its shape (``replay`` checks the rules)."""
     if not isinstance(data, Mapping):
         raise GameError("a game is a JSON object with rules, options, players, dealer and hands")
@@ -858,7 +860,7 @@ def load_game(data: Mapping) -> Game:
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         raise GameError("players must be a list of names, in seating order")
-    players = tuple(name.strip() for name in raw_players)
+    players: tuple[str, ...] = tuple(name.strip() for name in raw_players)
     canonical = {name.casefold(): name for name in players}
 
     def name_of(value: object, what: str, hand: int | None = None) -> str:
@@ -879,9 +881,12 @@ def load_game(data: Mapping) -> Game:
     raw_hands = _given(data, "hands", [])
     if not isinstance(raw_hands, list):
         raise GameError("hands must be a list of hands, in the order they were played")
+
+    def names_in(hand: int) -> Callable[[object, str], str]:
+        return lambda value, what: name_of(value, what, hand)
+
     hands = tuple(
-        _load_hand(raw, number, lambda v, w, n=number: name_of(v, w, n))
-        for number, raw in enumerate(raw_hands, start=1)
+        _load_hand(raw, number, names_in(number)) for number, raw in enumerate(raw_hands, start=1)
     )
     return Game(rules=rules, players=players, dealer=dealer, hands=hands, orders=orders)
 
@@ -910,11 +915,11 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
             raise GameError(f"{key} must be a list of names", hand=number)
         return tuple(name_of(v, f"each name in {key}") for v in value)
 
-    def mapping(key: str, read: Callable[[object], object]) -> dict:
+    def mapping(key: str, read: Callable[[object], T]) -> dict[str, T]:
         value = raw.get(key) or {}
         if not isinstance(value, Mapping):
             raise GameError(f"{key} must be an object keyed by player name", hand=number)
-        result = {}
+        result: dict[str, T] = {}
         for key_name, item in value.items():
             name = name_of(key_name, f"each key of {key}")
             if name in result:
@@ -926,9 +931,9 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
         return result
 
     def whole_number(item: object) -> int:
-        if not _is_int(item):
+        if not isinstance(item, int) or isinstance(item, bool):  # _is_int, spelt out to narrow
             raise ValueError(f"must be a whole number, not {item!r}")
-        return item  # type: ignore[return-value]
+        return item
 
     def cards_left(item: object) -> CardsLeft:
         if not isinstance(item, Mapping):

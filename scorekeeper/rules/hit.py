@@ -42,7 +42,7 @@ class HitVerdict(Verdict):
     where: str | None = None  # "high end (as 9)", "joins the set of 7s"
     stands_for: int | None = None  # the number the card counts as (sets and runs)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {**super().to_json(), "where": self.where, "stands_for": self.stands_for}
 
 
@@ -209,12 +209,14 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
     if not colours:  # only Wilds (house rule natural=phase)
         if card.is_wild:
             return _hit("joins the group of Wilds")
+        own = colour_of(card)
+        assert own is not None  # not a Wild, so a natural or a (blue) Skip
         return _no_hit(
             [
                 Reason(
                     "the group has only Wilds, so its colour is not on the table; "
                     f"{card.code} fits only if they were laid down as "
-                    f"{colour_of(card).word}",  # type: ignore[union-attr]
+                    f"{own.word}",
                     RULE_HIT_COLOUR,
                 )
             ]

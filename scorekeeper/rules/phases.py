@@ -425,10 +425,9 @@ def make_rules(profile: str = "official", options: Mapping[str, str] | None = No
     if values["phases"] == "custom":
         if not values["custom_phases"].strip():
             raise RulesError("custom phases chosen but none given (option custom_phases)")
-        phase_list = parse_phase_list(values["custom_phases"])
+        phase_list = list(parse_phase_list(values["custom_phases"]))
     else:
-        phase_list = PLUS10_PHASES if values["phases"] == "plus10" else OFFICIAL_PHASES
-    phase_list = list(phase_list)
+        phase_list = list(PLUS10_PHASES if values["phases"] == "plus10" else OFFICIAL_PHASES)
     super_wild = values["super_wild"] == "yes"
     if values["phases"] != "custom":
         if super_wild:

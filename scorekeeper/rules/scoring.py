@@ -52,7 +52,7 @@ RULE_SUPER_WILD = rule.SUPER_WILD
 def card_points(rules: Rules, card: Card) -> int:
     """What one card left in hand costs at the end of a hand."""
     if card.kind is Kind.NUMBER:
-        return LOW_POINTS if card.number <= 9 else HIGH_POINTS  # type: ignore[operator]
+        return LOW_POINTS if card.face <= 9 else HIGH_POINTS
     return {
         Kind.SKIP: SKIP_POINTS,
         Kind.WILD: rules.wild_points,
@@ -86,6 +86,15 @@ def _cards_word(count: int) -> str:
     return f"{count} card{'' if count == 1 else 's'}"
 
 
+def _count_of(kind: str, value: object) -> int:
+    """A count of cards of one kind: a whole number from 0 up (ValueError otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(
+            f"the number of {_WORDS[kind][1]} must be a whole number from 0 up, not {value!r}"
+        )
+    return value
+
+
 @dataclass(frozen=True)
 class CardsLeft:
     """The cards a player holds at the end of a hand, counted by kind.
@@ -103,12 +112,7 @@ class CardsLeft:
 
     def __post_init__(self) -> None:
         for kind in _WORDS:
-            value = getattr(self, kind)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(
-                    f"the number of {_WORDS[kind][1]} must be a whole number from 0 up, "
-                    f"not {value!r}"
-                )
+            _count_of(kind, getattr(self, kind))
 
     @property
     def vector(self) -> tuple[int, ...]:
@@ -141,7 +145,7 @@ class CardsLeft:
         counts = dict.fromkeys(_WORDS, 0)
         for card in cards:
             if card.kind is Kind.NUMBER:
-                counts["low" if card.number <= 9 else "high"] += 1  # type: ignore[operator]
+                counts["low" if card.face <= 9 else "high"] += 1
             else:
                 counts[card.kind.name.lower() + "s"] += 1
         return cls(**counts)
@@ -152,7 +156,9 @@ class CardsLeft:
         unknown = [str(key) for key in data if key not in _WORDS]
         if unknown:
             raise ValueError(f"unknown kind of card {', '.join(unknown)}: use {', '.join(_WORDS)}")
-        return cls(**data)  # type: ignore[arg-type]
+        # Checked in __post_init__'s order, so the first bad count named is the same.
+        counts = {kind: _count_of(kind, data[kind]) for kind in _WORDS if kind in data}
+        return cls(**counts)
 
     def to_json(self) -> dict[str, int]:
         """The four everyday kinds always; the Super cards only when held."""

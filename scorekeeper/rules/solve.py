@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .cards import (
     SKIP,
@@ -44,6 +45,19 @@ COLOURS = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 _BLUE = _COLOUR_INDEX[Colour.BLUE]
 _NUMBERS = range(1, 13)
+
+_Resource = int | tuple[int, int] | str  # a number, a (number, colour) cell, or "skip"
+R = TypeVar("R")
+T = TypeVar("T")
+
+
+def _present(value: T | None, what: str) -> T:
+    """``value``, which the solver has always set by now (None would be a bug)."""
+    if value is None:
+        raise AssertionError(f"{what} is not set")
+    return value
+
+
 _DECK_COPIES_PER_NUMBER = 8  # two in each of four colours
 MAX_HAND = 11  # ten dealt and one drawn: a hand never holds more
 
@@ -58,7 +72,7 @@ class Solution:
     missing: int  # 0 when can_make; else the fewest cards still needed
     missing_cards: tuple[str, ...]  # one description per missing card
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "can_make": self.can_make,
             "groups": None if self.groups is None else [[c.code for c in g] for g in self.groups],
@@ -104,19 +118,21 @@ class _Pool:
     super_wilds: list[Card]
     blue_skips: list[Card]  # Skips that may stand as blue cards (Super Wild option)
     skip_natural: bool = False  # house rule blue_skip_natural: a blue Skip anchors its group
-    options: dict = field(default_factory=dict)  # each group's choices, made once
+    options: dict[tuple[GroupSpec, bool, bool, int], tuple[_Option, ...]] = field(
+        default_factory=dict
+    )  # each group's choices, made once
 
     @classmethod
     def of(cls, hand: tuple[Card, ...], rules: Rules) -> _Pool:
         naturals = sorted(
             (c for c in hand if c.is_natural),
-            key=lambda c: (c.number, _COLOUR_INDEX[c.colour]),  # type: ignore[index]
+            key=lambda c: (c.face, _COLOUR_INDEX[c.hue]),
         )
         count = [0] * 13
         cells = [[0] * 4 for _ in range(13)]
         for card in naturals:
-            count[card.number] += 1  # type: ignore[index]
-            cells[card.number][_COLOUR_INDEX[card.colour]] += 1  # type: ignore[index]
+            count[card.face] += 1
+            cells[card.face][_COLOUR_INDEX[card.hue]] += 1
         return cls(
             naturals=naturals,
             count=count,
@@ -191,9 +207,9 @@ def _make_options(
         alike: dict[tuple[int, ...], int] = {}
         unique = []
         for option in options:
-            held = tuple(n for n in option.numbers if count[n])
-            alike[held] = alike.get(held, 0) + 1
-            if alike[held] <= spares:
+            present = tuple(n for n in option.numbers if count[n])
+            alike[present] = alike.get(present, 0) + 1
+            if alike[present] <= spares:
                 unique.append(option)
         options = sorted(unique, key=lambda o: -sum(1 for n in o.numbers if count[n]))
     else:
@@ -297,9 +313,9 @@ class _Search:
             self.chosen: list[int] = []
             self._prepare_numbers()
             self._dfs(0)
-        if self.best is None:
+        if self.best is None or self.best_key is None:  # set together, in _leaf
             return None
-        return _Plan(self.best_key, layout, tuple(sorted(self.best, key=lambda go: go[0].index)))  # type: ignore[arg-type]
+        return _Plan(self.best_key, layout, tuple(sorted(self.best, key=lambda go: go[0].index)))
 
     # -- the deficit --------------------------------------------------------
 
@@ -450,8 +466,10 @@ class _Search:
         for index in range(first, len(group.options)):
             option = group.options[index]
             self.chosen.append(index)
+            colour = option.colour
             if colour_phase:
-                self.colour_demand[option.colour] += option.slots  # type: ignore[index]
+                assert colour is not None  # colour groups come first, each with its colour
+                self.colour_demand[colour] += option.slots
                 if depth + 1 == self.colour_groups:
                     self._prepare_numbers()
                     deficit = max(self.sums)
@@ -468,7 +486,8 @@ class _Search:
                 elif best is None or self._bound_key(self._lower_bound(depth + 1, deficit)) < best:
                     self._dfs(depth + 1)
             if colour_phase:
-                self.colour_demand[option.colour] -= option.slots  # type: ignore[index]
+                assert colour is not None
+                self.colour_demand[colour] -= option.slots
             else:
                 self._add(option.numbers, -1)
             self.chosen.pop()
@@ -495,7 +514,7 @@ class _Search:
         adjacency = [self._anchors(o) for o in options]
         return len(adjacency) - _match(adjacency, self._capacity)[0]
 
-    def _anchors(self, option: _Option) -> list:
+    def _anchors(self, option: _Option) -> Sequence[_Resource]:
         """The naturals that could be this group's own natural card."""
         count, cells = self.pool.count, self.pool.cells
         if not self.colour_groups:
@@ -508,8 +527,8 @@ class _Search:
             return [(n, c) for n in _NUMBERS if cells[n][c]] + skip
         return [(n, c) for n in sorted(set(option.numbers)) for c in range(4) if cells[n][c]]
 
-    def _capacity(self, resource) -> int:
-        if resource == "skip":
+    def _capacity(self, resource: _Resource) -> int:
+        if isinstance(resource, str):  # "skip", the only word
             return len(self.pool.blue_skips)
         if isinstance(resource, tuple):
             n, c = resource
@@ -517,12 +536,14 @@ class _Search:
         return self.pool.count[resource]
 
 
-def _match(adjacency: list[list], capacity) -> tuple[int, list]:
+def _match(
+    adjacency: Sequence[Sequence[R]], capacity: Callable[[R], int]
+) -> tuple[int, list[R | None]]:
     """Largest matching of groups to resources, each resource used up to its capacity."""
-    holders: dict = {}
-    matched: list = [None] * len(adjacency)
+    holders: dict[R, list[int]] = {}
+    matched: list[R | None] = [None] * len(adjacency)
 
-    def place(g: int, seen: set) -> bool:
+    def place(g: int, seen: set[R]) -> bool:
         for r in adjacency[g]:
             if r in seen:
                 continue
@@ -602,27 +623,26 @@ def _fill_with_naturals(
             return card.number == slot.number
         if card.is_skip:
             return slot.colour == _BLUE and (not slot.natural_only or anchors(card))
-        return _COLOUR_INDEX[card.colour] == slot.colour  # type: ignore[index]
+        return _COLOUR_INDEX[card.hue] == slot.colour
 
     by_number: dict[int, list[int]] = {}
     by_colour: dict[int, list[int]] = {}
     for i, card in enumerate(cards):
         if card.is_natural:
-            by_number.setdefault(card.number, []).append(i)  # type: ignore[arg-type]
-            by_colour.setdefault(_COLOUR_INDEX[card.colour], []).append(i)  # type: ignore[index]
-    edges = []
+            by_number.setdefault(card.face, []).append(i)
+            by_colour.setdefault(_COLOUR_INDEX[card.hue], []).append(i)
+    edges: list[list[int]] = []
     for slot in slots:
         if slot.number is not None:
             edges.append(by_number.get(slot.number, []))
         else:
-            edges.append(
-                [i for i in by_colour.get(slot.colour, []) + skips if fits(slot, cards[i])]
-            )  # type: ignore[arg-type]
+            coloured = by_colour.get(slot.colour, []) if slot.colour is not None else []
+            edges.append([i for i in coloured + skips if fits(slot, cards[i])])
     natural_edges = [[i for i in e if anchors(cards[i])] for e in edges]
     # Groups first: which can each have a natural card of their own (one slot each).
     by_group = [[s for s, slot in enumerate(slots) if slot.group == g] for g in range(group_count)]
     adjacency = [sorted({i for s in group for i in natural_edges[s]}) for group in by_group]
-    _, anchor_card = _match(adjacency, lambda i: 1)
+    _, anchor_card = _match(adjacency, lambda _: 1)
     if natural_per_phase:
         anchor_card = [None] * group_count
     first = []
@@ -648,14 +668,14 @@ def _fill_with_naturals(
         augment(s, set())
     if natural_per_phase and not any(i is not None and anchors(cards[i]) for i in chosen):
         # a blue Skip gives its place to a natural card, if one fits there
-        for s, i in enumerate(chosen):
+        for s, taken in enumerate(chosen):
             spare = [j for j in natural_edges[s] if owner[j] is None]
-            if i is not None and spare:
-                owner[i], owner[spare[0]], chosen[s] = None, s, spare[0]
+            if taken is not None and spare:
+                owner[taken], owner[spare[0]], chosen[s] = None, s, spare[0]
                 break
-    for s, i in enumerate(chosen):
-        if i is not None:
-            slots[s].card = cards[i]
+    for s, taken in enumerate(chosen):
+        if taken is not None:
+            slots[s].card = cards[taken]
 
 
 def _reserve_for_naturals(
@@ -675,20 +695,29 @@ def _reserve_for_naturals(
 
 
 def _groups(plan: _Plan, slots: list[_Slot], pool: _Pool) -> tuple[tuple[Card, ...], ...]:
-    groups = []
+    groups: list[tuple[Card, ...]] = []
     for position, (group, option) in enumerate(plan.choice):
         mine = [slot for slot in slots if slot.group == position]
         super_wild = pool.super_wilds[:1] if group.super_wild else []
         if group.spec.kind is GroupKind.RUN:
-            placed = [(slot.number, slot.card) for slot in mine]
-            placed += [(option.pair, card) for card in super_wild]
+            placed = [
+                (_present(slot.number, "a run slot's number"), _present(slot.card, "a slot's card"))
+                for slot in mine
+            ]
+            placed += [(_present(option.pair, "a Super Wild's place"), card) for card in super_wild]
             groups.append(tuple(card for _, card in sorted(placed, key=lambda nc: nc[0])))
             continue
-        held = [slot.card for slot in mine]
+        held = [_present(slot.card, "a slot's card") for slot in mine]
         order = {Kind.NUMBER: 0, Kind.SKIP: 1, Kind.SUPER_SKIP: 1, Kind.WILD: 2}
-        held.sort(key=lambda c: (order[c.kind], c.number or 0, _COLOUR_INDEX.get(c.colour, 0)))  # type: ignore[arg-type]
+        held.sort(
+            key=lambda c: (
+                order[c.kind],
+                c.number or 0,
+                _COLOUR_INDEX[c.colour] if c.colour is not None else 0,
+            )
+        )
         groups.append(tuple(held + super_wild))
-    return tuple(groups)  # type: ignore[arg-type]
+    return tuple(groups)
 
 
 def _describe(

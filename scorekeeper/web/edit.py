@@ -17,7 +17,7 @@ EDIT_BLUEPRINTS = {"games", "hands", "history", "export"}
 
 
 def _is_edit_page(endpoint: str | None) -> bool:
-    return bool(endpoint) and endpoint.partition(".")[0] in EDIT_BLUEPRINTS
+    return endpoint is not None and endpoint.partition(".")[0] in EDIT_BLUEPRINTS
 
 
 def init_app(app: Flask) -> None:

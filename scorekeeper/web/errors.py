@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 MESSAGES = {
@@ -35,6 +35,7 @@ def init_app(app: Flask) -> None:
         code = error.code or 500
         table = API_MESSAGES if wants_json() else MESSAGES
         message = error.description if custom else table.get(code, error.description)
+        response: Response | str
         if wants_json():
             response = jsonify(error=message)
         else:

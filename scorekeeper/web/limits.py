@@ -8,9 +8,14 @@ proxy's address is the one counted unless the app is told to trust it
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from flask import Flask, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+
+if TYPE_CHECKING:
+    from flask.typing import RouteCallable
 
 # Each group shares one count per address; only POST creates, so only POST is counted there.
 CREATING = ("games.new_game", "games.import_game", "api.create_game")
@@ -36,4 +41,7 @@ def init_app(app: Flask) -> None:
     # a renamed endpoint raises KeyError here, at start-up, rather than going unlimited
     for endpoints, limit in ((CREATING, create), (CHECKING, check)):
         for endpoint in endpoints:
-            app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+            # flask-limiter types its wrapper as maybe-async; it wraps a sync view synchronously
+            app.view_functions[endpoint] = cast(
+                "RouteCallable", limit(app.view_functions[endpoint])
+            )

@@ -8,10 +8,12 @@ host is the best guess.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, url_for
 
 
-def public_url(endpoint: str, **values: str) -> str:
+def public_url(endpoint: str, **values: Any) -> str:
     """The absolute URL of ``endpoint`` as a phone on the network should open it."""
     base = current_app.config.get("PUBLIC_URL")
     if base:

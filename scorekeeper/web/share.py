@@ -48,6 +48,7 @@ def _version_or_404(game_id: str) -> int:
     version = store.game_version(db(), game_id)
     if version is None:
         game_or_404(game_id)  # the friendly 404
+        abort(404, NO_GAME)  # the game came and went between the two reads
     return version
 
 
