@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,14 @@ def shipped(name: str) -> Path:
     return installed if installed.is_dir() else SOURCE / name
 
 
-def _instance_path() -> str | None:
-    """A checkout keeps its data in instance/; an installed app uses Flask's default."""
+def instance_folder() -> Path:
+    """Where the app keeps its games: SCOREKEEPER_INSTANCE, else a checkout's instance/,
+    else (installed from a wheel) Flask's usual <prefix>/var/scorekeeper-instance."""
     if path := os.environ.get("SCOREKEEPER_INSTANCE"):
-        return path
-    return str(SOURCE / "instance") if (SOURCE / "pyproject.toml").exists() else None
+        return Path(path)
+    if (SOURCE / "pyproject.toml").exists():
+        return SOURCE / "instance"
+    return Path(sys.prefix) / "var" / "scorekeeper-instance"
 
 
 def _secret_key(instance: Path) -> str:
@@ -39,7 +43,7 @@ def _secret_key(instance: Path) -> str:
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
-        instance_path=_instance_path(),
+        instance_path=str(instance_folder()),
         template_folder=str(shipped("templates")),
         static_folder=str(shipped("static")),
     )

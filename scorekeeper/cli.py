@@ -228,9 +228,10 @@ def phone_address(url: str) -> str | None:
 
 
 def default_database() -> Path:
-    from . import SOURCE  # ROOT was renamed SOURCE; the old import failed at run time
+    """The games file the app opens when no --db is given."""
+    from . import instance_folder
 
-    return SOURCE / "instance" / "scorekeeper.sqlite3"
+    return instance_folder() / "scorekeeper.sqlite3"
 
 
 def check_database(path: str | Path) -> None:

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,29 @@ def test_serve_tells_phones_where_to_go_only_when_they_can(host, lan, url, says)
 )
 def test_printed_links_use_the_announced_address_only_when_phones_can_reach_it(url, kept):
     assert phone_address(url) == kept
+
+
+def test_without_db_the_command_line_and_the_app_open_the_same_file(tmp_path, monkeypatch):
+    """`serve` checks and `backup` copies the file the app itself opens when no --db is given."""
+    from scorekeeper import SOURCE, create_app
+    from scorekeeper.cli import default_database
+
+    assert default_database() == SOURCE / "instance" / "scorekeeper.sqlite3"  # a checkout
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path))
+    app = create_app()
+    assert Path(app.config["DATABASE"]) == default_database() == tmp_path / "scorekeeper.sqlite3"
+    assert default_database().exists()  # the app made it there
+
+
+def test_backup_without_db_copies_the_default_games_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "instance"))
+    from scorekeeper import create_app
+
+    create_app()
+    done = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "backup", str(tmp_path / "copy.sqlite3")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "copy.sqlite3").exists()

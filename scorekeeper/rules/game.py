@@ -819,6 +819,8 @@ def _given(data: Mapping[str, object], key: str, empty: object) -> object:
     """``data[key]``, or ``empty`` when it is absent or null; "" or 0 stay, to be refused."""
     value = data.get(key)
     return empty if value is None else value
+
+
 _HAND_KEYS = ("went_out", "made", "points", "attempts", "floaters", "cards", "tiebreak")
 
 
