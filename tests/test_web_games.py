@@ -59,6 +59,15 @@ def test_a_bad_new_game_form_keeps_what_was_typed_and_says_why(client, fields, m
     assert 'value="Ann"' in page or "player-0" not in fields or fields["player-0"] != "Ann"
 
 
+def test_a_refused_new_game_links_the_rule_beside_its_field(client):
+    data = {"csrf_token": csrf(client), "profile": "official", "dealer": "0", "player-0": "Ann"}
+    page = client.post("/new", data=data).get_data(as_text=True)
+    error = page[page.index('id="player-0-error"') :]
+    error = error[: error.index("</p>")]
+    assert "2-6 players, not 1" in error
+    assert 'class="rule-link" href="/rules#' in error and "Rule 3" in error
+
+
 def test_recording_a_hand_updates_phases_scores_and_dealer(client):
     url = new_game(client)
     response = record(client, url, 1, went_out=0, points={1: 50, 2: 20})

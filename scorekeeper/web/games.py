@@ -11,6 +11,7 @@ from ..jsontext import JsonError, parse_json
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
+from ..rules.reasons import Rule
 from . import versioned
 from .chart import score_chart
 from .csrf import reading
@@ -74,12 +75,18 @@ CHOICE_LABELS = {
 }
 
 
-def _new_game_form(values: dict[str, str], errors: dict[str, str]) -> str:
-    """The form; every house rule starts blank, meaning "as the chosen rules say"."""
+def _new_game_form(
+    values: dict[str, str], errors: dict[str, str], rules: dict[str, list[Rule]] | None = None
+) -> str:
+    """The form; every house rule starts blank, meaning "as the chosen rules say".
+
+    ``rules``: for a field's error, the rules it comes from, linked beside it.
+    """
     return render_template(
         "new_game.html",
         values=values,
         errors=errors,
+        error_rules=rules or {},
         options=OPTIONS,
         profiles=PROFILES,
         names=suggested_names(db()),
@@ -114,12 +121,15 @@ def new_game():
     except RulesError as error:
         errors["rules"] = str(error)
         rules = make_rules("official")  # still check the players against the usual rules
+    cited: dict[str, list[Rule]] = {}
     for problem in game_problems(rules, players, dealer):
         key = _new_game_field(problem, seated)
         if key:
             errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message
+            if problem.rule and problem.rule not in cited.setdefault(key, []):
+                cited[key].append(problem.rule)
     if errors:
-        return _new_game_form(values, errors), 422
+        return _new_game_form(values, errors, cited), 422
     state = {
         "rules": profile,
         "options": rules.changed_options(),
