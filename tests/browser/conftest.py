@@ -61,10 +61,35 @@ def server(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = create_server(app, host="127.0.0.1", port=port, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    thread = serve_in_thread(server)
     yield f"http://127.0.0.1:{port}"
-    server.close()
+    shut_down(server, thread)
+
+
+def serve_in_thread(server) -> threading.Thread:
+    """Run waitress's loop until shut_down(); a socket closed under it then is expected."""
+    server.stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # EBADF / fd -1: the loop polled a socket just closed
+            if not server.stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def shut_down(server, thread: threading.Thread | None = None) -> None:
+    """Close the listening socket and every open connection, and let the loop end."""
+    server.stopping.set()
+    for channel in list(server._map.values()):
+        channel.close()
+    server.task_dispatcher.shutdown()
+    if thread is not None:
+        thread.join(timeout=5)
 
 
 class RestartableServer:
@@ -88,14 +113,12 @@ class RestartableServer:
             {"DATABASE": str(self.database), "SECRET_KEY": "browser", "POLL_SECONDS": 1}
         )
         self._server = create_server(app, host="127.0.0.1", port=self.port, threads=4)
-        threading.Thread(target=self._server.run, daemon=True).start()
+        self._thread = serve_in_thread(self._server)
 
     def stop(self) -> None:
         """Close the listening socket and every open connection: phones get refused."""
         server, self._server = self._server, None
-        for channel in list(server._map.values()):
-            channel.close()
-        server.task_dispatcher.shutdown()
+        shut_down(server, self._thread)
 
 
 @pytest.fixture
