@@ -75,6 +75,19 @@ def test_games_from_a_table_list_in_progress_first_then_finished_with_winner(cli
     assert playing.split("//")[-1].split("/", 1)[1] in page  # the scorekeeper link
 
 
+def test_the_table_page_prints_each_games_sheet_as_its_record(client):
+    url = new_table(client)
+    done = table_game(client, url)
+    finish(client, done)
+    game_id = done.split("/g/", 1)[1].split("/")[0]
+    page = client.get(url).get_data(as_text=True)
+    link = f"/v/{game_id}/print/score-sheet.pdf"
+    assert f'href="{link}"' in page
+    sheet = client.get(link)
+    assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+    assert sheet.data.startswith(b"%PDF")
+
+
 def test_the_roster_comes_from_the_games_and_is_ticked_for_a_new_game(client):
     url = new_table(client)
     table_game(client, url, players=("Ann", "Bob", "Cy"))
