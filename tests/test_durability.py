@@ -53,11 +53,15 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
+    def arguments(self) -> list[str]:
+        """What `serve` is given beyond its address and games file."""
+        return ["--workers", str(self.workers)]
+
     def start(self) -> Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
             + ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
-            + ["--workers", str(self.workers)],
+            + self.arguments(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: kill() takes the workers too

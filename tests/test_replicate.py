@@ -6,10 +6,7 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
-import urllib.request
 from contextlib import closing
 from pathlib import Path
 
@@ -73,22 +70,8 @@ class ReplicatingServer(Server):
         super().__init__(db)
         self.replica = replica
 
-    def start(self) -> ReplicatingServer:
-        command = [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
-        command += ["--replicate", str(self.replica)]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
-                    return self
-            except OSError:
-                assert self.process.poll() is None, "the server exited"
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.05)
+    def arguments(self) -> list[str]:
+        return ["--replicate", str(self.replica)]
 
 
 def test_every_acknowledged_hand_is_restored_from_the_replica_after_the_server_dies(tmp_path):
