@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, self_entry, tables
 from ..jsontext import JsonError, parse_json
@@ -216,6 +216,17 @@ def render_game(form: HandForm | None = None, status: int = 200, message: str | 
         phone_entries=sent,
         **view_context(g.current),
     ), status
+
+
+def after_change(result: actions.Result, *, say_what: bool = False):
+    """Back to the game page after an undo, restore or deletion, or say why not (409)."""
+    if isinstance(result, actions.Refused):
+        return render_game(message=result.message, status=409)
+    if isinstance(result, actions.Conflict):
+        abort(409, actions.STALE)
+    if say_what:
+        flash(result.summary)
+    return redirect(url_for("games.game_page"), 303)
 
 
 def _phone_entries() -> dict[int, self_entry.Entry]:

@@ -16,7 +16,7 @@ from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, re
 from .csrf import reading
 from .db import db
 from .edit import remember
-from .games import render_game
+from .games import after_change, render_game
 from .hand_form import HandForm, card_fields, form_values, parse_hand
 from .numbers import whole_number
 
@@ -180,12 +180,7 @@ def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
 @bp.post("/g/<game_id>/<key>/hands/<int:number>/delete")
 def delete(number: int):
     _hand(number)
-    result = actions.delete(db(), g.stored.id, version_seen(), number)
-    if isinstance(result, actions.Refused):
-        return render_game(message=result.message, status=409)
-    if isinstance(result, actions.Conflict):
-        abort(409, actions.STALE)
-    return redirect(url_for("games.game_page"), 303)
+    return after_change(actions.delete(db(), g.stored.id, version_seen(), number))
 
 
 def version_seen() -> int:
