@@ -20,6 +20,7 @@ from . import (
     hands,
     history,
     idle_polls,
+    language,
     limits,
     openapi,
     printables,
@@ -34,6 +35,7 @@ from . import (
 
 
 def register(app: Flask) -> None:
+    language.init_app(app)  # first: every later hook and page speaks the request's language
     tables.init_app(app)  # before CSRF, which reads the form
     csrf.init_app(app)
     bidi.init_app(app)

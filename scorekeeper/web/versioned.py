@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from flask import Response, current_app, request
 
+from .. import i18n
 from . import csrf
 
 SIZE = 256  # kept renders: a few per version of the games being played (a 150-hand page is 100 KB)
@@ -28,8 +29,10 @@ _lock = threading.Lock()
 
 
 def once(key: tuple[Hashable, ...], render: Callable[[], T]) -> T:
-    """`render()` the first time this key (which must include the game version) is asked for."""
-    key = (current_app.config["DATABASE"], *key)
+    """`render()` the first time this key (which must include the game version) is asked for
+    in this language."""
+    config = current_app.config
+    key = (config["DATABASE"], i18n.language(), config["PSEUDO_LOCALE"], *key)
     with _lock:
         if key in _renders:
             _renders.move_to_end(key)

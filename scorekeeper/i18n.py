@@ -1,0 +1,130 @@
+"""The app's words in the players' language: English, German and Spanish.
+
+Every text a player reads is written in English in the code and marked with
+``_`` (or ``ngettext`` when it counts something, ``pgettext`` when one English
+word has two meanings). The marked texts are collected into the message
+catalogues under ``scorekeeper/translations`` (see ``scorekeeper/catalogues.py``
+and ``scripts/i18n``). Values go in as named placeholders, so a translation can
+put them where its grammar wants them::
+
+    _("Phase %(number)s is %(phase)s", number=2, phase=...)
+
+The language is chosen per request by the web layer (web/language.py, with
+Flask-Babel), by ``--lang`` or the environment for the command line, and by
+the caller when printing; everything below it, the rules engine included,
+just calls ``_``. Texts kept at import time (rule titles, phase names) are
+marked with ``N_`` and translated where they are shown.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from functools import cache
+from pathlib import Path
+
+from babel.support import Translations
+
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español"}
+DEFAULT = "en"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+_active: ContextVar[tuple[str, gettext.NullTranslations]] = ContextVar(
+    "language", default=(DEFAULT, gettext.NullTranslations())
+)
+
+
+@cache
+def catalogue(language: str) -> gettext.NullTranslations:
+    """The compiled catalogue of a shipped language (English needs none: it is the source)."""
+    if language not in LANGUAGES or language == DEFAULT:
+        return gettext.NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [language])
+
+
+def supported(language: str | None) -> str | None:
+    """'de', 'de-AT' or 'de_CH' -> 'de', when we speak it; else None."""
+    if not language:
+        return None
+    code = re.split(r"[-_.@]", language.strip(), maxsplit=1)[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def from_environment(environ: dict[str, str] | None = None) -> str:
+    """The language the shell asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), read as gettext
+    reads them."""
+    environ = dict(os.environ) if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for wanted in environ.get(name, "").split(":"):
+            if code := supported(wanted):
+                return code
+        if environ.get(name):
+            break  # the first variable set decides, as in gettext
+    return DEFAULT
+
+
+def activate(
+    language: str, translations: gettext.NullTranslations | None = None
+) -> Token[tuple[str, gettext.NullTranslations]]:
+    """Speak `language` in this context (a request, a command) until `deactivate`."""
+    code = supported(language) or DEFAULT
+    return _active.set((code, translations if translations is not None else catalogue(code)))
+
+
+def deactivate(token: Token[tuple[str, gettext.NullTranslations]]) -> None:
+    _active.reset(token)
+
+
+@contextmanager
+def using(language: str) -> Iterator[str]:
+    """Speak `language` within the block (a printed sheet in the language chosen to print)."""
+    code = supported(language) or DEFAULT
+    token = _active.set((code, catalogue(code)))
+    try:
+        yield code
+    finally:
+        _active.reset(token)
+
+
+def language() -> str:
+    """The language being spoken: 'en', 'de' or 'es'."""
+    return _active.get()[0]
+
+
+def active() -> gettext.NullTranslations:
+    return _active.get()[1]
+
+
+def _(message: str, **values: object) -> str:
+    """`message` in the current language, with its %(name)s placeholders filled."""
+    text = _active.get()[1].gettext(message)
+    return text % values if values else text
+
+
+def ngettext(singular: str, plural: str, n: int, **values: object) -> str:
+    """The singular or plural form for `n`, as the language counts; %(num)s is `n`."""
+    text = _active.get()[1].ngettext(singular, plural, n)
+    return text % {"num": n, **values}
+
+
+def pgettext(context: str, message: str, **values: object) -> str:
+    """Like `_`, for an English word with two meanings ('set' the group, 'set' the verb)."""
+    text = _active.get()[1].pgettext(context, message)
+    return text % values if values else text
+
+
+def N_(message: str) -> str:
+    """Mark a text kept at import time; it is translated with `_` where it is shown."""
+    return message
+
+
+def join(items: Iterable[str]) -> str:
+    """'a, b and c', in the current language."""
+    items = list(items)
+    if len(items) < 2:
+        return "".join(items)
+    return _("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])

@@ -1,0 +1,121 @@
+"""Which language each page speaks, and the switcher that changes it on this device.
+
+The browser's Accept-Language decides, unless someone picked a language with
+the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
+choice and formats numbers and dates for it; every text, in templates and in
+the engine alike, is translated through scorekeeper/i18n.py from the same
+catalogues (docs/decisions.md says why).
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
+from flask_babel import Babel, format_date, format_decimal, format_number, get_locale
+
+from .. import i18n
+
+bp = Blueprint("language", __name__)
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+
+
+def choose() -> str:
+    """The switcher's choice, else the browser's best match, else English."""
+    if chosen := i18n.supported(request.cookies.get(COOKIE)):
+        return chosen
+    return request.accept_languages.best_match(list(i18n.LANGUAGES)) or i18n.DEFAULT
+
+
+@bp.get("/language/<code>")
+def switch(code: str):
+    """Remember `code` on this device and go back to the page the switcher was on."""
+    language = i18n.supported(code)
+    if language is None or language != code:
+        abort(404)
+    response = redirect(_same_site(request.args.get("next", "")), 303)
+    response.set_cookie(COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax")
+    return response
+
+
+def _same_site(target: str) -> str:
+    """Only a path on this site, never another host (an open redirect)."""
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    return target
+
+
+class Pseudo(gettext.NullTranslations):
+    """English dressed up as ⟦Éñgłîšħ⟧, to find any text on a page that is not in a catalogue.
+
+    Placeholders (%(name)s) and HTML tags are kept as they are.
+    """
+
+    LOOKS = str.maketrans("aceinosuyACEINOSUY", "àçéîñöšûýÀÇÉÎÑÖŠÛÝ")
+    KEEP = re.compile(r"(%\(\w+\)[sd]|%%|<[^>]*>|&\w+;)")
+
+    def gettext(self, message: str) -> str:
+        return self.dress(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.dress(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.dress(message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.dress(msgid1 if n == 1 else msgid2)
+
+    def dress(self, message: str) -> str:
+        pieces = self.KEEP.split(message)
+        dressed = "".join(
+            piece if i % 2 else piece.translate(self.LOOKS) for i, piece in enumerate(pieces)
+        )
+        return f"⟦{dressed}⟧"
+
+
+def _translations() -> gettext.NullTranslations:
+    return i18n.active()
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("PSEUDO_LOCALE", False)
+    Babel(app, locale_selector=choose)
+    pseudo = Pseudo()
+
+    @app.before_request
+    def speak() -> None:
+        language = str(get_locale())
+        translations = pseudo if current_app.config["PSEUDO_LOCALE"] else None
+        g.language_token = i18n.activate(language, translations)
+
+    @app.teardown_request
+    def stop_speaking(_error: BaseException | None) -> None:
+        if (token := g.pop("language_token", None)) is not None:
+            i18n.deactivate(token)
+
+    @app.after_request
+    def vary(response: Response) -> Response:
+        if response.mimetype == "text/html":
+            response.vary.update(("Accept-Language", "Cookie"))
+        return response
+
+    # One path for every text: templates translate through the same catalogue as the engine.
+    # (Jinja fills the placeholders itself, escaping the values.)
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda s: i18n.active().gettext(s),
+        ngettext=lambda s, p, n: i18n.active().ngettext(s, p, n),
+        pgettext=lambda c, s: i18n.active().pgettext(c, s),
+        newstyle=True,
+    )
+    app.jinja_env.filters.update(number=format_number, decimal=format_decimal, day=format_date)
+    app.jinja_env.globals.update(
+        languages=i18n.LANGUAGES,
+        language=i18n.language,
+        here=lambda: request.full_path.rstrip("?"),
+    )
+    app.register_blueprint(bp)

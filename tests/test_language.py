@@ -1,0 +1,112 @@
+"""The page's language: the browser's choice, the switcher's, and one catalogue for every text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from webutil import new_game
+
+from scorekeeper import catalogues, i18n
+from scorekeeper.web.language import Pseudo
+
+
+def lang_of(page: str) -> str:
+    return re.search(r'<html lang="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "rules"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.5", "de", "Regeln"),
+        ("es-MX,es;q=0.8", "es", "Reglas"),
+        ("fr-FR,fr;q=0.9", "en", "Rules"),
+        ("fr;q=0.9,es;q=0.5", "es", "Reglas"),
+    ],
+)
+def test_the_browser_language_decides(client, accept, lang, rules):
+    page = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert lang_of(page) == lang
+    assert f">{rules}</a>" in page
+
+
+def test_the_switcher_is_remembered_on_this_device_over_the_browser(client):
+    response = client.get("/language/es?next=/rules")
+    assert response.status_code == 303 and response.headers["Location"] == "/rules"
+    cookie = response.headers["Set-Cookie"]
+    assert "lang=es" in cookie and "Max-Age=31536000" in cookie
+    page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert lang_of(page) == "es"
+    client.get("/language/en?next=/")
+    page = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert lang_of(page) == "en"
+
+
+def test_the_switcher_links_back_to_the_same_page_and_marks_the_current_language(client):
+    page = client.get("/rules", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    switcher = r'<a href="(/language/[^"]+)" lang="(\w+)" hreflang="\w+"( aria-current)?'
+    links = re.findall(switcher, page)
+    assert [(lang, bool(current)) for _, lang, current in links] == [
+        ("en", False),
+        ("de", True),
+        ("es", False),
+    ]
+    assert all("next=/rules" in href for href, _, _ in links)
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "evil", ""])
+def test_the_switcher_never_sends_anyone_to_another_site(client, target):
+    response = client.get("/language/de", query_string={"next": target})
+    assert response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("code", ["fr", "DE", "de-AT", "xx"])
+def test_an_unknown_language_is_not_found(client, code):
+    assert client.get(f"/language/{code}").status_code == 404
+
+
+def test_a_watch_page_kept_for_its_version_is_kept_per_language(client):
+    view_url = "/v/" + new_game(client).split("/")[2]
+    english = client.get(view_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    german = client.get(view_url, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert lang_of(english) == "en" and lang_of(german) == "de"
+
+
+def test_pages_vary_by_language(client):
+    response = client.get("/", headers={"Accept-Language": "de"})
+    assert {"Accept-Language", "Cookie"} <= set(response.vary)
+
+
+def test_every_text_the_code_uses_is_translated_in_every_shipped_language():
+    assert catalogues.problems() == []
+
+
+def test_the_pseudo_language_dresses_words_but_keeps_placeholders_and_tags():
+    dressed = Pseudo().gettext('Phase %(number)s is <a href="/rules#sets">%(phase)s</a>')
+    assert dressed.startswith("⟦") and dressed.endswith("⟧")
+    assert "%(number)s" in dressed and "%(phase)s" in dressed
+    assert '<a href="/rules#sets">' in dressed
+    assert "Phàšé" in dressed
+
+
+@pytest.mark.parametrize(
+    ("environ", "language"),
+    [
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANGUAGE": "fr:es", "LANG": "de_DE.UTF-8"}, "es"),
+        ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_the_command_line_speaks_the_shells_language(environ, language):
+    assert i18n.from_environment(environ) == language
+
+
+def test_text_outside_a_request_speaks_the_language_asked_for():
+    assert i18n.join(["a", "b", "c"]) == "a, b and c"
+    with i18n.using("de"):
+        assert i18n.join(["a", "b"]) == "a und b"
+        with i18n.using("es"):
+            assert i18n.language() == "es" and i18n.join(["a", "b"]) == "a y b"
+        assert i18n.language() == "de"
+    assert i18n.language() == "en"
