@@ -33,6 +33,9 @@ def test_the_wheel_holds_every_template_and_static_file(wheel):
     for folder in ("templates", "static"):
         for path in (SOURCE / folder).iterdir():
             assert f"scorekeeper/{folder}/{path.name}" in names
+    pages = {path.name for path in (SOURCE / "docs").glob("rules*.md")}  # every language
+    assert pages >= {"rules.md", "rules.de.md", "rules.es.md"}
+    assert {f"scorekeeper/docs/{name}" for name in pages} <= names
 
 
 def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):

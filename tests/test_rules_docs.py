@@ -1,0 +1,141 @@
+"""The rules page in German and Spanish: the English page's sections, anchors and numbers.
+
+Every verdict links a rule by its anchor ("Rule 8: card points" at
+/rules#card-points), so each translation must keep every anchor, in the same
+order, under the same section number; and it must use the table words the
+glossary (docs/i18n-glossary.md) gives to the other translators.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper import SOURCE, i18n
+from scorekeeper.rules.phases import OPTIONS
+from scorekeeper.rules.reasons import ALL_RULES
+from scorekeeper.web.rules_page import DOCUMENT, document, rules_html
+
+LANGUAGES = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
+HEADING = re.compile(r'<h([1-6])(?: id="([a-z0-9-]+)")?>(.*?)</h\1>')
+SECTION = re.compile(r'<h2 id="[a-z0-9-]+">(\d+)\. ')
+
+
+def page(lang: str = i18n.DEFAULT) -> str:
+    """The /rules page's text in a language, as it is served."""
+    return rules_html(lang)
+
+
+def outline(html: str) -> list[tuple[int, str | None, str | None]]:
+    """Each heading's level, anchor and section number ("8" for "## 8. Going out")."""
+    return [
+        (
+            int(level),
+            anchor or None,
+            number.group(1) if (number := re.match(r"(\d+)\. ", text)) else None,
+        )
+        for level, anchor, text in HEADING.findall(html)
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_has_its_own_rules_page(lang):
+    assert document(lang) == DOCUMENT.with_name(f"rules.{lang}.md") != DOCUMENT
+    assert page(lang) != page()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_translation_has_every_english_anchor_in_the_same_order(lang):
+    english = [anchor for _, anchor, _ in outline(page())]
+    assert [anchor for _, anchor, _ in outline(page(lang))] == english
+    assert None not in english  # every English heading has its anchor
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_translation_keeps_the_heading_levels_and_section_numbers(lang):
+    assert outline(page(lang)) == outline(page())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.anchor)
+def test_every_rule_a_verdict_cites_is_in_the_translation_under_its_number(lang, rule):
+    html = page(lang)
+    assert f'id="{rule.anchor}"' in html
+    at = html.index(f'id="{rule.anchor}"')
+    assert int(SECTION.findall(html[: at + 40])[-1]) == rule.number
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_links_within_a_translation_are_the_english_ones_and_land_on_a_section(lang):
+    html = page(lang)
+    targets = re.findall(r'href="#([a-z0-9-]+)"', html)
+    assert sorted(targets) == sorted(re.findall(r'href="#([a-z0-9-]+)"', page()))
+    assert set(targets) <= set(re.findall(r'id="([a-z0-9-]+)"', html))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("tag", ["<table>", "<tr>", "<li>", "<strong>"])
+def test_a_translation_keeps_the_english_tables_lists_and_emphasis(lang, tag):
+    assert page(lang).count(tag) == page().count(tag)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_house_rules_keep_the_words_you_type(lang):
+    """Keys and values are typed settings: a translation shows every one untranslated."""
+    html = page(lang)
+    for key in OPTIONS:
+        assert f"<code>{key}</code>" in html, key
+    typed = set(re.findall(r"<code>(.*?)</code>", page()))
+    assert typed <= set(re.findall(r"<code>(.*?)</code>", html))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_translation_names_no_file(lang):
+    assert not re.search(r"\.md\b|RULES", page(lang))
+
+
+# --- the glossary's words ------------------------------------------------------------------
+
+
+def glossary_phases() -> dict[str, dict[int, str]]:
+    """The glossary's "phases, written out" table: language -> phase number -> words."""
+    text = (SOURCE / "docs" / "i18n-glossary.md").read_text(encoding="utf-8")
+    table = text.split("### The phases, written out", 1)[1].split("\n\n", 2)[1]
+    phases: dict[str, dict[int, str]] = {"en": {}, "de": {}, "es": {}}
+    for row in table.splitlines():
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if cells[0].isdigit():
+            for lang, words in zip(("en", "de", "es"), cells[1:], strict=True):
+                phases[lang][int(cells[0])] = words
+    return phases
+
+
+def phase_tables(html: str) -> dict[int, str]:
+    """Every phase table row of a rules page: phase number -> what to lay down."""
+    rows = re.findall(r"<tr>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*</tr>", html)
+    return {int(number): words for number, words in rows if int(number) <= 20}
+
+
+def test_the_glossary_writes_the_english_phases_as_the_rules_page_does():
+    assert glossary_phases()["en"] == phase_tables(page())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_translation_writes_the_phases_in_the_glossary_words(lang):
+    assert phase_tables(page(lang)) == glossary_phases()[lang]
+    assert len(glossary_phases()[lang]) == 20
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", ["Joker", "Aussetzen", "Runde", "anlegen", "Drilling", "Viererfolge"]),
+        ("es", ["Comodín", "Salto", "ronda", "añadir", "grupo de 3", "escalera de 4"]),
+    ],
+)
+def test_a_translation_speaks_the_table_words(lang, words):
+    html = page(lang)
+    for word in words:
+        assert word in html, word
+    assert "Wild" not in html and "Skip" not in html  # the English card names
