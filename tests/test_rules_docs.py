@@ -45,6 +45,16 @@ def test_every_language_has_its_own_rules_page(lang):
     assert page(lang) != page()
 
 
+@pytest.mark.parametrize(
+    ("accept", "heading"),
+    [("de-DE,de;q=0.9", "Kartenpunkte"), ("es-MX,es;q=0.8", "Puntos de las cartas")],
+)
+def test_a_reader_gets_the_rules_in_their_language_with_the_same_anchors(client, accept, heading):
+    page = client.get("/rules", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert f'<h3 id="card-points">{heading}</h3>' in page
+    assert f'<html lang="{accept[:2]}"' in page
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_translation_has_every_english_anchor_in_the_same_order(lang):
     english = [anchor for _, anchor, _ in outline(page())]

@@ -71,6 +71,9 @@ def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
             assert b"htmx" in response.read()
         with urllib.request.urlopen(f"{base}/rules", timeout=2) as response:
             assert b'id="card-points"' in response.read()
+        german = urllib.request.Request(f"{base}/rules", headers={"Accept-Language": "de"})
+        with urllib.request.urlopen(german, timeout=2) as response:
+            assert '<h3 id="card-points">Kartenpunkte</h3>' in response.read().decode()
     finally:
         server.terminate()
         server.communicate(timeout=10)  # reaps it and closes its output pipe
