@@ -29,6 +29,8 @@ def document(language: str) -> Path:
     """The rules in `language`, or in English when there is no translation."""
     translated = DOCUMENT.with_name(f"rules.{language}.md")
     return translated if language != i18n.DEFAULT and translated.exists() else DOCUMENT
+
+
 _ANCHOR = re.compile(r"\s*\{#([a-z0-9-]+)\}\s*$")
 
 
