@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from ..i18n import _, ngettext, pgettext
+
 
 class Colour(Enum):
     RED = "R"
@@ -24,7 +26,22 @@ class Colour(Enum):
 
     @property
     def word(self) -> str:
-        return self.name.lower()
+        """The colour's name on its own, in the current language: 'red', 'rot', 'rojo'."""
+        return {
+            "R": pgettext("colour", "red"),
+            "B": pgettext("colour", "blue"),
+            "G": pgettext("colour", "green"),
+            "Y": pgettext("colour", "yellow"),
+        }[self.value]
+
+    def card(self, number: int | str) -> str:
+        """A card of this colour in words: 'red 7', 'rote 7', '7 rojo'."""
+        return {
+            "R": _("red %(number)s", number=number),
+            "B": _("blue %(number)s", number=number),
+            "G": _("green %(number)s", number=number),
+            "Y": _("yellow %(number)s", number=number),
+        }[self.value]
 
     @property
     def symbol(self) -> str:
@@ -38,6 +55,28 @@ class Kind(Enum):
     SKIP = "skip"
     SUPER_WILD = "super wild"
     SUPER_SKIP = "super skip"
+
+    @property
+    def word(self) -> str:
+        """The card's name, as printed on it: 'Wild', 'Skip', 'Super Wild'."""
+        return {
+            Kind.NUMBER: _("number card"),
+            Kind.WILD: _("Wild"),
+            Kind.SKIP: _("Skip"),
+            Kind.SUPER_WILD: _("Super Wild"),
+            Kind.SUPER_SKIP: _("Super Skip"),
+        }[self]
+
+    def count(self, n: int) -> str:
+        """'1 wild', '4 skips': how many cards of this kind the deck holds."""
+        if self is Kind.NUMBER:
+            return ngettext("%(num)s number card", "%(num)s number cards", n)
+        return {
+            Kind.WILD: ngettext("%(num)s wild", "%(num)s wilds", n),
+            Kind.SKIP: ngettext("%(num)s skip", "%(num)s skips", n),
+            Kind.SUPER_WILD: ngettext("%(num)s super wild", "%(num)s super wilds", n),
+            Kind.SUPER_SKIP: ngettext("%(num)s super skip", "%(num)s super skips", n),
+        }[self]
 
 
 class CardError(ValueError):
@@ -101,10 +140,10 @@ class Card:
         }[self.kind]
 
     def describe(self) -> str:
-        """Words for a person: "red 7", "Wild"."""
+        """Words for a person: "red 7", "Wild" (in the current language)."""
         if self.kind is Kind.NUMBER:
-            return f"{self.hue.word} {self.face}"
-        return str(self.kind.value).title()
+            return self.hue.card(self.face)
+        return self.kind.word
 
     def __str__(self) -> str:
         return self.code
@@ -166,16 +205,25 @@ def impossible(cards: Iterable[Card], super_wild: bool = False) -> list[str]:
         if count <= limit:
             continue
         if limit == 0:
-            problems.append(f"there is no {card.describe()} in this game's deck")
+            problems.append(_("there is no %(card)s in this game's deck", card=card.describe()))
         elif card.kind is Kind.NUMBER:
             problems.append(
-                f"{count} x {card} is impossible: the deck has only {limit} of each "
-                "number in each colour"
+                _(
+                    "%(count)s x %(card)s is impossible: the deck has only %(limit)s of each "
+                    "number in each colour",
+                    count=count,
+                    card=card,
+                    limit=limit,
+                )
             )
         else:
             problems.append(
-                f"{count} x {card} is impossible: the deck has only {limit} "
-                f"{card.kind.value}{'s' if limit != 1 else ''}"
+                _(
+                    "%(count)s x %(card)s is impossible: the deck has only %(cards)s",
+                    count=count,
+                    card=card,
+                    cards=card.kind.count(limit),
+                )
             )
     return problems
 
@@ -200,10 +248,12 @@ def parse_suit_colours(text: str) -> dict[str, Colour]:
         suit, sep, colour = part.partition("=")
         suit, colour = suit.strip().upper()[:1], colour.strip().upper()[:1]
         if not sep or suit not in SUITS or colour not in {c.value for c in Colour}:
-            raise CardError(f"cannot read suit mapping {part!r}: write it like H=R,D=Y,C=G,S=B")
+            raise CardError(
+                _("cannot read suit mapping %(part)r: write it like H=R,D=Y,C=G,S=B", part=part)
+            )
         mapping[suit] = Colour(colour)
     if set(mapping) != set(SUITS) or len(set(mapping.values())) != len(Colour):
-        raise CardError("the suit mapping must give each of H, D, C, S its own colour")
+        raise CardError(_("the suit mapping must give each of H, D, C, S its own colour"))
     return mapping
 
 
@@ -236,7 +286,7 @@ def parse_card(text: str, suit_colours: Mapping[str, Colour] | None = None) -> C
     if match := _PHASE10.fullmatch(token):
         number = int(match.group(2))
         if not 1 <= number <= 12:
-            raise CardError(f"{raw!r}: Phase 10 numbers go from 1 to 12")
+            raise CardError(_("%(card)r: Phase 10 numbers go from 1 to 12", card=raw))
         return number_card(match.group(1), number)
     if match := _REGULAR.fullmatch(token):
         rank, suit = match.groups()
@@ -245,8 +295,11 @@ def parse_card(text: str, suit_colours: Mapping[str, Colour] | None = None) -> C
         colours = suit_colours or DEFAULT_SUIT_COLOURS
         return number_card(colours[suit], RANKS[rank])
     raise CardError(
-        f"cannot read card {raw!r}: use a colour and number like R7 or b12, W for Wild, "
-        "S for Skip, or a playing card like 7H, QS, KD (Wild) or JOKER (Skip)"
+        _(
+            "cannot read card %(card)r: use a colour and number like R7 or b12, W for Wild, "
+            "S for Skip, or a playing card like 7H, QS, KD (Wild) or JOKER (Skip)",
+            card=raw,
+        )
     )
 
 

@@ -28,7 +28,9 @@ from dataclasses import dataclass
 from itertools import pairwise, permutations
 from typing import TypeVar
 
+from ..i18n import _, ngettext
 from . import reasons as rule
+from . import words
 from .cards import SUPER_WILD, WILD, Card, Colour, Kind, format_cards, impossible
 from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
 from .reasons import Reason
@@ -116,8 +118,11 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
     ):
         best.append(
             Reason(
-                f"phase {phase_number} has only Wilds: it needs at least one natural "
-                "(numbered) card",
+                _(
+                    "phase %(number)s has only Wilds: it needs at least one natural "
+                    "(numbered) card",
+                    number=phase_number,
+                ),
                 RULE_NATURAL_PHASE,
             )
         )
@@ -134,7 +139,7 @@ def check_group(
     """
     cards = tuple(cards)
     if not cards:
-        return [Reason(f"{label}: the group has no cards", RULE_SIZE)]
+        return [Reason(_("%(group)s: the group has no cards", group=label), RULE_SIZE)]
     problems: list[Problem] = []
     kept: list[Card] = []
     for card in cards:
@@ -145,25 +150,42 @@ def check_group(
         elif card.kind in rules.blue_skip_kinds():
             problems.append(
                 Reason(
-                    f"{label}: a {card.describe()} counts only as a blue card in a group of "
-                    "one colour",
+                    _(
+                        "%(group)s: a %(card)s counts only as a blue card in a group of one colour",
+                        group=label,
+                        card=card.describe(),
+                    ),
                     RULE_SKIP,
                 )
             )
         else:
             problems.append(
-                Reason(f"{label}: a {card.describe()} can never be part of a phase", RULE_SKIP)
+                Reason(
+                    _(
+                        "%(group)s: a %(card)s can never be part of a phase",
+                        group=label,
+                        card=card.describe(),
+                    ),
+                    RULE_SKIP,
+                )
             )
     places = sum(card.width for card in kept)
     if places < spec.size:
-        counted = " (the Super Wild fills two)" if any(c.width > 1 for c in kept) else ""
-        problems.append(
-            Reason(
-                f"{label}: {_count(places, 'card')}{counted}, but a {spec} needs at least "
-                f"{spec.size}",
-                RULE_SIZE,
+        values = {"group": label, "cards": words.cards(places), "spec": spec.describe()}
+        if any(c.width > 1 for c in kept):
+            message = _(
+                "%(group)s: %(cards)s (the Super Wild fills two), but a %(spec)s needs at "
+                "least %(size)s",
+                size=spec.size,
+                **values,
             )
-        )
+        else:
+            message = _(
+                "%(group)s: %(cards)s, but a %(spec)s needs at least %(size)s",
+                size=spec.size,
+                **values,
+            )
+        problems.append(Reason(message, RULE_SIZE))
     if spec.kind is GroupKind.SET:
         problems += _set_problems(kept, label)
     elif spec.kind is GroupKind.RUN and as_laid:
@@ -173,20 +195,25 @@ def check_group(
     else:
         problems += _colour_problems(kept, label)
     if not rules.natural_per_phase and kept and not any(counts_natural(rules, c) for c in kept):
-        stand_ins = "Wilds and Skips" if any(c.is_skip for c in kept) else "Wilds"
-        problems.append(
-            Reason(
-                f"{label}: no natural card; every group needs at least one numbered card, "
-                f"not only {stand_ins}",
-                RULE_NATURAL,
+        if any(c.is_skip for c in kept):
+            message = _(
+                "%(group)s: no natural card; every group needs at least one numbered card, "
+                "not only Wilds and Skips",
+                group=label,
             )
-        )
+        else:
+            message = _(
+                "%(group)s: no natural card; every group needs at least one numbered card, "
+                "not only Wilds",
+                group=label,
+            )
+        problems.append(Reason(message, RULE_NATURAL))
     return problems
 
 
 def group_label(spec: GroupSpec, cards: Sequence[Card]) -> str:
-    """How reasons name a group: 'set of 3 (R7 B7 G8)'."""
-    return f"{spec} ({format_cards(cards)})"
+    """How reasons name a group: 'set of 3 (R7 B7 G8)' (German 'Drilling (R7 B7 G8)')."""
+    return f"{spec.describe()} ({format_cards(cards)})"
 
 
 def _impossible(rules: Rules, cards: Iterable[Card]) -> list[str]:
@@ -213,12 +240,27 @@ def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]
 def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -> list[Problem]:
     """The number of groups matches none of the phase's layouts."""
     if not groups:
-        return [Reason(f"nothing was laid down: phase {number} is {phase}", RULE_WHOLE_PHASE)]
-    if len(phase.layouts) > 1:
-        counts = " or ".join(str(len(layout)) for layout in phase.layouts)
         return [
             Reason(
-                f"phase {number} is {phase}: that is {counts} groups, not {len(groups)}",
+                _(
+                    "nothing was laid down: phase %(number)s is %(phase)s",
+                    number=number,
+                    phase=phase,
+                ),
+                RULE_WHOLE_PHASE,
+            )
+        ]
+    if len(phase.layouts) > 1:
+        counts = sorted({len(layout) for layout in phase.layouts})
+        return [
+            Reason(
+                _(
+                    "phase %(number)s is %(phase)s: that is %(counts)s groups, not %(given)s",
+                    number=number,
+                    phase=phase,
+                    counts=_or(counts),
+                    given=len(groups),
+                ),
                 RULE_NO_EXTRA_GROUPS,
             )
         ]
@@ -226,15 +268,30 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
     if len(groups) > len(layout):
         return [
             Reason(
-                f"phase {number} has exactly {_count(len(layout), 'group')} ({phase}): the "
-                f"{_ordinal(i + 1)} group ({format_cards(groups[i])}) is not allowed",
+                ngettext(
+                    "phase %(number)s has exactly %(num)s group (%(phase)s): %(nth)s "
+                    "(%(cards)s) is not allowed",
+                    "phase %(number)s has exactly %(num)s groups (%(phase)s): %(nth)s "
+                    "(%(cards)s) is not allowed",
+                    len(layout),
+                    number=number,
+                    phase=phase,
+                    nth=words.ordinal_group(i + 1),
+                    cards=format_cards(groups[i]),
+                ),
                 RULE_NO_EXTRA_GROUPS,
             )
             for i in range(len(layout), len(groups))
         ]
     return [
         Reason(
-            f"phase {number} is {phase}: the {_ordinal(i + 1)} group, a {layout[i]}, is missing",
+            _(
+                "phase %(number)s is %(phase)s: %(nth)s, a %(spec)s, is missing",
+                number=number,
+                phase=phase,
+                nth=words.ordinal_group(i + 1),
+                spec=layout[i].describe(),
+            ),
             RULE_WHOLE_PHASE,
         )
         for i in range(len(groups), len(layout))
@@ -250,10 +307,18 @@ def _order_hint(
             continue
         for order in set(permutations(layout)):
             if not _layout_problems(rules, order, groups):
-                wanted = ", then ".join(f"the {spec}" for spec in layout)
+                wanted = _("the %(group)s", group=layout[0].describe())
+                for spec in layout[1:]:
+                    wanted = _(
+                        "%(groups)s, then the %(group)s", groups=wanted, group=spec.describe()
+                    )
                 return [
                     Reason(
-                        f"phase {number} lists {wanted}: give the groups in that order",
+                        _(
+                            "phase %(number)s lists %(groups)s: give the groups in that order",
+                            number=number,
+                            groups=wanted,
+                        ),
                         RULE_ORDER,
                     )
                 ]
@@ -269,7 +334,7 @@ def _set_problems(cards: list[Card], label: str) -> list[Problem]:
         return []
     target = _most_common(c.face for c in naturals)
     return [
-        Reason(f"{label}: {c.code} is not {a_number(target)}", RULE_SET)
+        Reason(not_a_number(label, c.code, target), RULE_SET)
         for c in naturals
         if c.number != target
     ]
@@ -388,27 +453,43 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
         return []
     places = sum(card.width for card in cards)
     if places > 12:
-        return [Reason(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX)]
+        return [Reason(_too_long(label), RULE_RUN_MAX)]
     if len(naturals) > 1:
-        (_, a), (_, b) = naturals[:2]
+        (_first, a), (_second, b) = naturals[:2]
         ordered = cards if b.face > a.face else cards[::-1]
         problems = [p for p in _run_problems(ordered, label) if p.rule != RULE_WILD_RANGE]
         if problems:
             return problems
     place, natural = naturals[0]
     ways = []
-    for step, way in ((1, "low to high"), (-1, "high to low")):
+    for step in (1, -1):
         first = natural.face - step * place
         numbers = [first + step * p for p in range(places)]
-        outside = [str(n) for n in numbers if not 1 <= n <= 12]
+        outside = words.numbers([n for n in numbers if not 1 <= n <= 12])
         if len(naturals) > 1 and not _naturals_agree(cards, first, step):
             continue
-        ways.append(f"read {way}, its Wilds would stand for {_and(outside)}")
+        if step > 0:
+            ways.append(
+                _("read low to high, its Wilds would stand for %(numbers)s", numbers=outside)
+            )
+        else:
+            ways.append(
+                _("read high to low, its Wilds would stand for %(numbers)s", numbers=outside)
+            )
     if not ways:
-        return [Reason(f"{label}: these numbers do not follow on from each other", RULE_RUN)]
+        return [
+            Reason(
+                _("%(group)s: these numbers do not follow on from each other", group=label),
+                RULE_RUN,
+            )
+        ]
     return [
         Reason(
-            f"{label}: {'; '.join(ways)}; a Wild in a run stands for a number from 1 to 12",
+            _(
+                "%(group)s: %(ways)s; a Wild in a run stands for a number from 1 to 12",
+                group=label,
+                ways="; ".join(ways),
+            ),
             RULE_WILD_RANGE,
         )
     ]
@@ -425,7 +506,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     places = sum(card.width for card in cards)
     problems: list[Problem] = []
     if places > 12:
-        problems.append(Reason(f"{label}: a run holds at most 12 cards (1 to 12)", RULE_RUN_MAX))
+        problems.append(Reason(_too_long(label), RULE_RUN_MAX))
     naturals = [(place, card) for place, card in placed if card.is_natural]
     if not naturals:
         return problems
@@ -433,8 +514,12 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
     if descending and len({c.face + p for p, c in naturals}) == 1:
         return problems + [
             Reason(
-                f"{label}: laid high to low; a run is read low to high, so lay it as "
-                f"{format_cards(reversed(cards))}",
+                _(
+                    "%(group)s: laid high to low; a run is read low to high, so lay it as "
+                    "%(cards)s",
+                    group=label,
+                    cards=format_cards(reversed(cards)),
+                ),
                 RULE_RUN,
             )
         ]
@@ -449,8 +534,13 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
         before = cards[: _index(placed, first_place)]
         problems.append(
             Reason(
-                f"{label}: the {_wilds_word(before)} before {first.code} would have to stand "
-                "for numbers below 1; a run starts at 1",
+                _(
+                    "%(group)s: the %(wilds)s before %(card)s would have to stand "
+                    "for numbers below 1; a run starts at 1",
+                    group=label,
+                    wilds=_wilds_word(before),
+                    card=first.code,
+                ),
                 RULE_WILD_RANGE,
             )
         )
@@ -458,8 +548,13 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
         after = cards[_index(placed, last_place) + 1 :]
         problems.append(
             Reason(
-                f"{label}: the {_wilds_word(after)} after {last.code} would have to stand for "
-                "numbers above 12; a run stops at 12 (no wrap from 12 to 1)",
+                _(
+                    "%(group)s: the %(wilds)s after %(card)s would have to stand for "
+                    "numbers above 12; a run stops at 12 (no wrap from 12 to 1)",
+                    group=label,
+                    wilds=_wilds_word(after),
+                    card=last.code,
+                ),
                 RULE_WILD_RANGE,
             )
         )
@@ -474,51 +569,76 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
     between = gap - 1  # places held by Wilds between them
     if n2 == n1 + gap:
         return []
+    pair = {"group": label, "first": c1.code, "second": c2.code}
     if n2 < n1 and n1 + gap > 12 and n2 == n1 + gap - 12:
-        return [Reason(f"{label}: {c1.code} then {c2.code} wraps from 12 to 1", RULE_NO_WRAP)]
+        message = _("%(group)s: %(first)s then %(second)s wraps from 12 to 1", **pair)
+        return [Reason(message, RULE_NO_WRAP)]
     if n2 == n1:
         return [
             Reason(
-                f"{label}: two {n1}s ({c1.code} and {c2.code}); a run has each number once",
+                _(
+                    "%(group)s: two %(number)ss (%(first)s and %(second)s); "
+                    "a run has each number once",
+                    number=n1,
+                    **pair,
+                ),
                 RULE_RUN,
             )
         ]
     if n2 < n1:
         return [
             Reason(
-                f"{label}: {c2.code} comes after {c1.code}; lay the run in order, low to high",
+                _(
+                    "%(group)s: %(second)s comes after %(first)s; "
+                    "lay the run in order, low to high",
+                    **pair,
+                ),
                 RULE_RUN,
             )
         ]
     needed = list(range(n1 + 1, n2))
+    missing = words.numbers(needed)
     if len(needed) > between:
-        missing = _and([f"{n}" for n in needed])
-        verb = "is" if len(needed) == 1 else "are"
         if between == 0:
-            pronoun = "it" if len(needed) == 1 else "them"
-            return [
-                Reason(
-                    f"{label}: the {missing} {verb} missing and no Wild fills {pronoun}", RULE_RUN
-                )
-            ]
-        return [
-            Reason(
-                f"{label}: between {c1.code} and {c2.code} the {missing} {verb} needed, but only "
-                f"{_count(between, 'Wild')} stand{'s' if between == 1 else ''} there",
-                RULE_RUN,
+            message = ngettext(
+                "%(group)s: the %(missing)s is missing and no Wild fills it",
+                "%(group)s: the %(missing)s are missing and no Wild fills them",
+                len(needed),
+                missing=missing,
+                **pair,
             )
-        ]
-    if not needed:
-        fits = "no number fits"
-    else:
-        fits = f"only the {_and([str(n) for n in needed])} fit{'s' if len(needed) == 1 else ''}"
-    return [
-        Reason(
-            f"{label}: between {c1.code} and {c2.code} {fits}, but "
-            f"{_count(between, 'place')} of Wilds stand there",
-            RULE_RUN,
+            return [Reason(message, RULE_RUN)]
+        message = ngettext(
+            "%(group)s: between %(first)s and %(second)s the %(missing)s is needed, "
+            "but only %(wilds)s",
+            "%(group)s: between %(first)s and %(second)s the %(missing)s are needed, "
+            "but only %(wilds)s",
+            len(needed),
+            missing=missing,
+            wilds=ngettext("%(num)s Wild stands there", "%(num)s Wilds stand there", between),
+            **pair,
         )
-    ]
+        return [Reason(message, RULE_RUN)]
+    places = ngettext("%(num)s place", "%(num)s places", between)
+    if not needed:
+        message = _(
+            "%(group)s: between %(first)s and %(second)s no number fits, "
+            "but %(places)s of Wilds stand there",
+            places=places,
+            **pair,
+        )
+    else:
+        message = ngettext(
+            "%(group)s: between %(first)s and %(second)s only the %(missing)s fits, "
+            "but %(places)s of Wilds stand there",
+            "%(group)s: between %(first)s and %(second)s only the %(missing)s fit, "
+            "but %(places)s of Wilds stand there",
+            len(needed),
+            missing=missing,
+            places=places,
+            **pair,
+        )
+    return [Reason(message, RULE_RUN)]
 
 
 def colour_of(card: Card) -> Colour | None:
@@ -537,19 +657,38 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
         if colour is target:
             continue
         if card.is_skip:
-            reason = f"{label}: a Skip counts as blue, and this group is {target.word}"
+            reason = _(
+                "%(group)s: a Skip counts as blue, and this group is %(colour)s",
+                group=label,
+                colour=target.word,
+            )
             problems.append(Reason(reason, RULE_SKIP_BLUE))
         else:
-            problems.append(Reason(f"{label}: {card.code} is not {target.word}", RULE_COLOUR))
+            reason = _(
+                "%(group)s: %(card)s is not %(colour)s",
+                group=label,
+                card=card.code,
+                colour=target.word,
+            )
+            problems.append(Reason(reason, RULE_COLOUR))
     return problems
 
 
 # --- words -------------------------------------------------------------------
 
 
-def a_number(n: int) -> str:
-    """'a 7', 'an 8', 'an 11': how a number is said aloud."""
-    return f"an {n}" if n in (8, 11) else f"a {n}"
+a_number = words.a_number
+
+
+def not_a_number(label: str, card: str, n: int) -> str:
+    """'set of 3 (...): G8 is not a 7' (German 'keine 7', Spanish 'no es un 7')."""
+    if n in (8, 11):
+        return _("%(group)s: %(card)s is not an %(number)s", group=label, card=card, number=n)
+    return _("%(group)s: %(card)s is not a %(number)s", group=label, card=card, number=n)
+
+
+def _too_long(label: str) -> str:
+    return _("%(group)s: a run holds at most 12 cards (1 to 12)", group=label)
 
 
 def _most_common(values: Iterable[T]) -> T:
@@ -566,18 +705,12 @@ def _index(placed: list[tuple[int, Card]], place: int) -> int:
 def _wilds_word(cards: Sequence[Card]) -> str:
     if len(cards) == 1:
         return cards[0].describe()
-    return f"{len(cards)} Wilds"
+    return ngettext("%(num)s Wild", "%(num)s Wilds", len(cards))
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _or(counts: list[int]) -> str:
+    """'2 or 3 or 5'."""
+    text = str(counts[0])
+    for count in counts[1:]:
+        text = _("%(counts)s or %(count)s", counts=text, count=count)
+    return text

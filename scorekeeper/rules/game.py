@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from ..i18n import _
 from . import reasons as rule
 from .names import name_problem
 from .phases import Progression, Rules, RulesError, make_rules
@@ -66,7 +67,8 @@ class GameError(ValueError):
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        where = [part for part in (self.hand and f"hand {self.hand}", self.player) if part]
+        hand = self.hand and _("hand %(number)s", number=self.hand)
+        where = [part for part in (hand, self.player) if part]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
 
@@ -168,32 +170,41 @@ def game_problems(
     mixed_up = rules.progression is Progression.MIXED_UP
     most = MAX_MIXED_UP_PLAYERS if mixed_up else MAX_PLAYERS
     if not MIN_PLAYERS <= len(players) <= most:
-        what = "Mixed-up Masters is for" if mixed_up else "Phase 10 is for"
-        rule = RULE_MIXED_UP if mixed_up else RULE_PLAYERS
-        add(None, cite(f"{what} {MIN_PLAYERS}-{most} players, not {len(players)}", rule))
+        values = {"least": MIN_PLAYERS, "most": most, "count": len(players)}
+        if mixed_up:
+            message = _(
+                "Mixed-up Masters is for %(least)s-%(most)s players, not %(count)s", **values
+            )
+        else:
+            message = _("Phase 10 is for %(least)s-%(most)s players, not %(count)s", **values)
+        add(None, cite(message, RULE_MIXED_UP if mixed_up else RULE_PLAYERS))
     seen: set[str] = set()
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            add(None, "every player needs a name")
+            add(None, _("every player needs a name"))
             continue
         if name != name.strip():
-            add(name, "a name cannot start or end with spaces")
+            add(name, _("a name cannot start or end with spaces"))
         if problem := name_problem(name):
             add(name, problem)
         if len(name) > MAX_NAME:
-            add(name, f"a name has at most {MAX_NAME} characters")
+            add(name, _("a name has at most %(most)s characters", most=MAX_NAME))
         if name.casefold() in seen:
-            add(name, "two players have this name: give one of them another")
+            add(name, _("two players have this name: give one of them another"))
         seen.add(name.casefold())
     if dealer not in players:
-        add(dealer, f"the dealer must be one of the players ({join_names(players)})", "dealer")
+        add(
+            dealer,
+            _("the dealer must be one of the players (%(names)s)", names=join_names(players)),
+            "dealer",
+        )
     if orders is None:
         return problems
     if not mixed_up:
         if orders:
             add(
                 None,
-                "phase orders are only for Mixed-up Masters (option progression=mixed-up)",
+                _("phase orders are only for Mixed-up Masters (option progression=mixed-up)"),
                 "orders",
             )
         return problems
@@ -201,20 +212,23 @@ def game_problems(
     for name in players:
         order = orders.get(name)
         if order is None:
-            add(name, cite("needs their own order of the phases", RULE_MIXED_UP), "orders")
+            add(name, cite(_("needs their own order of the phases"), RULE_MIXED_UP), "orders")
         elif sorted(order) != sequence:
             add(
                 name,
                 cite(
-                    f"the order {_numbers(order)} must hold each of the phases "
-                    f"{_numbers(sequence)} exactly once",
+                    _(
+                        "the order %(order)s must hold each of the phases %(phases)s exactly once",
+                        order=_numbers(order),
+                        phases=_numbers(sequence),
+                    ),
                     RULE_MIXED_UP,
                 ),
                 "orders",
             )
     for name in orders:
         if name not in players:
-            add(name, "has a phase order but is not a player in this game", "orders")
+            add(name, _("has a phase order but is not a player in this game"), "orders")
     return problems
 
 
@@ -370,32 +384,51 @@ class _Replay:
             expected: int | None = self.tiebreak_phases[name]
             if attempt is not None and attempt != expected:
                 return None, cite(
-                    f"replays phase {expected} in the tiebreak, not {attempt}", RULE_TIEBREAK
+                    _(
+                        "replays phase %(phase)s in the tiebreak, not %(attempt)s",
+                        phase=expected,
+                        attempt=attempt,
+                    ),
+                    RULE_TIEBREAK,
                 )
             return expected, None
         if self.rules.progression is Progression.MASTERS:
             left = self.left(name)
             if attempt is None:
                 return None, cite(
-                    f"say which phase they attempted: any phase not made yet ({_numbers(left)})",
+                    _(
+                        "say which phase they attempted: any phase not made yet (%(phases)s)",
+                        phases=_numbers(left),
+                    ),
                     RULE_MASTERS,
                 )
             if attempt not in self.rules.sequence:
                 return None, cite(
-                    f"there is no phase {attempt} in this game: choose one of {_numbers(left)}",
+                    _(
+                        "there is no phase %(phase)s in this game: choose one of %(phases)s",
+                        phase=attempt,
+                        phases=_numbers(left),
+                    ),
                     RULE_MASTERS,
                 )
             if attempt not in left:
                 return None, cite(
-                    f"already made phase {attempt}: choose one not made yet ({_numbers(left)})",
+                    _(
+                        "already made phase %(phase)s: choose one not made yet (%(phases)s)",
+                        phase=attempt,
+                        phases=_numbers(left),
+                    ),
                     RULE_MASTERS,
                 )
             return attempt, None
         expected = self.next_phase(name)
         if expected is None:
-            return None, cite("has already made every phase", RULE_END)
+            return None, cite(_("has already made every phase"), RULE_END)
         if attempt is not None and attempt != expected:
-            return None, cite(f"is on phase {expected}, not {attempt}", RULE_ONE_PHASE)
+            return None, cite(
+                _("is on phase %(phase)s, not %(attempt)s", phase=expected, attempt=attempt),
+                RULE_ONE_PHASE,
+            )
         return expected, None
 
     # checking a hand
@@ -410,28 +443,50 @@ class _Replay:
 
         for where, name in hand.named():
             if name not in self.seats:
-                add(name, where, f"is not a player in this game ({join_names(self.game.players)})")
+                add(
+                    name,
+                    where,
+                    _(
+                        "is not a player in this game (%(names)s)",
+                        names=join_names(self.game.players),
+                    ),
+                )
         if problems:
             return problems
         if self.over:
             if self.winner:
-                message = f"the game is over: {self.winner} won in hand {self.ended_in}"
-            else:
-                message = (
-                    f"the game is over: {join_names(self.tied)} tied after hand {self.ended_in}"
+                message = _(
+                    "the game is over: %(name)s won in hand %(hand)s; "
+                    "no more hands can be recorded",
+                    name=self.winner,
+                    hand=self.ended_in,
                 )
-            add(None, "hand", cite(message + "; no more hands can be recorded", RULE_END))
+            else:
+                message = _(
+                    "the game is over: %(names)s tied after hand %(hand)s; "
+                    "no more hands can be recorded",
+                    names=join_names(self.tied),
+                    hand=self.ended_in,
+                )
+            add(None, "hand", cite(message, RULE_END))
             return problems
         if hand.tiebreak and not self.tiebreak:
-            add(None, "tiebreak", cite("no tiebreak is due: this is a normal hand", RULE_TIEBREAK))
+            add(
+                None,
+                "tiebreak",
+                cite(_("no tiebreak is due: this is a normal hand"), RULE_TIEBREAK),
+            )
             return problems
         if self.tiebreak and not hand.tiebreak:
             add(
                 None,
                 "tiebreak",
                 cite(
-                    f"{join_names(self.tiebreak)} are tied: the next hand is their tiebreak, "
-                    "played by them alone (mark it as a tiebreak)",
+                    _(
+                        "%(names)s are tied: the next hand is their tiebreak, "
+                        "played by them alone (mark it as a tiebreak)",
+                        names=join_names(self.tiebreak),
+                    ),
                     RULE_TIEBREAK,
                 ),
             )
@@ -440,20 +495,23 @@ class _Replay:
         if hand.tiebreak:
             for where, name in hand.named():
                 if name not in playing:
-                    add(name, where, f"is not in the tiebreak: only {join_names(playing)} play it")
+                    message = _(
+                        "is not in the tiebreak: only %(names)s play it", names=join_names(playing)
+                    )
+                    add(name, where, message)
             if problems:
                 return problems
 
         for where, names in (("made", hand.made), ("floaters", hand.floaters)):
             for name in dict.fromkeys(n for n in names if names.count(n) > 1):
-                add(name, where, "is listed twice")
+                add(name, where, _("is listed twice"))
         went_out = hand.went_out
         if went_out is None:
             add(
                 None,
                 "went_out",
                 cite(
-                    "nobody went out: a hand ends when one player goes out, so say who did",
+                    _("nobody went out: a hand ends when one player goes out, so say who did"),
                     RULE_GOING_OUT,
                 ),
             )
@@ -462,9 +520,7 @@ class _Replay:
         for name in playing:
             phase, reason = self.phase_in_hand(hand, name)
             if reason is not None:
-                add(
-                    name, "made" if reason.message.startswith("has already") else "attempts", reason
-                )
+                add(name, "made" if reason.rule is RULE_END else "attempts", reason)
             if phase is not None:
                 phases[name] = phase
 
@@ -474,7 +530,7 @@ class _Replay:
                 went_out,
                 "made",
                 cite(
-                    "went out, so they made their phase: list them in made as well",
+                    _("went out, so they made their phase: list them in made as well"),
                     RULE_GOING_OUT,
                 ),
             )
@@ -484,18 +540,20 @@ class _Replay:
                     name,
                     "floaters",
                     cite(
-                        "cannot be a floater with these rules: hitting the last card goes out "
-                        "(the option going_out=discard brings floaters in)",
+                        _(
+                            "cannot be a floater with these rules: hitting the last card goes out "
+                            "(the option going_out=discard brings floaters in)"
+                        ),
                         RULE_FLOATER,
                     ),
                 )
             elif name == went_out:
-                add(name, "floaters", cite("cannot both go out and float", RULE_FLOATER))
+                add(name, "floaters", cite(_("cannot both go out and float"), RULE_FLOATER))
             elif name not in made:
                 add(
                     name,
                     "floaters",
-                    cite("a floater has laid down their phase: list them in made", RULE_FLOATER),
+                    cite(_("a floater has laid down their phase: list them in made"), RULE_FLOATER),
                 )
 
         if not hand.tiebreak:
@@ -505,8 +563,10 @@ class _Replay:
                     add(
                         name,
                         "points",
-                        "has no points for this hand: everyone but the player who went out "
-                        "scores the cards left in hand",
+                        _(
+                            "has no points for this hand: everyone but the player who went out "
+                            "scores the cards left in hand"
+                        ),
                     )
         if any(not p.warning for p in problems):
             return problems
@@ -545,7 +605,7 @@ class _Replay:
             phase, why = self.phase_in_hand(hand, name)
             if phase is None:  # problems() refuses such a hand before it is played
                 raise GameError(
-                    str(why) if why else "no phase to play", hand=self.hands_played, player=name
+                    str(why) if why else _("no phase to play"), hand=self.hands_played, player=name
                 )
             phases[name] = self.seats[name].last_attempt = phase
         if hand.tiebreak:
@@ -832,27 +892,38 @@ def _unknown(data: Mapping[Any, object], known: Sequence[str]) -> str | None:
     extra = [str(key) for key in data if key not in known]
     if not extra:
         return None
-    return f"unknown key {', '.join(map(repr, extra))}: the keys are {', '.join(known)}"
+    return _(
+        "unknown key %(keys)s: the keys are %(known)s",
+        keys=", ".join(map(repr, extra)),
+        known=", ".join(known),
+    )
+
+
+def _name_expected(what: str, value: object) -> str:
+    """'the dealer must be a player's name, not 3' (``what`` names the JSON entry)."""
+    return _("%(what)s must be a player's name, not %(value)r", what=what, value=value)
 
 
 def load_game(data: object) -> Game:
     """Read a game from its JSON form, checking its shape (``replay`` checks the rules)."""
     if not isinstance(data, Mapping):
-        raise GameError("a game is a JSON object with rules, options, players, dealer and hands")
+        raise GameError(_("a game is a JSON object with rules, options, players, dealer and hands"))
     if message := _unknown(data, _GAME_KEYS):
         raise GameError(message)
     profile = data.get("rules", "official")
     options = _given(data, "options", {})
     if not isinstance(profile, str):
-        raise GameError("rules must be the name of a rules profile, such as 'official'")
+        raise GameError(_("rules must be the name of a rules profile, such as 'official'"))
     if not isinstance(options, Mapping):
-        raise GameError("options must be an object of option names and values")
+        raise GameError(_("options must be an object of option names and values"))
     values = {}
     for key, value in options.items():
         if isinstance(value, bool):
             value = "yes" if value else "no"
         if not isinstance(value, str | int):
-            raise GameError(f"option {key} must be a word or a number, not {value!r}")
+            raise GameError(
+                _("option %(key)s must be a word or a number, not %(value)r", key=key, value=value)
+            )
         values[str(key)] = str(value)
     try:
         rules = make_rules(profile, values)
@@ -861,28 +932,28 @@ def load_game(data: object) -> Game:
 
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
-        raise GameError("players must be a list of names, in seating order")
+        raise GameError(_("players must be a list of names, in seating order"))
     players: tuple[str, ...] = tuple(name.strip() for name in raw_players)
     canonical = {name.casefold(): name for name in players}
 
     def name_of(value: object, what: str, hand: int | None = None) -> str:
         if not isinstance(value, str):
-            raise GameError(f"{what} must be a player's name, not {value!r}", hand=hand)
+            raise GameError(_name_expected(what, value), hand=hand)
         return canonical.get(value.strip().casefold(), value.strip())
 
     dealer = name_of(data.get("dealer", players[0] if players else ""), "the dealer")
     orders = {}
     raw_orders = _given(data, "orders", {})
     if not isinstance(raw_orders, Mapping):
-        raise GameError("orders must map each player to their list of phases")
+        raise GameError(_("orders must map each player to their list of phases"))
     for key, order in raw_orders.items():
         name = name_of(key, "each key of orders")
         if not isinstance(order, list) or not all(_is_int(n) for n in order):
-            raise GameError("the order must be a list of phase numbers", player=name)
+            raise GameError(_("the order must be a list of phase numbers"), player=name)
         orders[name] = tuple(order)
     raw_hands = _given(data, "hands", [])
     if not isinstance(raw_hands, list):
-        raise GameError("hands must be a list of hands, in the order they were played")
+        raise GameError(_("hands must be a list of hands, in the order they were played"))
 
     def names_in(hand: int) -> Callable[[object, str], str]:
         return lambda value, what: name_of(value, what, hand)
@@ -899,7 +970,7 @@ def read_hand(game: Game, raw: object, number: int) -> HandRecord:
 
     def name_of(value: object, what: str) -> str:
         if not isinstance(value, str):
-            raise GameError(f"{what} must be a player's name, not {value!r}", hand=number)
+            raise GameError(_name_expected(what, value), hand=number)
         return canonical.get(value.strip().casefold(), value.strip())
 
     return _load_hand(raw, number, name_of)
@@ -907,25 +978,29 @@ def read_hand(game: Game, raw: object, number: int) -> HandRecord:
 
 def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) -> HandRecord:
     if not isinstance(raw, Mapping):
-        raise GameError("a hand is an object with went_out, made and points", hand=number)
+        raise GameError(_("a hand is an object with went_out, made and points"), hand=number)
     if message := _unknown(raw, _HAND_KEYS):
         raise GameError(message, hand=number)
 
     def names(key: str) -> tuple[str, ...]:
         value = raw.get(key) or []
         if not isinstance(value, list):
-            raise GameError(f"{key} must be a list of names", hand=number)
+            raise GameError(_("%(key)s must be a list of names", key=key), hand=number)
         return tuple(name_of(v, f"each name in {key}") for v in value)
 
     def mapping(key: str, read: Callable[[object], T]) -> dict[str, T]:
         value = raw.get(key) or {}
         if not isinstance(value, Mapping):
-            raise GameError(f"{key} must be an object keyed by player name", hand=number)
+            raise GameError(
+                _("%(key)s must be an object keyed by player name", key=key), hand=number
+            )
         result: dict[str, T] = {}
         for key_name, item in value.items():
             name = name_of(key_name, f"each key of {key}")
             if name in result:
-                raise GameError(f"{key} names this player twice", hand=number, player=name)
+                raise GameError(
+                    _("%(key)s names this player twice", key=key), hand=number, player=name
+                )
             try:
                 result[name] = read(item)
             except (TypeError, ValueError) as error:
@@ -934,18 +1009,18 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
 
     def whole_number(item: object) -> int:
         if not isinstance(item, int) or isinstance(item, bool):  # _is_int, spelt out to narrow
-            raise ValueError(f"must be a whole number, not {item!r}")
+            raise ValueError(_("must be a whole number, not %(value)r", value=item))
         return item
 
     def cards_left(item: object) -> CardsLeft:
         if not isinstance(item, Mapping):
-            raise ValueError('give counts like {"low": 2, "high": 1, "skips": 0, "wilds": 0}')
+            raise ValueError(_('give counts like {"low": 2, "high": 1, "skips": 0, "wilds": 0}'))
         return CardsLeft.from_mapping(item)
 
     went_out = raw.get("went_out")
     tiebreak = raw.get("tiebreak", False)
     if not isinstance(tiebreak, bool):
-        raise GameError("tiebreak must be true or false", hand=number)
+        raise GameError(_("tiebreak must be true or false"), hand=number)
     return HandRecord(
         went_out=None if went_out is None else name_of(went_out, "went_out"),
         made=names("made"),

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from ..i18n import _, ngettext
+from . import words
 from .cards import Card, Colour, format_cards, impossible
 from .check import (
     RULE_DECK,
@@ -23,7 +25,6 @@ from .check import (
     RULE_SKIP_BLUE,
     RunReading,
     Verdict,
-    a_number,
     check_group,
     colour_of,
     is_blue_skip,
@@ -32,7 +33,15 @@ from .check import (
 from .phases import GroupKind, GroupSpec, Rules
 from .reasons import Reason
 
-_KIND_WORD = {GroupKind.SET: "set", GroupKind.RUN: "run", GroupKind.COLOUR: "colour group"}
+
+def _label(kind: GroupKind, group: Sequence[Card]) -> str:
+    """How a hit's reasons name the group on the table: 'the set (R7 B7 W)'."""
+    cards = format_cards(group)
+    if kind is GroupKind.SET:
+        return _("the set (%(cards)s)", cards=cards)
+    if kind is GroupKind.RUN:
+        return _("the run (%(cards)s)", cards=cards)
+    return _("the colour group (%(cards)s)", cards=cards)
 
 
 @dataclass(frozen=True)
@@ -49,13 +58,14 @@ class HitVerdict(Verdict):
 def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) -> HitVerdict:
     """May ``card`` be hit onto this laid-down group, and where does it go?"""
     group = tuple(group)
-    label = f"the {_KIND_WORD[kind]} ({format_cards(group)})"
+    label = _label(kind, group)
     deck = [Reason(reason, RULE_DECK) for reason in impossible((*group, card), rules.super_wild)]
     problems = deck + check_group(rules, GroupSpec(kind, 2), group, label=label, as_laid=True)
     if problems:
         return _no_hit(problems)
     if card.is_skip and not is_blue_skip(rules, kind, card):
-        return _no_hit([Reason(f"a {card.describe()} can never be hit onto a group", RULE_SKIP)])
+        reason = _("a %(card)s can never be hit onto a group", card=card.describe())
+        return _no_hit([Reason(reason, RULE_SKIP)])
     if kind is GroupKind.SET:
         return _hit_set(group, card)
     if kind is GroupKind.RUN:
@@ -75,26 +85,44 @@ def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
     numbers = {c.number for c in group if c.is_natural}
     if not numbers:  # only possible with the house rule natural=phase
         if card.is_wild:
-            return _hit("joins the set of Wilds")
+            return _hit(_("joins the set of Wilds"))
         return _no_hit(
             [
                 Reason(
-                    f"the set has only Wilds, so its number is not on the table; {card.code} "
-                    f"fits only if the Wilds were laid down as {card.number}s",
+                    _(
+                        "the set has only Wilds, so its number is not on the table; %(card)s "
+                        "fits only if the Wilds were laid down as %(number)ss",
+                        card=card.code,
+                        number=card.number,
+                    ),
                     RULE_HIT_SET,
                 )
             ]
         )
     number = numbers.pop()
     assert number is not None
+    if card.is_wild and card.width == 2:
+        return _hit(_("joins the set of %(number)ss (as two %(number)ss)", number=number), number)
     if card.is_wild:
-        as_what = f"two {number}s" if card.width == 2 else a_number(number)
-        return _hit(f"joins the set of {number}s (as {as_what})", number)
+        return _hit(
+            _(
+                "joins the set of %(number)ss (as %(a_number)s)",
+                number=number,
+                a_number=words.a_number(number),
+            ),
+            number,
+        )
     if card.number == number:
-        return _hit(f"joins the set of {number}s", number)
-    return _no_hit(
-        [Reason(f"{card.code} is not {a_number(number)}: the set is {number}s", RULE_HIT_SET)]
-    )
+        return _hit(_("joins the set of %(number)ss", number=number), number)
+    if number in (8, 11):
+        reason = _(
+            "%(card)s is not an %(number)s: the set is %(number)ss", card=card.code, number=number
+        )
+    else:
+        reason = _(
+            "%(card)s is not a %(number)s: the set is %(number)ss", card=card.code, number=number
+        )
+    return _no_hit([Reason(reason, RULE_HIT_SET)])
 
 
 # --- runs --------------------------------------------------------------------
@@ -105,12 +133,14 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
     places = sum(c.width for c in group)
     if not any(c.is_natural for c in group):  # only Wilds (house rule natural=phase)
         if card.is_wild and places + card.width <= 12:
-            return _hit("an end of the run (the Wilds' numbers were said when laid down)")
+            return _hit(_("an end of the run (the Wilds' numbers were said when laid down)"))
         return _no_hit(
             [
                 Reason(
-                    "the run has only Wilds, so which numbers it holds is not on the table; "
-                    "a card fits only if it extends an end within 1-12",
+                    _(
+                        "the run has only Wilds, so which numbers it holds is not on the table; "
+                        "a card fits only if it extends an end within 1-12"
+                    ),
                     RULE_HIT_RUN,
                 )
             ]
@@ -121,14 +151,23 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
     if all(v.valid for v in verdicts):
         if len({v.stands_for for v in verdicts}) == 1:
             return verdicts[0]
-        spans = " or ".join(r.span for r in readings)
-        return _hit(f"an end of the run ({spans}, as its Wilds were laid down)")
+        return _hit(
+            _(
+                "an end of the run (%(span)s or %(other)s, as its Wilds were laid down)",
+                span=readings[0].span,
+                other=readings[1].span,
+            )
+        )
     if not any(v.valid for v in verdicts):
         return _no_hit(
             [
                 Reason(
-                    f"{card.code} extends the run neither as {readings[0].span} nor as "
-                    f"{readings[1].span}",
+                    _(
+                        "%(card)s extends the run neither as %(span)s nor as %(other)s",
+                        card=card.code,
+                        span=readings[0].span,
+                        other=readings[1].span,
+                    ),
                     RULE_HIT_RUN,
                 )
             ]
@@ -138,8 +177,13 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
     return _no_hit(
         [
             Reason(
-                f"it depends on what the Wilds were laid down as: {card.code} fits if the run "
-                f"is {fits.span}, not if it is {other.span}",
+                _(
+                    "it depends on what the Wilds were laid down as: %(card)s fits if the run "
+                    "is %(span)s, not if it is %(other)s",
+                    card=card.code,
+                    span=fits.span,
+                    other=other.span,
+                ),
                 RULE_HIT_RUN,
             )
         ]
@@ -152,13 +196,19 @@ def _with_direction(
     """A refusal says why a run with one natural reads the only way it can (W W W R3: 6-3)."""
     if verdict.valid or sum(c.is_natural for c in group) != 1 or len(group) < 2:
         return verdict
-    way, other = (
-        ("high to low", "low to high") if reading.step < 0 else ("low to high", "high to low")
-    )
-    note = (
-        f" (read {other}, its Wilds would stand for numbers outside 1-12, so it is laid {way}: "
-        f"{', '.join(str(reading.first + reading.step * i) for i in range(reading.places))})"
-    )
+    numbers = ", ".join(str(reading.first + reading.step * i) for i in range(reading.places))
+    if reading.step < 0:
+        note = _(
+            " (read low to high, its Wilds would stand for numbers outside 1-12, "
+            "so it is laid high to low: %(numbers)s)",
+            numbers=numbers,
+        )
+    else:
+        note = _(
+            " (read high to low, its Wilds would stand for numbers outside 1-12, "
+            "so it is laid low to high: %(numbers)s)",
+            numbers=numbers,
+        )
     first = verdict.problems[0]
     return HitVerdict(False, (replace(first, message=first.message + note), *verdict.problems[1:]))
 
@@ -171,34 +221,60 @@ def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
         number = card.number
         assert number is not None
         if number == end + 1 <= 12:
-            return _hit("high end", number)
+            return _hit(_("high end"), number)
         if number == start - 1 >= 1:
-            return _hit("low end", number)
+            return _hit(_("low end"), number)
         if start <= number <= end:
-            reason = f"the run {span} already has its {number}; a hit must extend an end"
+            reason = _(
+                "the run %(span)s already has its %(number)s; a hit must extend an end",
+                span=span,
+                number=number,
+            )
         else:
-            reason = f"{card.code} does not extend the run {span}: {_run_wants(start, end)}"
+            reason = _run_wants(card, span, start, end)
         return _no_hit([Reason(reason, RULE_HIT_RUN)])
     if end + width <= 12:
-        return _hit(f"high end (as {_and([str(end + i) for i in range(1, width + 1)])})", end + 1)
+        high = words.numbers([end + i for i in range(1, width + 1)])
+        return _hit(_("high end (as %(numbers)s)", numbers=high), end + 1)
     if start - width >= 1:
         low = start - width
-        return _hit(f"low end (as {_and([str(low + i) for i in range(width)])})", low)
+        numbers = words.numbers([low + i for i in range(width)])
+        return _hit(_("low end (as %(numbers)s)", numbers=numbers), low)
     if reading.places == 12:
-        reason = "the run already goes from 1 to 12: nothing more fits"
+        reason = _("the run already goes from 1 to 12: nothing more fits")
     else:
-        reason = (
-            f"a {card.describe()} fills {width} places, and the run {span} has room for only "
-            f"{start - 1} more below and {12 - end} more above"
+        reason = ngettext(
+            "a %(card)s fills %(num)s place, and the run %(span)s has room for only "
+            "%(below)s more below and %(above)s more above",
+            "a %(card)s fills %(num)s places, and the run %(span)s has room for only "
+            "%(below)s more below and %(above)s more above",
+            width,
+            card=card.describe(),
+            span=span,
+            below=start - 1,
+            above=12 - end,
         )
     return _no_hit([Reason(reason, RULE_HIT_RUN)])
 
 
-def _run_wants(start: int, end: int) -> str:
-    wants = [a_number(n) for n in (start - 1, end + 1) if 1 <= n <= 12]
+def _run_wants(card: Card, span: str, start: int, end: int) -> str:
+    """Why a number card does not extend a run: which numbers would."""
+    wants = [words.a_number(n) for n in (start - 1, end + 1) if 1 <= n <= 12]
+    values = {"card": card.code, "span": span}
     if not wants:
-        return "it already goes from 1 to 12"
-    return "only " + " or ".join(wants) + " fits"
+        return _(
+            "%(card)s does not extend the run %(span)s: it already goes from 1 to 12", **values
+        )
+    if len(wants) == 1:
+        return _(
+            "%(card)s does not extend the run %(span)s: only %(one)s fits", one=wants[0], **values
+        )
+    return _(
+        "%(card)s does not extend the run %(span)s: only %(one)s or %(other)s fits",
+        one=wants[0],
+        other=wants[1],
+        **values,
+    )
 
 
 # --- colour groups -----------------------------------------------------------
@@ -208,15 +284,18 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
     colours = {colour_of(c) for c in group} - {None}
     if not colours:  # only Wilds (house rule natural=phase)
         if card.is_wild:
-            return _hit("joins the group of Wilds")
+            return _hit(_("joins the group of Wilds"))
         own = colour_of(card)
         assert own is not None  # not a Wild, so a natural or a (blue) Skip
         return _no_hit(
             [
                 Reason(
-                    "the group has only Wilds, so its colour is not on the table; "
-                    f"{card.code} fits only if they were laid down as "
-                    f"{own.word}",
+                    _(
+                        "the group has only Wilds, so its colour is not on the table; "
+                        "%(card)s fits only if they were laid down as %(colour)s",
+                        card=card.code,
+                        colour=own.word,
+                    ),
                     RULE_HIT_COLOUR,
                 )
             ]
@@ -224,25 +303,29 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
     colour = colours.pop()
     assert colour is not None
     if card.is_wild:
-        return _hit(f"joins the {colour.word} cards (as {colour.word})")
+        return _hit(_("joins the %(colour)s cards (as %(colour)s)", colour=colour.word))
     if card.is_skip:
         if colour is Colour.BLUE:
-            return _hit(f"joins the blue cards (the {card.describe()} counts as blue)")
-        reason = f"a {card.describe()} counts as blue, and the group is {colour.word}"
+            return _hit(
+                _("joins the blue cards (the %(card)s counts as blue)", card=card.describe())
+            )
+        reason = _(
+            "a %(card)s counts as blue, and the group is %(colour)s",
+            card=card.describe(),
+            colour=colour.word,
+        )
         return _no_hit([Reason(reason, RULE_SKIP_BLUE)])
     if card.colour is colour:
-        return _hit(f"joins the {colour.word} cards")
+        return _hit(_("joins the %(colour)s cards", colour=colour.word))
     return _no_hit(
         [
             Reason(
-                f"{card.code} is not {colour.word}: the group is {colour.word} cards",
+                _(
+                    "%(card)s is not %(colour)s: the group is %(colour)s cards",
+                    card=card.code,
+                    colour=colour.word,
+                ),
                 RULE_HIT_COLOUR,
             )
         ]
     )
-
-
-def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import unicodedata
 from itertools import combinations
 
+from ..i18n import _
+
 # Control, format (zero-width, bidi), surrogate, private-use and unassigned characters,
 # and line or paragraph separators.
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -46,9 +48,10 @@ def name_problem(name: str) -> str | None:
     ]
     if refused:
         codes = ", ".join(f"U+{ord(c):04X}" for c in dict.fromkeys(refused))
-        return (
+        return _(
             "a name cannot hold invisible or control characters such as zero-width spaces "
-            f"or text-direction marks (found {codes})"
+            "or text-direction marks (found %(codes)s)",
+            codes=codes,
         )
     return None
 
@@ -77,4 +80,9 @@ def lookalikes(names: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def lookalike_warning(a: str, b: str) -> str:
-    return f"{a} and {b} look alike on screen: if they are different people, add an initial"
+    return _(
+        "%(first)s and %(second)s look alike on screen: if they are different people, "
+        "add an initial",
+        first=a,
+        second=b,
+    )

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..i18n import N_, _
+from . import words
 from .cards import (
     DEFAULT_SUIT_COLOURS,
     CardError,
@@ -38,9 +40,26 @@ class GroupSpec:
     size: int
 
     def __str__(self) -> str:
+        """The group in the app's notation, as typed: 'set of 3', '7 of one colour'."""
         if self.kind is GroupKind.COLOUR:
             return f"{self.size} of one colour"
         return f"{self.kind.value} of {self.size}"
+
+    def describe(self) -> str:
+        """The group in words, in the current language: 'set of 3', 'Drilling'."""
+        if self.kind is GroupKind.SET:
+            return words.set_name(self.size)
+        if self.kind is GroupKind.RUN:
+            return words.run_name(self.size)
+        return words.colour_name(self.size)
+
+    def counted(self, count: int) -> str:
+        """'2 sets of 3', '1 run of 4', '7 cards of one colour', in the current language."""
+        if self.kind is GroupKind.SET:
+            return words.sets(count, self.size)
+        if self.kind is GroupKind.RUN:
+            return words.runs(count, self.size)
+        return words.colour_cards(count, self.size)
 
 
 Layout = tuple[GroupSpec, ...]
@@ -54,12 +73,7 @@ def describe_layout(layout: Layout) -> str:
         spec, count = layout[i], 1
         while i + count < len(layout) and layout[i + count] == spec:
             count += 1
-        if spec.kind is GroupKind.COLOUR:
-            each = f"{spec.size} cards of one colour"
-            parts.append(each if count == 1 else f"{count} x {each}")
-        else:
-            plural = "s" if count > 1 else ""
-            parts.append(f"{count} {spec.kind.value}{plural} of {spec.size}")
+        parts.append(spec.counted(count))
         i += count
     return " + ".join(parts)
 
@@ -79,7 +93,11 @@ class Phase:
         return min(sum(spec.size for spec in layout) for layout in self.layouts)
 
     def __str__(self) -> str:
-        return " OR ".join(describe_layout(layout) for layout in self.layouts)
+        """The phase in words, in the current language (alternatives joined by OR)."""
+        text = describe_layout(self.layouts[0])
+        for layout in self.layouts[1:]:
+            text = _("%(phase)s OR %(other)s", phase=text, other=describe_layout(layout))
+        return text
 
 
 MAX_GROUPS = 6
@@ -102,8 +120,11 @@ def _parse_part(part: str) -> list[GroupSpec]:
     match = _PART.match(text)
     if not match:
         raise RulesError(
-            f"cannot read group {part.strip()!r}: write 'set of 3', 'run of 4' "
-            "or '7 of one colour' (with a count in front, like '2 sets of 3')"
+            _(
+                "cannot read group %(group)r: write 'set of 3', 'run of 4' "
+                "or '7 of one colour' (with a count in front, like '2 sets of 3')",
+                group=part.strip(),
+            )
         )
     count = int(match.group(1) or 1)
     if match.group("set"):
@@ -114,21 +135,36 @@ def _parse_part(part: str) -> list[GroupSpec]:
         kind, size = GroupKind.COLOUR, int(match.group("col_n") or match.group("col_m"))
     low, high = _GROUP_LIMITS[kind]
     if not low <= size <= high:
-        raise RulesError(f"a {kind.value} must hold {low} to {high} cards, not {size}")
+        values = {"low": low, "high": high, "size": size}
+        raise RulesError(
+            {
+                GroupKind.SET: _(
+                    "a set must hold %(low)s to %(high)s cards, not %(size)s", **values
+                ),
+                GroupKind.RUN: _(
+                    "a run must hold %(low)s to %(high)s cards, not %(size)s", **values
+                ),
+                GroupKind.COLOUR: _(
+                    "a colour group must hold %(low)s to %(high)s cards, not %(size)s", **values
+                ),
+            }[kind]
+        )
     if not 1 <= count <= MAX_GROUPS:
-        raise RulesError(f"a phase has 1 to {MAX_GROUPS} groups, not {count}")
+        raise RulesError(
+            _("a phase has 1 to %(most)s groups, not %(count)s", most=MAX_GROUPS, count=count)
+        )
     return [GroupSpec(kind, size)] * count
 
 
 def parse_layout(text: str) -> Layout:
     parts = [p for p in re.split(r"\s*(?:\+|,|\band\b)\s*", text.strip()) if p]
     if not parts:
-        raise RulesError("a phase needs at least one group")
+        raise RulesError(_("a phase needs at least one group"))
     layout = tuple(spec for part in parts for spec in _parse_part(part))
     if len(layout) > MAX_GROUPS:
-        raise RulesError(f"a phase has at most {MAX_GROUPS} groups")
+        raise RulesError(_("a phase has at most %(most)s groups", most=MAX_GROUPS))
     if sum(spec.size for spec in layout) > MAX_PHASE_CARDS:
-        raise RulesError(f"a phase needs at most {MAX_PHASE_CARDS} cards")
+        raise RulesError(_("a phase needs at most %(most)s cards", most=MAX_PHASE_CARDS))
     return layout
 
 
@@ -136,10 +172,14 @@ def parse_phase(text: str) -> Phase:
     """Read '2 sets of 3', 'set of 3 + run of 4', '3 sets of 3 or 5 sets of 2'."""
     options = [p for p in re.split(r"\s+or\s+|\s*\|\s*", text.strip(), flags=re.I) if p]
     if not options:
-        raise RulesError("a phase needs at least one group")
+        raise RulesError(_("a phase needs at least one group"))
     if len(options) > MAX_ALTERNATIVES:
         raise RulesError(
-            f"a phase offers at most {MAX_ALTERNATIVES} choices joined by 'or', not {len(options)}"
+            _(
+                "a phase offers at most %(most)s choices joined by 'or', not %(count)s",
+                most=MAX_ALTERNATIVES,
+                count=len(options),
+            )
         )
     return Phase(tuple(parse_layout(option) for option in options))
 
@@ -147,11 +187,11 @@ def parse_phase(text: str) -> Phase:
 def parse_phase_list(text: str) -> tuple[Phase, ...]:
     """Phases separated by ';' or new lines (a leading '1.' or '1)' is ignored)."""
     if len(text) > MAX_PHASE_TEXT:
-        raise RulesError(f"a phase list is at most {MAX_PHASE_TEXT} characters long")
+        raise RulesError(_("a phase list is at most %(most)s characters long", most=MAX_PHASE_TEXT))
     lines = [re.sub(r"^\s*\d+\s*[.):]\s*", "", line) for line in re.split(r"[;\n]", text)]
     phases = tuple(parse_phase(line) for line in lines if line.strip())
     if not 1 <= len(phases) <= 30:
-        raise RulesError("a phase list has 1 to 30 phases")
+        raise RulesError(_("a phase list has 1 to 30 phases"))
     return phases
 
 
@@ -177,10 +217,16 @@ class Progression(Enum):
 
 @dataclass(frozen=True)
 class Option:
+    """A house rule: its key and values stay as typed; ``help`` speaks the current language."""
+
     key: str
-    help: str
+    help_text: str  # English, marked for translation
     choices: tuple[str, ...] | None  # None: free text checked by make_rules
     default: str
+
+    @property
+    def help(self) -> str:
+        return _(self.help_text)
 
 
 OPTIONS: dict[str, Option] = {
@@ -188,99 +234,115 @@ OPTIONS: dict[str, Option] = {
     for o in (
         Option(
             "phases",
-            "Which phase list: the official ten, Phase 10 + 10 (twenty), or your own list.",
+            N_("Which phase list: the official ten, Phase 10 + 10 (twenty), or your own list."),
             ("official", "plus10", "custom"),
             "official",
         ),
         Option(
             "custom_phases",
-            "Your own phases, one per line or separated by ';', e.g. "
-            "'2 sets of 3; run of 7; 7 of one colour'.",
+            N_(
+                "Your own phases, one per line or separated by ';', e.g. "
+                "'2 sets of 3; run of 7; 7 of one colour'."
+            ),
             None,
             "",
         ),
         Option(
             "progression",
-            "Standard: make your phase to move on. Ten hands: everyone "
-            "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
-            "each player gets a shuffled order.",
+            N_(
+                "Standard: make your phase to move on. Ten hands: everyone "
+                "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
+                "each player gets a shuffled order."
+            ),
             tuple(p.value for p in Progression),
             "standard",
         ),
-        Option("even", "Play only the even phases (2, 4, 6, 8, 10).", ("no", "yes"), "no"),
+        Option("even", N_("Play only the even phases (2, 4, 6, 8, 10)."), ("no", "yes"), "no"),
         Option(
             "first",
-            "The game ends once someone has made this many phases (blank or 0: all of them).",
+            N_("The game ends once someone has made this many phases (blank or 0: all of them)."),
             None,
             "0",
         ),
         Option(
             "phase10",
-            "Phase 10 as set of 5 + set of 3 (official) or set of 4 + set of 3 (older printings).",
+            N_(
+                "Phase 10 as set of 5 + set of 3 (official) "
+                "or set of 4 + set of 3 (older printings)."
+            ),
             ("official", "set4+set3"),
             "official",
         ),
         Option(
             "super_wild",
-            "Super Wild: one Wild counts as two (50 points), one Skip skips "
-            "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8.",
+            N_(
+                "Super Wild: one Wild counts as two (50 points), one Skip skips "
+                "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8."
+            ),
             ("no", "yes"),
             "no",
         ),
         Option(
             "super_skip_blue",
-            "Super Wild: the Super Skip may count as a blue card too, like the other Skips.",
+            N_("Super Wild: the Super Skip may count as a blue card too, like the other Skips."),
             ("no", "yes"),
             "no",
         ),
         Option(
             "blue_skip_natural",
-            "Super Wild: a Skip counted as blue may be its group's natural card.",
+            N_("Super Wild: a Skip counted as blue may be its group's natural card."),
             ("no", "yes"),
             "no",
         ),
-        Option("wild_points", "Points for a Wild left in hand.", ("25", "20"), "25"),
+        Option("wild_points", N_("Points for a Wild left in hand."), ("25", "20"), "25"),
         Option(
             "natural",
-            "Each group needs a natural (non-Wild) card, or only one per phase.",
+            N_("Each group needs a natural (non-Wild) card, or only one per phase."),
             ("group", "phase"),
             "group",
         ),
         Option(
             "going_out",
-            "Going out: hitting your last card counts (official), or you "
-            "must discard last; a player left with no discard is a floater.",
+            N_(
+                "Going out: hitting your last card counts (official), or you "
+                "must discard last; a player left with no discard is a floater."
+            ),
             ("hit", "discard"),
             "hit",
         ),
         Option(
             "skip_out",
-            "Going out on a Skip is allowed, or the player must draw another card.",
+            N_("Going out on a Skip is allowed, or the player must draw another card."),
             ("allowed", "draw"),
             "allowed",
         ),
         Option(
             "winner",
-            "Who wins: the player who completes the last phase (fewest points "
-            "if several), or simply the lowest total once someone finishes.",
+            N_(
+                "Who wins: the player who completes the last phase (fewest points "
+                "if several), or simply the lowest total once someone finishes."
+            ),
             ("last-phase", "lowest"),
             "last-phase",
         ),
         Option(
             "tiebreak",
-            "A tie is replayed on the last phase, or on the last phase each tied player attempted.",
+            N_(
+                "A tie is replayed on the last phase, "
+                "or on the last phase each tied player attempted."
+            ),
             ("last-phase", "own-phase"),
             "last-phase",
         ),
         Option(
             "totals",
-            "Impossible hand totals are refused (strict) or only warned about.",
+            N_("Impossible hand totals are refused (strict) or only warned about."),
             ("strict", "warn"),
             "strict",
         ),
         Option(
             "suits",
-            "Regular decks: which suit stands for which colour (H=R,D=Y,C=G,S=B).",
+            N_("Regular decks: which suit stands for which colour (H=R,D=Y,C=G,S=B)."),
             None,
             format_suit_colours(DEFAULT_SUIT_COLOURS),
         ),
@@ -290,47 +352,60 @@ OPTIONS: dict[str, Option] = {
 
 @dataclass(frozen=True)
 class Profile:
+    """A named set of options; ``title`` and ``summary`` speak the current language."""
+
     name: str
-    title: str
-    summary: str
+    title_text: str  # English, marked for translation
+    summary_text: str
     options: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return _(self.title_text)
+
+    @property
+    def summary(self) -> str:
+        return _(self.summary_text)
 
 
 PROFILES: dict[str, Profile] = {
     p.name: p
     for p in (
-        Profile("official", "Official rules", "The ten phases, as printed on the box."),
+        Profile("official", N_("Official rules"), N_("The ten phases, as printed on the box.")),
         Profile(
             "plus10",
-            "Phase 10 + 10",
-            "Twenty phases: the ten, then ten harder ones.",
+            N_("Phase 10 + 10"),
+            N_("Twenty phases: the ten, then ten harder ones."),
             {"phases": "plus10"},
         ),
         Profile(
-            "even", "Even phases", "A shorter game: phases 2, 4, 6, 8 and 10.", {"even": "yes"}
+            "even",
+            N_("Even phases"),
+            N_("A shorter game: phases 2, 4, 6, 8 and 10."),
+            {"even": "yes"},
         ),
         Profile(
             "ten-hands",
-            "Ten hands",
-            "Exactly ten hands; everyone moves on each hand; lowest total wins.",
+            N_("Ten hands"),
+            N_("Exactly ten hands; everyone moves on each hand; lowest total wins."),
             {"progression": "ten-hands"},
         ),
         Profile(
             "masters",
-            "Masters",
-            "Each hand, each player picks a phase they have not made yet.",
+            N_("Masters"),
+            N_("Each hand, each player picks a phase they have not made yet."),
             {"progression": "masters"},
         ),
         Profile(
             "mixed-up",
-            "Mixed-up Masters",
-            "Each player makes the phases in their own shuffled order (2-4 players).",
+            N_("Mixed-up Masters"),
+            N_("Each player makes the phases in their own shuffled order (2-4 players)."),
             {"progression": "mixed-up"},
         ),
         Profile(
             "super-wild",
-            "Super Wild",
-            "A Super Wild and a Super Skip, and more ways to make phases 7 and 8.",
+            N_("Super Wild"),
+            N_("A Super Wild and a Super Skip, and more ways to make phases 7 and 8."),
             {"super_wild": "yes"},
         ),
     )
@@ -361,7 +436,11 @@ class Rules:
     def phase(self, number: int) -> Phase:
         if not 1 <= number <= len(self.phase_list):
             raise RulesError(
-                f"there is no phase {number}: this game's phases are 1 to {len(self.phase_list)}"
+                _(
+                    "there is no phase %(number)s: this game's phases are 1 to %(last)s",
+                    number=number,
+                    last=len(self.phase_list),
+                )
             )
         return self.phase_list[number - 1]
 
@@ -373,19 +452,36 @@ class Rules:
 
     def blue_skip_text(self) -> str:
         """How a Skip plays in a colour group, in the words every screen and card uses."""
-        which = "a Skip, even the Super Skip," if self.super_skip_blue else "a Skip"
-        text = f"{which} may count as a blue card"
+        if self.super_skip_blue and self.blue_skip_natural:
+            return _(
+                "a Skip, even the Super Skip, may count as a blue card, "
+                "and as the group's natural card"
+            )
+        if self.super_skip_blue:
+            return _("a Skip, even the Super Skip, may count as a blue card")
         if self.blue_skip_natural:
-            text += ", and as the group's natural card"
-        return text
+            return _("a Skip may count as a blue card, and as the group's natural card")
+        return _("a Skip may count as a blue card")
 
     def playable(self, number: int) -> Phase:
         """Phase ``number`` if this game plays it (RulesError if not: even phases, first N)."""
         phase = self.phase(number)
         if number not in self.sequence:
-            *most, last = (str(n) for n in self.sequence)
-            played = f"phases {', '.join(most)} and {last}" if most else f"only phase {last}"
-            raise RulesError(f"there is no phase {number} in this game: it plays {played}")
+            if len(self.sequence) == 1:
+                raise RulesError(
+                    _(
+                        "there is no phase %(number)s in this game: it plays only phase %(only)s",
+                        number=number,
+                        only=self.sequence[0],
+                    )
+                )
+            raise RulesError(
+                _(
+                    "there is no phase %(number)s in this game: it plays phases %(phases)s",
+                    number=number,
+                    phases=words.numbers(list(self.sequence)),
+                )
+            )
         return phase
 
     @property
@@ -400,19 +496,38 @@ class Rules:
 
 def resolve_options(profile: str, options: Mapping[str, str]) -> dict[str, str]:
     if profile not in PROFILES:
-        raise RulesError(f"unknown rules {profile!r}: choose one of {', '.join(PROFILES)}")
+        raise RulesError(
+            _(
+                "unknown rules %(profile)r: choose one of %(profiles)s",
+                profile=profile,
+                profiles=", ".join(PROFILES),
+            )
+        )
     values = {key: option.default for key, option in OPTIONS.items()}
     values.update(PROFILES[profile].options)
     for key, value in options.items():
         key = key.strip().lower().replace("-", "_")
         if key not in OPTIONS:
-            raise RulesError(f"unknown option {key!r}: known options are {', '.join(OPTIONS)}")
+            raise RulesError(
+                _(
+                    "unknown option %(key)r: known options are %(options)s",
+                    key=key,
+                    options=", ".join(OPTIONS),
+                )
+            )
         value = str(value).strip()
         choices = OPTIONS[key].choices
         if choices is not None:
             value = value.lower()
             if value not in choices:
-                raise RulesError(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+                raise RulesError(
+                    _(
+                        "option %(key)s must be one of %(choices)s, not %(value)r",
+                        key=key,
+                        choices=", ".join(choices),
+                        value=value,
+                    )
+                )
         values[key] = value
     if values["custom_phases"] and values["phases"] == "official" and "phases" not in options:
         values["phases"] = "custom"
@@ -424,7 +539,7 @@ def make_rules(profile: str = "official", options: Mapping[str, str] | None = No
     values = resolve_options(profile, options or {})
     if values["phases"] == "custom":
         if not values["custom_phases"].strip():
-            raise RulesError("custom phases chosen but none given (option custom_phases)")
+            raise RulesError(_("custom phases chosen but none given (option custom_phases)"))
         phase_list = list(parse_phase_list(values["custom_phases"]))
     else:
         phase_list = list(PLUS10_PHASES if values["phases"] == "plus10" else OFFICIAL_PHASES)
@@ -438,13 +553,17 @@ def make_rules(profile: str = "official", options: Mapping[str, str] | None = No
     if values["even"] == "yes":
         sequence = [n for n in sequence if n % 2 == 0]
         if not sequence:
-            raise RulesError("even phases needs a list with at least two phases")
+            raise RulesError(_("even phases needs a list with at least two phases"))
     try:
         first = int(values["first"] or 0)
     except ValueError:
-        raise RulesError(f"option first must be a whole number, not {values['first']!r}") from None
+        raise RulesError(
+            _("option first must be a whole number, not %(value)r", value=values["first"])
+        ) from None
     if not 0 <= first <= len(sequence):
-        raise RulesError(f"option first must be from 1 to {len(sequence)} (or 0 for all)")
+        raise RulesError(
+            _("option first must be from 1 to %(last)s (or 0 for all)", last=len(sequence))
+        )
     if first:
         sequence = sequence[:first]
     try:
@@ -482,6 +601,8 @@ def parse_option_args(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"option {pair!r} must look like KEY=VALUE, e.g. wild_points=20")
+            raise RulesError(
+                _("option %(pair)r must look like KEY=VALUE, e.g. wild_points=20", pair=pair)
+            )
         options[key.strip()] = value
     return options

@@ -11,17 +11,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import N_, _
+
 
 @dataclass(frozen=True)
 class Rule:
-    """A section of the rules page: 'Rule 8: card points', at /rules#card-points."""
+    """A section of the rules page: 'Rule 8: card points', at /rules#card-points.
+
+    ``title`` is the English title (marked for translation); ``__str__`` and
+    ``heading`` speak the current language.
+    """
 
     number: int
     title: str
     anchor: str
 
+    @property
+    def heading(self) -> str:
+        """The title in the current language: 'card points', 'Kartenpunkte'."""
+        return _(self.title)
+
     def __str__(self) -> str:
-        return f"Rule {self.number}: {self.title}"
+        return _("Rule %(number)s: %(title)s", number=self.number, title=self.heading)
 
 
 @dataclass(frozen=True)
@@ -48,7 +59,7 @@ class Reason:
 
     def cited(self) -> str:
         """The reason with its rule, for plain text: '... [Rule 8: card points]'."""
-        return f"{self} [{self.rule}]" if self.rule else str(self)
+        return _("%(reason)s [%(rule)s]", reason=self, rule=self.rule) if self.rule else str(self)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -67,37 +78,37 @@ def cite(message: str, rule: Rule) -> Reason:
 
 # --- the rules, as the rules page numbers them ----------------------------------
 
-DECK = Rule(1, "the deck", "deck")
-REGULAR_DECKS = Rule(2, "two regular decks", "regular-decks")
-PHASES = Rule(3, "the phases", "phases")
-PLAYERS = Rule(3, "players", "players")
-PLUS10 = Rule(3, "Phase 10 + 10", "phase-10-plus-10")
-EVEN = Rule(3, "even phases", "even-phases")
-FIRST_PHASES = Rule(3, "first to N phases", "first-phases")
-TEN_HANDS = Rule(3, "ten hands", "ten-hands")
-MASTERS = Rule(3, "Masters", "masters")
-MIXED_UP = Rule(3, "Mixed-up Masters", "mixed-up-masters")
-SUPER_WILD = Rule(3, "Super Wild", "super-wild")
-OWN_PHASES = Rule(3, "your own phases", "own-phases")
-SETS = Rule(4, "sets", "sets")
-RUNS = Rule(4, "runs", "runs")
-COLOUR_GROUPS = Rule(4, "colour groups", "colour-groups")
-WILDS = Rule(4, "Wilds", "wilds")
-NATURAL = Rule(4, "a natural card", "natural-card")
-SKIPS_NOT_LAID = Rule(4, "Skips are never laid down", "skips-not-laid")
-LAYING_DOWN = Rule(5, "laying down", "laying-down")
-NO_EXTRA_GROUPS = Rule(5, "no extra groups", "no-extra-groups")
-ONE_PHASE = Rule(5, "one phase per hand, in order", "one-phase")
-HITTING = Rule(6, "hitting", "hitting")
-SKIPS = Rule(7, "Skips", "skips")
-GOING_OUT = Rule(8, "going out", "going-out")
-FLOATERS = Rule(8, "floaters", "floaters")
-CARD_POINTS = Rule(8, "card points", "card-points")
-HAND_SIZE = Rule(8, "a hand never grows", "hand-size")
-CARDS_LEFT = Rule(8, "laying down uses cards", "cards-left")
-END_OF_GAME = Rule(9, "end of the game", "end-of-game")
-TIES = Rule(9, "ties", "ties")
-HOUSE_RULES = Rule(10, "house rules", "house-rules")
+DECK = Rule(1, N_("the deck"), "deck")
+REGULAR_DECKS = Rule(2, N_("two regular decks"), "regular-decks")
+PHASES = Rule(3, N_("the phases"), "phases")
+PLAYERS = Rule(3, N_("players"), "players")
+PLUS10 = Rule(3, N_("Phase 10 + 10"), "phase-10-plus-10")
+EVEN = Rule(3, N_("even phases"), "even-phases")
+FIRST_PHASES = Rule(3, N_("first to N phases"), "first-phases")
+TEN_HANDS = Rule(3, N_("ten hands"), "ten-hands")
+MASTERS = Rule(3, N_("Masters"), "masters")
+MIXED_UP = Rule(3, N_("Mixed-up Masters"), "mixed-up-masters")
+SUPER_WILD = Rule(3, N_("Super Wild"), "super-wild")
+OWN_PHASES = Rule(3, N_("your own phases"), "own-phases")
+SETS = Rule(4, N_("sets"), "sets")
+RUNS = Rule(4, N_("runs"), "runs")
+COLOUR_GROUPS = Rule(4, N_("colour groups"), "colour-groups")
+WILDS = Rule(4, N_("Wilds"), "wilds")
+NATURAL = Rule(4, N_("a natural card"), "natural-card")
+SKIPS_NOT_LAID = Rule(4, N_("Skips are never laid down"), "skips-not-laid")
+LAYING_DOWN = Rule(5, N_("laying down"), "laying-down")
+NO_EXTRA_GROUPS = Rule(5, N_("no extra groups"), "no-extra-groups")
+ONE_PHASE = Rule(5, N_("one phase per hand, in order"), "one-phase")
+HITTING = Rule(6, N_("hitting"), "hitting")
+SKIPS = Rule(7, N_("Skips"), "skips")
+GOING_OUT = Rule(8, N_("going out"), "going-out")
+FLOATERS = Rule(8, N_("floaters"), "floaters")
+CARD_POINTS = Rule(8, N_("card points"), "card-points")
+HAND_SIZE = Rule(8, N_("a hand never grows"), "hand-size")
+CARDS_LEFT = Rule(8, N_("laying down uses cards"), "cards-left")
+END_OF_GAME = Rule(9, N_("end of the game"), "end-of-game")
+TIES = Rule(9, N_("ties"), "ties")
+HOUSE_RULES = Rule(10, N_("house rules"), "house-rules")
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     value for value in globals().values() if isinstance(value, Rule)

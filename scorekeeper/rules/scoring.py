@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
+from ..i18n import _, join, ngettext
 from . import reasons as rule
 from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
 from .phases import Rules
@@ -67,30 +68,58 @@ def hand_points(rules: Rules, cards: Iterable[Card]) -> int:
 
 # --- cards left, counted by what they are worth ---------------------------------
 
-_WORDS = {
-    "low": ("card 1-9", "cards 1-9"),
-    "high": ("card 10-12", "cards 10-12"),
-    "skips": ("Skip", "Skips"),
-    "wilds": ("Wild", "Wilds"),
-    "super_wilds": ("Super Wild", "Super Wilds"),
-    "super_skips": ("Super Skip", "Super Skips"),
-}
+_WORDS = ("low", "high", "skips", "wilds", "super_wilds", "super_skips")  # CardsLeft's kinds
 
 
 def _count_words(count: int, kind: str) -> str:
-    one, many = _WORDS[kind]
-    return f"{count} {one if count == 1 else many}"
+    """'2 cards 1-9', '1 Wild', in the current language."""
+    return {
+        "low": ngettext("%(num)s card 1-9", "%(num)s cards 1-9", count),
+        "high": ngettext("%(num)s card 10-12", "%(num)s cards 10-12", count),
+        "skips": ngettext("%(num)s Skip", "%(num)s Skips", count),
+        "wilds": ngettext("%(num)s Wild", "%(num)s Wilds", count),
+        "super_wilds": ngettext("%(num)s Super Wild", "%(num)s Super Wilds", count),
+        "super_skips": ngettext("%(num)s Super Skip", "%(num)s Super Skips", count),
+    }[kind]
+
+
+def _kind_word(kind: str) -> str:
+    """One card of a kind, named: 'Super Wild'."""
+    return {
+        "low": _("card 1-9"),
+        "high": _("card 10-12"),
+        "skips": _("Skip"),
+        "wilds": _("Wild"),
+        "super_wilds": _("Super Wild"),
+        "super_skips": _("Super Skip"),
+    }[kind]
+
+
+def _kinds_word(kind: str) -> str:
+    """Cards of a kind, named: 'cards 1-9', 'Wilds'."""
+    return {
+        "low": _("cards 1-9"),
+        "high": _("cards 10-12"),
+        "skips": _("Skips"),
+        "wilds": _("Wilds"),
+        "super_wilds": _("Super Wilds"),
+        "super_skips": _("Super Skips"),
+    }[kind]
 
 
 def _cards_word(count: int) -> str:
-    return f"{count} card{'' if count == 1 else 's'}"
+    return ngettext("%(num)s card", "%(num)s cards", count)
 
 
 def _count_of(kind: str, value: object) -> int:
     """A count of cards of one kind: a whole number from 0 up (ValueError otherwise)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(
-            f"the number of {_WORDS[kind][1]} must be a whole number from 0 up, not {value!r}"
+            _(
+                "the number of %(cards)s must be a whole number from 0 up, not %(value)r",
+                cards=_kinds_word(kind),
+                value=value,
+            )
         )
     return value
 
@@ -138,7 +167,7 @@ class CardsLeft:
     def describe(self) -> str:
         """'2 cards 1-9, 1 Wild' or 'no cards'."""
         parts = [_count_words(getattr(self, k), k) for k in _WORDS if getattr(self, k)]
-        return ", ".join(parts) or "no cards"
+        return ", ".join(parts) or _("no cards")
 
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> CardsLeft:
@@ -155,7 +184,13 @@ class CardsLeft:
         """Read ``{"low": 2, "high": 1, "skips": 0, "wilds": 0}`` (missing kinds are 0)."""
         unknown = [str(key) for key in data if key not in _WORDS]
         if unknown:
-            raise ValueError(f"unknown kind of card {', '.join(unknown)}: use {', '.join(_WORDS)}")
+            raise ValueError(
+                _(
+                    "unknown kind of card %(unknown)s: use %(kinds)s",
+                    unknown=", ".join(unknown),
+                    kinds=", ".join(_WORDS),
+                )
+            )
         # Checked in __post_init__'s order, so the first bad count named is the same.
         counts = {kind: _count_of(kind, data[kind]) for kind in _WORDS if kind in data}
         return cls(**counts)
@@ -319,39 +354,45 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     if hand.went_out and hand.floater:
         problems.append(
             cite(
-                "cannot both go out and be a floater: a floater did not win the hand", RULE_FLOATER
+                _("cannot both go out and be a floater: a floater did not win the hand"),
+                RULE_FLOATER,
             )
         )
     if hand.floater and not rules.going_out_needs_discard:
         problems.append(
             cite(
-                "cannot be a floater with these rules: hitting the last card goes out "
-                "(the option going_out=discard brings floaters in)",
+                _(
+                    "cannot be a floater with these rules: hitting the last card goes out "
+                    "(the option going_out=discard brings floaters in)"
+                ),
                 RULE_FLOATER,
             )
         )
     if hand.went_out and not hand.laid_down:
         problems.append(
             cite(
-                "went out without making their phase: going out needs the phase down",
+                _("went out without making their phase: going out needs the phase down"),
                 RULE_GOING_OUT,
             )
         )
     if hand.floater and not hand.laid_down:
         problems.append(
             cite(
-                "is a floater without making their phase: only a player whose phase is down "
-                "can hit away every card",
+                _(
+                    "is a floater without making their phase: only a player whose phase is down "
+                    "can hit away every card"
+                ),
                 RULE_FLOATER,
             )
         )
     return problems
 
 
-def _who(hand: PlayerHand) -> str:
-    if hand.laid_down:
-        return f"someone who laid down phase {hand.phase}"
-    return "a player who did not make the phase"
+def _floater_hint(rules: Rules, reason: str) -> str:
+    """With floaters in play, a player with no card left may be one."""
+    if not rules.going_out_needs_discard:
+        return reason
+    return _("%(reason)s (if they hit away every card, mark them as a floater)", reason=reason)
 
 
 def total_problems(
@@ -379,15 +420,26 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     points = hand.points
     assert points is not None
     if points < 0:
-        return [cite(f"{points} is not possible: points are never negative", RULE_POINTS)]
+        return [
+            cite(
+                _("%(points)s is not possible: points are never negative", points=points),
+                RULE_POINTS,
+            )
+        ]
     if hand.went_out:
         if points:
-            return [cite(f"went out, so scores 0, not {points}", RULE_GOING_OUT)]
+            return [cite(_("went out, so scores 0, not %(points)s", points=points), RULE_GOING_OUT)]
         return []
     if hand.floater:
         if points:
             return [
-                cite(f"is a floater with no cards left, so scores 0, not {points}", RULE_FLOATER)
+                cite(
+                    _(
+                        "is a floater with no cards left, so scores 0, not %(points)s",
+                        points=points,
+                    ),
+                    RULE_FLOATER,
+                )
             ]
         return []
     if points % 5:
@@ -395,47 +447,84 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         if rules.super_wild:
             worth += [SUPER_SKIP_POINTS, SUPER_WILD_POINTS]
         listed = ", ".join(str(w) for w in sorted(set(worth))[:-1])
-        reason = f"every card is worth {listed} or {max(worth)}"
-        return [cite(f"{points} is not a multiple of 5: {reason}", RULE_POINTS)]
+        reason = _(
+            "%(points)s is not a multiple of 5: every card is worth %(listed)s or %(most)s",
+            points=points,
+            listed=listed,
+            most=max(worth),
+        )
+        return [cite(reason, RULE_POINTS)]
     limits = _limits(rules, hand)
     possible = _possible_totals(rules, hand)
     if points in possible:
         return []
     if not hand.laid_down:
+        values: dict[str, object] = {"points": points, "size": HAND_SIZE}
         if points < min(possible):
-            reason = f"holds exactly {HAND_SIZE} cards, worth at least {min(possible)}"
+            reason = _(
+                "%(points)s is not possible: a player who did not make the phase holds exactly "
+                "%(size)s cards, worth at least %(least)s",
+                least=min(possible),
+                **values,
+            )
         elif points > max(possible):
-            reason = f"holds exactly {HAND_SIZE} cards, worth at most {max(possible)}"
+            reason = _(
+                "%(points)s is not possible: a player who did not make the phase holds exactly "
+                "%(size)s cards, worth at most %(most)s",
+                most=max(possible),
+                **values,
+            )
         else:
-            reason = f"holds exactly {HAND_SIZE} cards, and no {HAND_SIZE} cards are worth {points}"
-        return [cite(f"{points} is not possible: {_who(hand)} {reason}", RULE_HAND_SIZE)]
+            reason = _(
+                "%(points)s is not possible: a player who did not make the phase holds exactly "
+                "%(size)s cards, and no %(size)s cards are worth %(points)s",
+                **values,
+            )
+        return [cite(reason, RULE_HAND_SIZE)]
     most = limits.most_with_super_wild_down or limits.most
     if not possible:
         return [
             cite(
-                f"{points} is not possible: laying down phase {hand.phase} and discarding "
-                f"leaves no card, so {_who(hand)} went out (or floated)",
+                _(
+                    "%(points)s is not possible: laying down phase %(phase)s and discarding "
+                    "leaves no card, so someone who laid down phase %(phase)s went out "
+                    "(or floated)",
+                    points=points,
+                    phase=hand.phase,
+                ),
                 RULE_LAID_DOWN,
             )
         ]
     if points == 0:
-        reason = f"0 is not possible for {_who(hand)} and did not go out: at least 1 card is left"
-        if rules.going_out_needs_discard:
-            reason += " (if they hit away every card, mark them as a floater)"
-        return [cite(reason, RULE_LAID_DOWN)]
+        reason = _(
+            "0 is not possible for someone who laid down phase %(phase)s and did not go out: "
+            "at least 1 card is left",
+            phase=hand.phase,
+        )
+        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
+    values = {"points": points, "phase": hand.phase, "cards": _cards_word(most)}
     if points > max(possible):
         return [
             cite(
-                f"{points} is too much for {_who(hand)} (at most {_cards_word(most)} left, "
-                f"worth at most {max(possible)})",
+                _(
+                    "%(points)s is too much for someone who laid down phase %(phase)s "
+                    "(at most %(cards)s left, worth at most %(most)s)",
+                    most=max(possible),
+                    **values,
+                ),
                 RULE_LAID_DOWN,
             )
         ]
-    fewer = "no single card is" if most == 1 else f"no {most} cards or fewer are"
     return [
         cite(
-            f"{points} is not possible for {_who(hand)}: at most {_cards_word(most)} left, "
-            f"and {fewer} worth {points}",
+            ngettext(
+                "%(points)s is not possible for someone who laid down phase %(phase)s: "
+                "at most %(cards)s left, and no single card is worth %(points)s",
+                "%(points)s is not possible for someone who laid down phase %(phase)s: "
+                "at most %(cards)s left, and no %(num)s cards or fewer are worth %(points)s",
+                most,
+                **values,
+            ),
             RULE_LAID_DOWN,
         )
     ]
@@ -469,12 +558,19 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             continue
         if limit == 0:
             problems.append(
-                cite(f"there is no {_WORDS[kind][0]} in this game's deck", RULE_SUPER_WILD)
+                cite(
+                    _("there is no %(card)s in this game's deck", card=_kind_word(kind)),
+                    RULE_SUPER_WILD,
+                )
             )
         else:
             problems.append(
                 cite(
-                    f"{_count_words(held, kind)} cannot be in one hand: the deck has only {limit}",
+                    _(
+                        "%(cards)s cannot be in one hand: the deck has only %(limit)s",
+                        cards=_count_words(held, kind),
+                        limit=limit,
+                    ),
                     RULE_DECK,
                 )
             )
@@ -482,16 +578,21 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         return problems
     count = cards.count
     if hand.went_out or hand.floater:
+        if count and hand.went_out:
+            reason = _("went out, so holds no cards, not %(cards)s", cards=_cards_word(count))
+            return [cite(reason, RULE_GOING_OUT)]
         if count:
-            who = "went out" if hand.went_out else "is a floater"
-            rule = RULE_GOING_OUT if hand.went_out else RULE_FLOATER
-            return [cite(f"{who}, so holds no cards, not {_cards_word(count)}", rule)]
+            reason = _("is a floater, so holds no cards, not %(cards)s", cards=_cards_word(count))
+            return [cite(reason, RULE_FLOATER)]
         return []
     if not hand.laid_down:
         if count != HAND_SIZE:
-            return [
-                cite(f"{_who(hand)} holds exactly {HAND_SIZE} cards, not {count}", RULE_HAND_SIZE)
-            ]
+            reason = _(
+                "a player who did not make the phase holds exactly %(size)s cards, not %(count)s",
+                size=HAND_SIZE,
+                count=count,
+            )
+            return [cite(reason, RULE_HAND_SIZE)]
         return []
     limits = _limits(rules, hand)
     most = limits.most
@@ -500,20 +601,28 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     if most < 1:
         return [
             cite(
-                f"laying down phase {hand.phase} and discarding leaves no card, so "
-                f"{_who(hand)} went out (or floated)",
+                _(
+                    "laying down phase %(phase)s and discarding leaves no card, so "
+                    "someone who laid down phase %(phase)s went out (or floated)",
+                    phase=hand.phase,
+                ),
                 RULE_LAID_DOWN,
             )
         ]
     if count == 0:
-        reason = f"{_who(hand)} and did not go out has at least 1 card left"
-        if rules.going_out_needs_discard:
-            reason += " (if they hit away every card, mark them as a floater)"
-        return [cite(reason, RULE_LAID_DOWN)]
+        reason = _(
+            "someone who laid down phase %(phase)s and did not go out has at least 1 card left",
+            phase=hand.phase,
+        )
+        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
     if count > most:
-        return [
-            cite(f"{_who(hand)} has at most {_cards_word(most)} left, not {count}", RULE_LAID_DOWN)
-        ]
+        reason = _(
+            "someone who laid down phase %(phase)s has at most %(cards)s left, not %(count)s",
+            phase=hand.phase,
+            cards=_cards_word(most),
+            count=count,
+        )
+        return [cite(reason, RULE_LAID_DOWN)]
     return []
 
 
@@ -526,7 +635,12 @@ def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -
         if not problems and hand.points is not None and hand.points != worth:
             problems = [
                 cite(
-                    f"{hand.cards.describe()} are worth {worth}, not {hand.points}",
+                    _(
+                        "%(cards)s are worth %(worth)s, not %(points)s",
+                        cards=hand.cards.describe(),
+                        worth=worth,
+                        points=hand.points,
+                    ),
                     RULE_POINTS,
                 )
             ]
@@ -589,21 +703,31 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
             continue
         holders = [name for name, options in needs.items() if min(o[index] for o in options)]
         exact = all(hands[name].cards is not None for name in holders)
-        verb = "hold" if exact else "need at least"
-        problems.append(
-            cite(
-                f"together {join_names(holders)} {verb} {_count_words(least, kind)}, but the deck "
-                f"has only {deck[index]}",
-                RULE_DECK,
+        values = {
+            "names": join_names(holders),
+            "cards": _count_words(least, kind),
+            "limit": deck[index],
+        }
+        if exact:
+            reason = _(
+                "together %(names)s hold %(cards)s, but the deck has only %(limit)s", **values
             )
-        )
+        else:
+            reason = _(
+                "together %(names)s need at least %(cards)s, but the deck has only %(limit)s",
+                **values,
+            )
+        problems.append(cite(reason, RULE_DECK))
     if problems or _fits_one_deck(deck, list(needs.values())):
         return problems
     totals = ", ".join(f"{name} {hands[name].total(rules)}" for name in needs)
     return [
         cite(
-            f"these totals cannot all come from one deck ({totals}): together they "
-            "need more Wilds, Skips and cards 10-12 than it holds",
+            _(
+                "these totals cannot all come from one deck (%(totals)s): together they "
+                "need more Wilds, Skips and cards 10-12 than it holds",
+                totals=totals,
+            ),
             RULE_DECK,
         )
     ]
@@ -639,10 +763,7 @@ def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 def join_names(names: Sequence[str]) -> str:
     """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return join(names)
 
 
 def laid_down_implied(points: int) -> str | None:
@@ -654,7 +775,9 @@ def laid_down_implied(points: int) -> str | None:
     least = HAND_SIZE * LOW_POINTS
     if points >= least:
         return None
-    return (
-        f"under {least} points means they laid it down (otherwise they would hold "
-        f"{HAND_SIZE} cards, worth at least {least})"
+    return _(
+        "under %(least)s points means they laid it down (otherwise they would hold "
+        "%(size)s cards, worth at least %(least)s)",
+        least=least,
+        size=HAND_SIZE,
     )

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from ..i18n import _
 from .cards import (
     SKIP,
     SUPER_SKIP,
@@ -38,7 +39,6 @@ from .cards import (
     impossible,
     number_card,
 )
-from .check import a_number
 from .phases import GroupKind, GroupSpec, Layout, Rules
 
 COLOURS = tuple(Colour)
@@ -91,7 +91,11 @@ def solve(rules: Rules, phase_number: int, hand: Sequence[Card]) -> Solution:
     hand = tuple(hand)
     if len(hand) > MAX_HAND:
         raise CardError(
-            f"a hand holds at most {MAX_HAND} cards (10 dealt and 1 drawn), not {len(hand)}"
+            _(
+                "a hand holds at most %(most)s cards (10 dealt and 1 drawn), not %(count)s",
+                most=MAX_HAND,
+                count=len(hand),
+            )
         )
     problems = impossible(hand, super_wild=rules.super_wild)
     if problems:
@@ -581,7 +585,7 @@ class _Slot:
 def _build(pool: _Pool, plan: _Plan, natural_per_phase: bool) -> Solution:
     layout = plan.layout
     slots: list[_Slot] = []
-    for position, (_, option) in enumerate(plan.choice):
+    for position, (_spec, option) in enumerate(plan.choice):
         if option.colour is not None:
             slots += [
                 _Slot(
@@ -728,16 +732,16 @@ def _describe(
     for position, spec in enumerate(layout):
         if layout.count(spec) > 1:
             nth = layout[: position + 1].count(spec)
-            names.append(f"the {_ordinal(nth)} {spec}")
+            names.append(_ordinal(nth, spec.describe()))
         else:
-            names.append(f"the {spec}")
+            names.append(_("the %(group)s", group=spec.describe()))
     extra = [0] * 13
     in_group: dict[tuple[int, int], int] = {}
     words = []
     for slot in missing:
         name = names[slot.group]
         if slot.colour is not None:
-            words.append(f"a {COLOURS[slot.colour].word} card (any number) for {name}")
+            words.append(_any_number(COLOURS[slot.colour], name))
             continue
         n = slot.number
         assert n is not None
@@ -747,22 +751,46 @@ def _describe(
         )
         if kind is GroupKind.SET and not group_has_number:
             first = not in_group.get((slot.group, n))
-            words.append(
-                f"{'a card of any' if first else 'another card of that'} number for {name}"
-            )
+            if first:
+                words.append(_("a card of any number for %(group)s", group=name))
+            else:
+                words.append(_("another card of that number for %(group)s", group=name))
         elif pool.count[n] + extra[n] >= _DECK_COPIES_PER_NUMBER:
-            words.append(f"a Wild for {name} (all eight {n}s are taken)")
+            words.append(
+                _("a Wild for %(group)s (all eight %(number)ss are taken)", group=name, number=n)
+            )
+        elif kind is GroupKind.RUN and n in (8, 11):
+            words.append(_("an %(number)s (any colour) for %(group)s", number=n, group=name))
         elif kind is GroupKind.RUN:
-            words.append(f"{a_number(n)} (any colour) for {name}")
+            words.append(_("a %(number)s (any colour) for %(group)s", number=n, group=name))
+        elif n in (8, 11):
+            words.append(_("an %(number)s for %(group)s", number=n, group=name))
         else:
-            words.append(f"{a_number(n)} for {name}")
+            words.append(_("a %(number)s for %(group)s", number=n, group=name))
         extra[n] += 1
         in_group[slot.group, n] = in_group.get((slot.group, n), 0) + 1
     return tuple(words)
 
 
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _ordinal(n: int, group: str) -> str:
+    """'the 2nd set of 3', when a phase has two alike."""
+    if n == 1:
+        return _("the 1st %(group)s", group=group)
+    if n == 2:
+        return _("the 2nd %(group)s", group=group)
+    if n == 3:
+        return _("the 3rd %(group)s", group=group)
+    return _("the %(n)sth %(group)s", n=n, group=group)
+
+
+def _any_number(colour: Colour, group: str) -> str:
+    """'a red card (any number) for the 7 of one colour'."""
+    return {
+        Colour.RED: _("a red card (any number) for %(group)s", group=group),
+        Colour.BLUE: _("a blue card (any number) for %(group)s", group=group),
+        Colour.GREEN: _("a green card (any number) for %(group)s", group=group),
+        Colour.YELLOW: _("a yellow card (any number) for %(group)s", group=group),
+    }[colour]
 
 
 # --- every way to get closer ------------------------------------------------------
@@ -798,13 +826,41 @@ def describe_cards(cards: Sequence[Card]) -> tuple[str, ...]:
     words = []
     whole_colours = [c for c in COLOURS if all((n, c) in numbers for n in _NUMBERS)]
     for colour in whole_colours:
-        words.append(f"any {colour.word} card")
+        words.append(_any_card(colour))
         numbers -= {(n, colour) for n in _NUMBERS}
     for n in _NUMBERS:
         colours = [c for c in COLOURS if (n, c) in numbers]
         if len(colours) == len(COLOURS):
-            words.append(f"any {n}")
+            words.append(_("any %(number)s", number=n))
         elif colours:
-            words += [f"a {c.word} {n}" for c in colours]
-    words += [f"a {c.kind.value.title()}" for c in cards if not c.is_natural]
+            words += [_a_card(c, n) for c in colours]
+    words += [_a_kind(c.kind) for c in cards if not c.is_natural]
     return tuple(words)
+
+
+def _any_card(colour: Colour) -> str:
+    return {
+        Colour.RED: _("any red card"),
+        Colour.BLUE: _("any blue card"),
+        Colour.GREEN: _("any green card"),
+        Colour.YELLOW: _("any yellow card"),
+    }[colour]
+
+
+def _a_card(colour: Colour, number: int) -> str:
+    """'a red 7' (German 'eine rote 7', Spanish 'un 7 rojo')."""
+    return {
+        Colour.RED: _("a red %(number)s", number=number),
+        Colour.BLUE: _("a blue %(number)s", number=number),
+        Colour.GREEN: _("a green %(number)s", number=number),
+        Colour.YELLOW: _("a yellow %(number)s", number=number),
+    }[colour]
+
+
+def _a_kind(kind: Kind) -> str:
+    return {
+        Kind.WILD: _("a Wild"),
+        Kind.SKIP: _("a Skip"),
+        Kind.SUPER_WILD: _("a Super Wild"),
+        Kind.SUPER_SKIP: _("a Super Skip"),
+    }[kind]
