@@ -941,13 +941,13 @@ def load_game(data: object) -> Game:
             raise GameError(_name_expected(what, value), hand=hand)
         return canonical.get(value.strip().casefold(), value.strip())
 
-    dealer = name_of(data.get("dealer", players[0] if players else ""), "the dealer")
+    dealer = name_of(data.get("dealer", players[0] if players else ""), _("the dealer"))
     orders = {}
     raw_orders = _given(data, "orders", {})
     if not isinstance(raw_orders, Mapping):
         raise GameError(_("orders must map each player to their list of phases"))
     for key, order in raw_orders.items():
-        name = name_of(key, "each key of orders")
+        name = name_of(key, _("each key of %(key)s", key="orders"))
         if not isinstance(order, list) or not all(_is_int(n) for n in order):
             raise GameError(_("the order must be a list of phase numbers"), player=name)
         orders[name] = tuple(order)
@@ -986,7 +986,7 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
         value = raw.get(key) or []
         if not isinstance(value, list):
             raise GameError(_("%(key)s must be a list of names", key=key), hand=number)
-        return tuple(name_of(v, f"each name in {key}") for v in value)
+        return tuple(name_of(v, _("each name in %(key)s", key=key)) for v in value)
 
     def mapping(key: str, read: Callable[[object], T]) -> dict[str, T]:
         value = raw.get(key) or {}
@@ -996,7 +996,7 @@ def _load_hand(raw: object, number: int, name_of: Callable[[object, str], str]) 
             )
         result: dict[str, T] = {}
         for key_name, item in value.items():
-            name = name_of(key_name, f"each key of {key}")
+            name = name_of(key_name, _("each key of %(key)s", key=key))
             if name in result:
                 raise GameError(
                     _("%(key)s names this player twice", key=key), hand=number, player=name
