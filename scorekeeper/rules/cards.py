@@ -37,6 +37,7 @@ class Colour(Enum):
     def card(self, number: int | str) -> str:
         """A card of this colour in words: 'red 7', 'rote 7', '7 rojo'."""
         return {
+            # Translators: a card in words, as players say it: 'rote 7', '7 rojo'.
             "R": _("red %(number)s", number=number),
             "B": _("blue %(number)s", number=number),
             "G": _("green %(number)s", number=number),

@@ -139,6 +139,7 @@ def check_group(
     """
     cards = tuple(cards)
     if not cards:
+        # Translators: %(group)s names a group and its cards: 'set of 3 (R7 B7 G8)'.
         return [Reason(_("%(group)s: the group has no cards", group=label), RULE_SIZE)]
     problems: list[Problem] = []
     kept: list[Card] = []
@@ -307,6 +308,7 @@ def _order_hint(
             continue
         for order in set(permutations(layout)):
             if not _layout_problems(rules, order, groups):
+                # Translators: %(group)s is a group's name: 'set of 3', 'run of 4'.
                 wanted = _("the %(group)s", group=layout[0].describe())
                 for spec in layout[1:]:
                     wanted = _(

@@ -96,6 +96,7 @@ class Phase:
         """The phase in words, in the current language (alternatives joined by OR)."""
         text = describe_layout(self.layouts[0])
         for layout in self.layouts[1:]:
+            # Translators: alternative ways to make one phase (Super Wild's phase 7).
             text = _("%(phase)s OR %(other)s", phase=text, other=describe_layout(layout))
         return text
 

@@ -59,6 +59,7 @@ class Reason:
 
     def cited(self) -> str:
         """The reason with its rule, for plain text: '... [Rule 8: card points]'."""
+        # Translators: a reason with the rule it cites, in plain text.
         return _("%(reason)s [%(rule)s]", reason=self, rule=self.rule) if self.rule else str(self)
 
     def to_json(self) -> dict[str, object]:

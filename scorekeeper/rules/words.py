@@ -109,4 +109,5 @@ def a_number(n: int) -> str:
     """'a 7', 'an 8', 'an 11': a number card said aloud ('eine 8', 'un 8')."""
     if n in (8, 11):
         return _("an %(number)s", number=n)
+    # Translators: a number card said aloud: 'eine 7', 'un 7'.
     return _("a %(number)s", number=n)
