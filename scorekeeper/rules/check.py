@@ -336,7 +336,7 @@ def _set_problems(cards: list[Card], label: str) -> list[Problem]:
         return []
     target = _most_common(c.face for c in naturals)
     return [
-        Reason(not_a_number(label, c.code, target), RULE_SET)
+        Reason(_not_a_number(label, c.code, target), RULE_SET)
         for c in naturals
         if c.number != target
     ]
@@ -679,10 +679,7 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
 # --- words -------------------------------------------------------------------
 
 
-a_number = words.a_number
-
-
-def not_a_number(label: str, card: str, n: int) -> str:
+def _not_a_number(label: str, card: str, n: int) -> str:
     """'set of 3 (...): G8 is not a 7' (German 'keine 7', Spanish 'no es un 7')."""
     if n in (8, 11):
         return _("%(group)s: %(card)s is not an %(number)s", group=label, card=card, number=n)
