@@ -17,7 +17,7 @@ from scorekeeper.rules.cards import parse_card, parse_cards
 from scorekeeper.rules.check import check_phase
 from scorekeeper.rules.game import GameError, load_game, replay
 from scorekeeper.rules.hit import check_hit
-from scorekeeper.rules.phases import OFFICIAL, OPTIONS, PROFILES, GroupKind, make_rules
+from scorekeeper.rules.phases import OFFICIAL, OPTIONS, PROFILES, GroupKind, GroupSpec, make_rules
 from scorekeeper.rules.scoring import CardsLeft, counts_problems, total_problems
 from scorekeeper.rules.solve import closer_cards, describe_cards, solve
 
@@ -96,6 +96,19 @@ def test_a_set_of_seven_or_more_has_no_german_name_of_its_own():
     with i18n.using("de"):
         assert str(rules.phase(1)) == "2 Sätze aus 7"
         assert str(rules.phase(2)) == "1 Satz aus 8 + 1 Dreierfolge"
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("kind", [GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR])
+def test_a_group_of_any_size_is_named_without_english_words(language, kind):
+    english_words = re.compile(r"\b(sets?|runs?|cards?|of|one|colour|x)\b")
+    low, high = (2, 24) if kind is GroupKind.COLOUR else (2, 12)
+    with i18n.using(language):
+        specs = [GroupSpec(kind, size) for size in range(low, high + 1)]
+        names = [(spec.describe(), spec.counted(1), spec.counted(2)) for spec in specs]
+    for texts in names:
+        assert not any(english_words.search(text) for text in texts), texts
+    assert len({texts[0] for texts in names}) == len(specs)  # each size has its own name
 
 
 @pytest.mark.parametrize(
