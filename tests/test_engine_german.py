@@ -266,7 +266,7 @@ def test_every_reason_is_translated_with_its_values_filled_in(language, rules, n
             "R4 B4 G4",
             "W",
             "kommt zum Satz mit der Zahl 4 (als eine 4)",
-            "se une al grupo de 4 (como un 4)",
+            "se une al grupo del 4 (como un 4)",
         ),
         (
             GroupKind.COLOUR,
