@@ -181,7 +181,9 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
         problems = hand_problems(now.game, hand, now.kept)
         errors = [p for p in problems if not p.warning]
         if errors:
-            return Refused(f"Hand {number} cannot be recorded: {errors[0]}", tuple(problems))
+            return Refused(
+                f"Hand {number} cannot be recorded: {errors[0]}", tuple(problems), errors[0].rule
+            )
         game = now.game.with_hand(hand)
         data = hand_to_json(game, hand)
         state = {**now.stored.state, "hands": [*now.stored.state["hands"], data]}
@@ -214,7 +216,9 @@ def correct(db: Database, game_id: str, seen: int, number: int, hand: HandRecord
     problems = hand_problems(before, hand, now.kept[: number - 1])
     errors = [p for p in problems if not p.warning]
     if errors:
-        return Refused(f"Hand {number} cannot be saved like this: {errors[0]}", tuple(problems))
+        return Refused(
+            f"Hand {number} cannot be saved like this: {errors[0]}", tuple(problems), errors[0].rule
+        )
     hands = list(now.game.hands)
     hands[number - 1] = hand
     game = replace(now.game, hands=tuple(hands))
@@ -247,6 +251,7 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
         {"number": number},
         now.kept[: number - 1],
         refusal=f"Hand {number} cannot be deleted: without it, ",
+        deleted=number,
     )
 
 
@@ -292,7 +297,8 @@ def _go_back(
         # the engine judges every write, old versions too, from the first hand that differs
         replayed = replay_from(game, now.kept[: _same_start(now.stored.state, state)])
     except (GameError, RulesError) as error:
-        return Refused(f"That version of the game no longer replays: {error}")
+        rule = getattr(error, "rule", None)
+        return Refused(f"That version of the game no longer replays: {error}", rule=rule)
     if seen != now.version:
         return Conflict(STALE, now)
     if full := _history_full(now):
@@ -387,19 +393,38 @@ def _save_or_conflict(
     summary: str,
     detail: dict[str, Any],
     kept: Sequence[Kept],
-    refusal: str = "With this change a later hand no longer fits: ",
+    refusal: str = "With this change, ",
+    deleted: int | None = None,
 ) -> Result:
-    """Write a change made against version ``seen``: a stale page is a conflict."""
+    """Write a change made against version ``seen``: a stale page is a conflict.
+
+    ``deleted``: the hand this change deletes, so later hands are named as the
+    game's page numbers them, not as they would be numbered without it.
+    """
     if seen != now.version:
         return Conflict(STALE, now)
     if full := _history_full(now):
         return full
     try:
         return _save(db, now, game, state, action=action, summary=summary, detail=detail, kept=kept)
-    except GameError as error:  # a later hand no longer fits: its problems are not this hand's
-        return Refused(f"{refusal}{error}")
+    except GameError as error:
+        return _later_hand_refused(error, refusal, deleted)
     except store.Conflict:
         return Conflict(STALE, load(db, now.stored.id))
+
+
+def _later_hand_refused(error: GameError, lead: str, deleted: int | None) -> Refused:
+    """A change that breaks a later hand: which hand, its reason and its rule.
+
+    That hand's problems are not pinned to the form being sent (they concern
+    another hand), so they travel as the message and its rule only.
+    """
+    number = error.hand
+    if number is not None and deleted is not None and number >= deleted:
+        number += 1
+    which = f"hand {number}" if number is not None else "a later hand"
+    who = f"{error.player}: " if error.player else ""
+    return Refused(f"{lead}{which} no longer fits: {who}{error.reason}", rule=error.rule)
 
 
 def same_hand(a: HandRecord, b: HandRecord) -> bool:

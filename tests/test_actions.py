@@ -123,7 +123,26 @@ def test_correct_refuses_when_a_later_hand_no_longer_fits(db):
     actions.record(db, game_id, 2, hand("Ann", Bob=55, Cy=60))
     actions.record(db, game_id, 3, hand("Ann", Bob=55, Cy=60))  # Ann wins
     result = actions.correct(db, game_id, 4, 1, hand("Ann", Bob=55, Cy=60))
-    assert isinstance(result, actions.Refused) and "later hand no longer fits" in result.message
+    assert isinstance(result, actions.Refused)
+    assert result.message.startswith("With this change, hand 3 no longer fits: the game is over")
+    assert result.rule is not None and result.rule.anchor == "end-of-game"
+    assert result.problems == ()  # hand 3's problems are not the corrected hand's fields
+    assert store.game_version(db, game_id) == 4
+
+
+def test_delete_refuses_when_a_later_hand_no_longer_fits_naming_it_as_the_page_does(db):
+    game = {**GAME, "players": ["Ann", "Bob"], "options": {"first": "2"}}
+    game_id = actions.create(db, game).current.stored.id
+    actions.record(db, game_id, 1, HandRecord("Ann", ("Ann", "Bob"), {"Bob": 20}))
+    actions.record(db, game_id, 2, HandRecord("Bob", ("Ann", "Bob"), {"Ann": 20}))  # a tie
+    actions.record(db, game_id, 3, HandRecord("Ann", ("Ann",), tiebreak=True))
+    result = actions.delete(db, game_id, 4, 1)  # without hand 1 there is no tie to break
+    assert isinstance(result, actions.Refused)
+    assert result.message == (
+        "Hand 1 cannot be deleted: without it, hand 3 no longer fits: "
+        "no tiebreak is due: this is a normal hand"
+    )
+    assert result.rule is not None and result.rule.anchor == "ties"
     assert store.game_version(db, game_id) == 4
 
 

@@ -91,6 +91,16 @@ def test_a_game_the_engine_refuses_is_a_422_with_its_reason(client, game, messag
     assert message in response.get_json()["error"]
 
 
+def test_a_refused_game_carries_the_rule_and_its_anchor_on_the_rules_page(client):
+    over = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}
+    game = {"players": ["Ann", "Bob"], "options": {"first": 1}, "hands": [over, over]}
+    body = client.post("/api/games", json=game).get_json()
+    assert body["error"].startswith("hand 2: the game is over")
+    assert (body["rule"], body["anchor"]) == ("Rule 9: end of the game", "end-of-game")
+    alone = client.post("/api/games", json={"players": ["Ann"]}).get_json()
+    assert (alone["rule"], alone["anchor"]) == ("Rule 3: players", "players")
+
+
 def test_reading_a_game_shows_its_standings_and_file_but_never_the_edit_key(client):
     created = create(client)
     send(client, created, 1, FIRST_HAND)
@@ -179,6 +189,7 @@ def test_a_hand_the_engine_refuses_is_a_422_with_each_problem_pinned_to_a_player
     bob = next(p for p in problems if p["player"] == "Bob")
     assert bob["field"] == "points" and bob["warning"] is False
     assert "45 is not possible" in bob["message"]
+    assert (response.get_json()["rule"], bob["rule"]) == ("Rule 8: a hand never grows",) * 2
     missing = send(client, created, 1, {**hand, "points": {"Bob": 50}}).get_json()["problems"]
     assert [(p["player"], p["field"]) for p in missing] == [("Cy", "points")]
     assert hands_stored(app, created["id"]) == []

@@ -224,8 +224,39 @@ def test_a_correction_that_breaks_a_later_hand_is_refused(client):
     data = {"csrf_token": csrf(client), "went_out": "0", "points-1": "50"}
     response = client.post(f"{url}/hands/1", data=data)  # Ann would have won in hand 2
     assert response.status_code == 422
-    assert "a later hand no longer fits" in response.get_data(as_text=True)
+    alert = _alert(response)
+    assert "With this change, hand 3 no longer fits: the game is over" in alert
+    assert 'href="/rules#end-of-game">Rule 9: end of the game&nbsp;›</a>' in alert
     assert export(client, url)["hands"][0]["went_out"] == "Bob"
+
+
+def _alert(response) -> str:
+    """The page's first alert: the refusal and the rule links beside it."""
+    page = response.get_data(as_text=True)
+    alert = page[page.index('class="alert" role="alert"') :]
+    return alert[: alert.index("</p>")]
+
+
+def test_the_tiebreak_is_recorded_from_the_form_with_its_winner(client):
+    url = new_game(client, players=("Ann", "Bob"), first="2")
+    record(client, url, 1, went_out=0, points={1: 20})  # both make phase 1
+    record(client, url, 2, went_out=1, points={0: 20})  # both make phase 2: a tie at 20
+    assert "Tiebreak!" in client.get(url).get_data(as_text=True)
+    assert record(client, url, 3, went_out=1, points={}).status_code == 303
+    assert "<strong><bdi>Bob</bdi></strong> wins!" in client.get(url).get_data(as_text=True)
+
+
+def test_a_refused_deletion_says_which_hand_no_longer_fits_and_links_its_rule(client):
+    url = new_game(client, players=("Ann", "Bob"), first="2")
+    record(client, url, 1, went_out=0, points={1: 20})  # both make phase 1
+    record(client, url, 2, went_out=1, points={0: 20})  # both make phase 2: a tie
+    assert record(client, url, 3, went_out=0, points={}).status_code == 303  # the tiebreak
+    response = client.post(f"{url}/hands/1/delete", data={"csrf_token": csrf(client)})
+    assert response.status_code == 409
+    alert = _alert(response)
+    assert "Hand 1 cannot be deleted: without it, hand 3 no longer fits" in alert
+    assert 'href="/rules#ties">Rule 9: ties&nbsp;›</a>' in alert
+    assert len(export(client, url)["hands"]) == 3
 
 
 def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):

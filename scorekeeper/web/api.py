@@ -70,7 +70,14 @@ def _problem_json(problem: Problem) -> dict[str, Any]:
 
 
 def _refused(result: actions.Refused) -> ApiError:
-    return ApiError(422, result.message, problems=[_problem_json(p) for p in result.problems])
+    """A 422 with the reason, its rule and that rule's anchor on /rules, and each problem."""
+    return ApiError(
+        422,
+        result.message,
+        rule=str(result.rule) if result.rule else None,
+        anchor=result.rule.anchor if result.rule else None,
+        problems=[_problem_json(p) for p in result.problems],
+    )
 
 
 # --- create and read -----------------------------------------------------------------

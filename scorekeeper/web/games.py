@@ -206,12 +206,19 @@ def _to_game(result: actions.Saved):
 # --- the scorekeeper's page -------------------------------------------------------------
 
 
-def render_game(form: HandForm | None = None, status: int = 200, message: str | None = None):
+def render_game(
+    form: HandForm | None = None,
+    status: int = 200,
+    message: str | None = None,
+    message_rule: Rule | None = None,
+):
+    """The scorekeeper's page; ``message``: why a change was not made, and its rule."""
     sent = _phone_entries()
     return render_template(
         "game.html",
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
+        message_rule=message_rule,
         card_fields=card_fields(g.game.rules),
         phone_entries=sent,
         **view_context(g.current),
@@ -221,7 +228,7 @@ def render_game(form: HandForm | None = None, status: int = 200, message: str | 
 def after_change(result: actions.Result, *, say_what: bool = False):
     """Back to the game page after an undo, restore or deletion, or say why not (409)."""
     if isinstance(result, actions.Refused):
-        return render_game(message=result.message, status=409)
+        return render_game(message=result.message, status=409, message_rule=result.rule)
     if isinstance(result, actions.Conflict):
         abort(409, actions.STALE)
     if say_what:

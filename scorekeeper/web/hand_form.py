@@ -141,7 +141,7 @@ def parse_hand(
         if name not in made and name not in floaters and reason:
             made.append(name)
             result.marked.append(i)
-    if went_out and went_out not in made and not tiebreak:
+    if went_out and went_out not in made:  # going out is laying down, in a tiebreak too
         made.append(went_out)
     if errors:
         return result

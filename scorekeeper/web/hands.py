@@ -56,6 +56,16 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bo
     return ok
 
 
+def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
+    """A refused save on the form: the engine's problems at their fields, or else
+    the refusal above them (a later hand that no longer fits), with its rule."""
+    if not refused.problems:
+        form.general.append(refused.message)
+        if refused.rule:
+            form.rules[refused.message] = [refused.rule]
+    problems_into(form, game, refused.problems)
+
+
 def _cite(form: HandForm, key: str, problem: Problem) -> None:
     """Remember the rule behind a message, for its link on screen."""
     if problem.rule and problem.rule not in form.rules.get(key, []):
@@ -78,9 +88,7 @@ def record():
             flash(f"Hand {number} was already entered on another phone: it is recorded once.")
         return redirect(url_for("games.game_page"), 303)
     if isinstance(result, actions.Refused):
-        if not result.problems:
-            form.general.append(result.message)
-        problems_into(form, current.game, result.problems)
+        refusal_into(form, current.game, result)
         return render_game(form, 422)
     if result.current is not None:
         remember(result.current)
@@ -155,9 +163,7 @@ def edit(number: int):
         return _edit_form(form, number, standings), 422
     result = actions.correct(db(), current.stored.id, version_seen(), number, form.hand)
     if isinstance(result, actions.Refused):
-        if not result.problems:
-            form.general.append(result.message)
-        problems_into(form, current.game, result.problems)
+        refusal_into(form, current.game, result)
         return _edit_form(form, number, standings), 422
     if isinstance(result, actions.Conflict):
         abort(409, actions.STALE)

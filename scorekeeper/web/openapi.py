@@ -58,6 +58,12 @@ SCHEMAS: dict[str, Any] = {
         "required": ["error", "problems"],
         "properties": {
             "error": {"type": "string"},
+            "rule": {
+                "type": ["string", "null"],
+                "description": "The rule the error comes from, when it names one.",
+                "examples": ["Rule 9: end of the game"],
+            },
+            "anchor": {"type": ["string", "null"], "examples": ["end-of-game"]},
             "problems": {"type": "array", "items": _ref("Problem")},
         },
     },
