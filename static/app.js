@@ -107,6 +107,26 @@
     if (save && saveTop !== null) { window.scrollBy(0, save.getBoundingClientRect().top - saveTop); }
     saveTop = null;
   });
+  // The live check marks each field it complains about, as a refused save does without
+  // JavaScript: aria-invalid, described by its message beside the field (id "<field>-error").
+  function markInvalid(form) {
+    form.querySelectorAll("[aria-invalid]").forEach(function (field) {
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    });
+    form.querySelectorAll(".field-error[id$='-error']").forEach(function (message) {
+      var name = message.id.slice(0, -"-error".length);
+      form.querySelectorAll("[name='" + name + "']").forEach(function (field) {
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("aria-describedby", message.id);
+      });
+    });
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail.target;
+    var form = target && target.id === "hand-check" && target.closest("form");
+    if (form) { markInvalid(form); }
+  });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
   // Points sent from players' phones fill in the scorekeeper's form as they arrive.
   // A field the scorekeeper changed by hand is left alone; nothing is saved here.

@@ -125,6 +125,37 @@ def test_every_hand_form_error_is_shown_next_to_its_field(client, fields, messag
     assert export(client, url)["hands"] == []
 
 
+def _control(page: str, name: str) -> list[str]:
+    """Every input or select of the page with this name, as its opening tag."""
+    return re.findall(rf'<(?:input|select)[^>]*name="{name}"[^>]*>', page)
+
+
+@pytest.mark.parametrize(
+    ("fields", "names"),
+    [
+        ({"went_out": ""}, ["went_out", "points-0"]),  # nobody went out: Ann needs points
+        ({"points-1": "lots", "points-2": "5000"}, ["points-1", "points-2"]),
+        ({"floater-1": "1", "points-1": ""}, ["floater-1"]),
+        ({"low-2": "30"}, ["low-2"]),
+    ],
+)
+def test_a_refused_hand_marks_each_field_it_complains_about_for_screen_readers(
+    client, fields, names
+):
+    """Without JavaScript the refused form comes back with the same marks the live check sets."""
+    url = new_game(client, going_out="discard")
+    data = {"csrf_token": csrf(client), "hand_number": "1", "went_out": "0", "points-1": "50"}
+    data.update({"points-2": "20", **fields})
+    page = client.post(f"{url}/hands", data=data).get_data(as_text=True)
+    for name in names:
+        assert f'id="{name}-error"' in page, name
+        for tag in _control(page, name):
+            assert 'aria-invalid="true"' in tag and f'aria-describedby="{name}-error"' in tag
+    marked = re.findall(r'<(?:input|select)[^>]*aria-invalid="true"[^>]*name="([^"]+)"', page)
+    marked += re.findall(r'<(?:input|select)[^>]*name="([^"]+)"[^>]*aria-invalid="true"', page)
+    assert set(marked) == set(names)
+
+
 def test_counting_cards_adds_them_up(client):
     url = new_game(client)
     response = record(

@@ -47,6 +47,11 @@ def pages_of_a_game(page, server) -> list[tuple[str, object]]:
         page.click("button:has-text('Save')")
         expect(page.locator("#live-0 .field-error")).to_contain_text("47")
 
+    def nobody_went_out():
+        page.goto(edit)
+        page.click("button:has-text('Save')")
+        expect(page.locator("input[name=went_out]").first).to_have_attribute("aria-invalid", "true")
+
     def bad_new_game():
         page.goto(f"{server}/new")
         page.click("text=Start the game")
@@ -65,6 +70,7 @@ def pages_of_a_game(page, server) -> list[tuple[str, object]]:
         ("game", lambda: page.goto(edit)),
         ("game, live error", live_error),
         ("game, hand refused", bad_hand),
+        ("game, nobody went out", nobody_went_out),
         ("fix a hand", lambda: page.goto(f"{edit}/hands/1")),
         ("share", lambda: page.goto(f"{edit}/share")),
         ("history", lambda: page.goto(f"{edit}/history")),

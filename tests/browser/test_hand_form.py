@@ -49,6 +49,8 @@ def test_counts_and_points_that_disagree_are_refused_at_the_field(phone_without_
     page.fill("#points-1", "60")
     page.click("button:has-text('Save')")
     expect(page.locator("#live-1 .field-error")).to_contain_text("add up to 50 points, not 60")
+    expect(page.locator("#points-1")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#points-1")).to_have_attribute("aria-describedby", "points-1-error")
     expect(page.locator("#low-1")).to_have_value("10")
     expect(page.locator(".status")).to_contain_text("Hand 1")
 
@@ -102,8 +104,14 @@ def test_live_messages_show_at_the_field_and_above_save(phone, server):
     summary = phone.locator("#hand-check").bounding_box()
     save = phone.locator("button:has-text('Save hand')").bounding_box()
     assert summary["y"] + summary["height"] <= save["y"]
+    points = phone.locator("#points-2")  # marked for screen readers, described by the message
+    expect(points).to_have_attribute("aria-invalid", "true")
+    expect(points).to_have_attribute("aria-describedby", "points-2-error")
+    expect(phone.locator("#points-2-error")).to_contain_text("47 is not a multiple of 5")
     phone.fill("#points-2", "45")
     expect(phone.locator("#live-2 .field-error")).to_have_count(0)
+    expect(points).not_to_have_attribute("aria-invalid", "true")
+    expect(phone.locator("[aria-invalid]")).to_have_count(0)
 
 
 def test_the_fix_form_checks_as_you_type(phone, server):
