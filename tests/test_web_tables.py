@@ -167,12 +167,83 @@ def test_home_shows_this_devices_games_to_continue_and_no_other_devices(app, cli
     assert "Continue:" not in other.get("/").get_data(as_text=True)
 
 
-def test_watching_a_game_sets_no_cookie_so_it_is_not_remembered(app, client):
+def _watching(page: str) -> str:
+    """The start page's Watching section ('' when there is none)."""
+    if "<h2>Watching</h2>" not in page:
+        return ""
+    section = page[page.index("<h2>Watching</h2>") :]
+    return section[: section.index("</section>")]
+
+
+HTMX = {"HX-Request": "true"}
+
+
+def test_a_device_that_opens_a_watch_link_keeps_the_game_without_its_edit_key(app, client):
     url = new_game(client)
-    game_id = url.rsplit("/", 2)[1]
+    record(client, url, 1, went_out=0, points={1: 60, 2: 60})
+    game_id, key = url.rsplit("/", 2)[1:]
     watcher = app.test_client()
-    assert "Set-Cookie" not in watcher.get(f"/v/{game_id}").headers
-    assert "Continue:" not in watcher.get("/").get_data(as_text=True)
+    page = watcher.get(f"/v/{game_id}")
+    assert "Set-Cookie" not in page.headers  # one page for every watcher, rendered once
+    assert f'hx-get="/v/{game_id}/keep" hx-trigger="load"' in page.get_data(as_text=True)
+    asked = watcher.get(f"/v/{game_id}/keep", headers=HTMX)  # what the watch page asks as it loads
+    assert asked.headers["Cache-Control"] == "no-store" and "HX-Request" in asked.vary
+    form = asked.get_data(as_text=True)
+    assert form.startswith('<div id="keep"') and 'hx-trigger="load, submit"' in form
+    assert _watching(watcher.get("/").get_data(as_text=True)) == ""  # asking keeps nothing yet
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
+    kept = watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token}, headers=HTMX)
+    assert "on this device's start page" in kept.get_data(as_text=True)
+    home = watcher.get("/").get_data(as_text=True)
+    watching = _watching(home)
+    assert f'href="/v/{game_id}"' in watching and "Ann, Bob, Cy" in watching
+    assert "hand 2" in watching
+    assert key not in home and "Continue:" not in home  # watching gives no edit rights
+    assert _watching(app.test_client().get("/").get_data(as_text=True)) == ""  # nor other devices
+
+
+def test_without_javascript_the_watch_link_keeps_the_game_through_a_form(app, client):
+    game_id = new_game(client).rsplit("/", 2)[1]
+    watcher = app.test_client()
+    page = watcher.get(f"/v/{game_id}/keep").get_data(as_text=True)
+    assert "<h1>Keep this game on this device</h1>" in page and "Ann, Bob, Cy" in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert "hx-post" not in page  # a plain form, sent by a tap
+    kept = watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token})
+    assert kept.status_code == 303 and kept.headers["Location"] == f"/v/{game_id}/keep"
+    assert "start page, under Watching" in watcher.get(f"/v/{game_id}/keep").get_data(as_text=True)
+    assert f'href="/v/{game_id}"' in _watching(watcher.get("/").get_data(as_text=True))
+
+
+def test_keeping_a_watch_link_needs_the_devices_token_and_a_real_game(app, client):
+    game_id = new_game(client).rsplit("/", 2)[1]
+    watcher = app.test_client()
+    assert watcher.post(f"/v/{game_id}/keep", headers=HTMX).status_code == 400
+    assert _watching(watcher.get("/").get_data(as_text=True)) == ""
+    token = csrf(watcher)
+    assert watcher.get("/v/nosuchgame/keep").status_code == 404
+    assert watcher.post("/v/nosuchgame/keep", data={"csrf_token": token}).status_code == 404
+    assert watcher.post("/v/nosuchgame/forget", data={"csrf_token": token}).status_code == 303
+
+
+def test_a_watched_game_can_be_forgotten_and_a_scorekeepers_game_is_not(app, client):
+    url = new_game(client)
+    client.get(url)
+    game_id = url.rsplit("/", 2)[1]
+    token = csrf(client)
+    client.post(f"/v/{game_id}/keep", data={"csrf_token": token})  # the scorekeeper watches too
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="{url}"' in home and _watching(home) == ""  # still kept as theirs to score
+    client.post(f"/v/{game_id}/forget", data={"csrf_token": token})
+    assert f'href="{url}"' in client.get("/").get_data(as_text=True)
+    watcher = app.test_client()
+    token = csrf(watcher)
+    watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token})
+    assert f'action="/v/{game_id}/forget"' in _watching(watcher.get("/").get_data(as_text=True))
+    gone = watcher.post(f"/v/{game_id}/forget", data={"csrf_token": token})
+    assert gone.status_code == 303 and gone.headers["Location"] == "/"
+    assert _watching(watcher.get("/").get_data(as_text=True)) == ""
+    assert watcher.get(f"/v/{game_id}").status_code == 200  # the game itself is untouched
 
 
 def test_name_suggestions_come_only_from_this_devices_tables(app, client):

@@ -20,6 +20,7 @@ from . import (
     hands,
     history,
     idle_polls,
+    keep,
     language,
     limits,
     openapi,
@@ -54,6 +55,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(export.bp)
     app.register_blueprint(share.bp)
+    app.register_blueprint(keep.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(printables.bp)
     app.register_blueprint(api.bp)

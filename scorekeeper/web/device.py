@@ -40,6 +40,15 @@ def remember_game(game_id: str, edit_key: str | None) -> None:
         session[KEY] = memory
 
 
+def forget_watched(game_id: str) -> None:
+    """Drop a watched game from this device; a game it keeps score of stays."""
+    memory = _memory()
+    entries = [item for item in memory["g"] if item[0] != game_id or item[1]]
+    if entries != memory["g"]:
+        memory["g"] = entries
+        session[KEY] = memory
+
+
 def remember_table(table_id: str) -> None:
     memory = _memory()
     entries = [table_id] + [item for item in memory["t"] if item != table_id]
@@ -53,7 +62,8 @@ def init_app(app: Flask) -> None:
     def remember_opened_game(response: Response) -> Response:
         if response.status_code >= 400 or request.method != "GET":
             return response
-        # Only scorekeeper pages: watch pages set no cookie, so every watcher gets one cached page.
+        # Only scorekeeper pages: watch pages set no cookie, so every watcher gets one cached
+        # page; a watcher's device keeps the game through a request of its own (web/keep.py).
         stored = g.get("stored")
         if stored is not None:
             remember_game(stored.id, stored.edit_key)

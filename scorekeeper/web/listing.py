@@ -83,10 +83,13 @@ def device_tables(db: Database) -> list[tables.Table]:
 
 
 def device_home(db: Database) -> dict[str, object]:
+    """The start page's lists: games this device keeps score of, games it watches, tables."""
     games = device_games(db)
+    keeping = [s for s in games if s.edit_key]
     return {
-        "continuing": [s for s in games if not s.standings.over],
-        "finished": [s for s in games if s.standings.over][:6],
+        "continuing": [s for s in keeping if not s.standings.over],
+        "watching": [s for s in games if not s.edit_key],
+        "finished": [s for s in keeping if s.standings.over][:6],
         "my_tables": device_tables(db),
     }
 
