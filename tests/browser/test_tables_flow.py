@@ -7,7 +7,7 @@ import re
 from conftest import PHONE
 from pages import shot
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand
+from test_scoring_flow import enter_hand, start_game
 
 EVIL = '<img src=x onerror=alert(1)>"&'
 
@@ -75,6 +75,49 @@ def test_device_a_finds_its_games_and_device_b_sees_nothing_until_it_opens_the_t
     finally:
         a.close()
         b.close()
+
+
+def test_a_phone_that_opens_the_watch_link_keeps_the_game_and_others_never_see_it(
+    browser, server
+):
+    keeper, watcher, stranger = (browser.new_context(**PHONE) for _ in range(3))
+    without_js = browser.new_context(**PHONE, java_script_enabled=False)
+    try:
+        page = keeper.new_page()
+        start_game(page, server, ["Ann", "Bob"])
+        enter_hand(page, "Ann", {"1": "60"})
+        view = page.locator("a", has_text="Table view").first.get_attribute("href")
+        view = server + view.rsplit("/table", 1)[0]
+
+        phone = watcher.new_page()
+        phone.goto(view)
+        expect(phone.locator("#keep")).to_contain_text("on this device's start page")
+        phone.goto(f"{server}/")
+        watching = phone.locator("section", has_text="Watching")
+        expect(watching).to_contain_text("Ann, Bob")
+        expect(watching).to_contain_text("hand 2")
+        expect(phone.locator("text=Continue:")).to_have_count(0)  # no scorekeeper link
+        shot(phone, "tables-03-home-watching")
+        watching.get_by_role("link", name=re.compile("Ann, Bob")).click()
+        expect(phone).to_have_url(view)
+        phone.goto(f"{server}/")
+        phone.get_by_role("button", name="Forget Ann, Bob").click()
+        expect(phone.locator("section", has_text="Watching")).to_have_count(0)
+
+        other = stranger.new_page()
+        other.goto(f"{server}/")
+        expect(other.locator("main")).not_to_contain_text("Ann, Bob")
+
+        plain = without_js.new_page()
+        plain.goto(view)
+        plain.click("text=Keep this game on this device")
+        plain.click("button:has-text('Keep this game on this device')")
+        expect(plain.locator("#keep")).to_contain_text("on this device's start page")
+        plain.goto(f"{server}/")
+        expect(plain.locator("section", has_text="Watching")).to_contain_text("Ann, Bob")
+    finally:
+        for context in (keeper, watcher, stranger, without_js):
+            context.close()
 
 
 def test_statistics_and_plots_in_light_and_dark(browser, server):
