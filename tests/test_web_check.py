@@ -66,6 +66,17 @@ def test_bad_cards_and_choices_get_a_clear_message(client, query, message):
     assert message in verdict(response)
 
 
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [("phase=1&g0=R7+X9", "g0"), ("phase=11&g0=R7", "phase"), ("rules=chess&g0=R7", "rules")],
+)
+def test_a_field_with_a_bad_entry_is_marked_and_described_by_its_message(client, query, name):
+    page = client.get(f"/check?{query}").get_data(as_text=True)
+    control = re.search(rf'<(?:input|select) [^>]*name="{name}"[^>]*>', page).group(0)
+    assert 'aria-invalid="true"' in control and f'aria-describedby="{name}-error"' in control
+    assert f'<p class="field-error" id="{name}-error">' in page
+
+
 def test_a_game_player_picks_their_phase_and_the_games_rules(client):
     url = new_game(client, players=("Ann", "Bob"), wild_points="20")
     record(client, url, 1, went_out=0, points={1: 50})
