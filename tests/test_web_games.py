@@ -258,6 +258,7 @@ def test_a_correction_that_breaks_a_later_hand_is_refused(client):
     alert = _alert(response)
     assert "With this change, hand 3 no longer fits: the game is over" in alert
     assert 'href="/rules#end-of-game">Rule 9: end of the game&nbsp;›</a>' in alert
+    assert "Nothing was saved: the reason is at the top" in response.get_data(as_text=True)
     assert export(client, url)["hands"][0]["went_out"] == "Bob"
 
 
