@@ -10,7 +10,8 @@ watching gives no way to change a game.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from . import device
 from .csrf import reading
