@@ -77,9 +77,7 @@ def test_device_a_finds_its_games_and_device_b_sees_nothing_until_it_opens_the_t
         b.close()
 
 
-def test_a_phone_that_opens_the_watch_link_keeps_the_game_and_others_never_see_it(
-    browser, server
-):
+def test_a_phone_that_opens_the_watch_link_keeps_the_game_and_others_never_see_it(browser, server):
     keeper, watcher, stranger = (browser.new_context(**PHONE) for _ in range(3))
     without_js = browser.new_context(**PHONE, java_script_enabled=False)
     try:
