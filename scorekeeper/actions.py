@@ -14,13 +14,15 @@ guarded by the version read, and returns a result value:
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import store
+from . import notes, store
+from .i18n import N_, _, language
 from .rules.game import (
     Game,
     GameError,
@@ -38,7 +40,8 @@ from .rules.phases import RulesError
 from .rules.reasons import Rule
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
-STALE = "Another phone changed this game a moment ago. Check the game and try again."
+STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")
+NO_GAME = N_("There is no game at this link. It may have been mistyped.")
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,14 @@ class Current:
 @dataclass(frozen=True)
 class Saved:
     current: Current
-    summary: str
+    note: str  # what happened, as stored in the history (notes.py)
     changed: bool = True  # False: this very hand was recorded already (a re-sent form)
     warnings: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """What happened, in words of the current language."""
+        return notes.words(self.note)
 
 
 @dataclass(frozen=True)
@@ -130,16 +138,19 @@ def load(db: Database, game_id: str) -> Current | None:
 
 
 def create(
-    db: Database, data: Mapping[str, Any], *, action: str = "create", summary: str = ""
+    db: Database, data: Mapping[str, Any], *, action: str = "create", note: str = ""
 ) -> Saved | Refused:
-    """A new game from its game file (hands may already be in it, as for an import)."""
+    """A new game from its game file (hands may already be in it, as for an import).
+
+    ``note``: how the history tells it (``notes.note``); "Game created" by default.
+    """
     try:
         game = load_game(data)
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
         problems = tuple(getattr(error, "problems", ()))
         return Refused(str(error), problems, getattr(error, "rule", None))
-    summary = summary or "Game created"
+    summary = note or notes.note("create")
     stored = store.create_game(
         db,
         game_to_json(game),
@@ -157,33 +168,43 @@ def create(
 def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
     """Record hand ``number``; sending the same hand again records it once."""
     if number < 1:
-        return Refused("Hand numbers start at 1.")
-    for _ in range(SAVE_ATTEMPTS):
+        return Refused(_("Hand numbers start at 1."))
+    for _attempt in range(SAVE_ATTEMPTS):
         now = load(db, game_id)
         if now is None:
-            return Refused("There is no game at this link. It may have been mistyped.")
+            return Refused(_(NO_GAME))
         next_hand = now.standings.hand_number
         if number < next_hand:
             if same_hand(hand, now.game.hands[number - 1]):
-                summary = f"Hand {number} was already entered: it is recorded once."
-                return Saved(now, summary, changed=False)
+                return Saved(now, notes.note("already", number=number), changed=False)
             return Conflict(
-                f"Hand {number} was already recorded, differently. Correct it on the "
-                "game's page if it is wrong.",
+                _(
+                    "Hand %(number)s was already recorded, differently. Correct it on the "
+                    "game's page if it is wrong.",
+                    number=number,
+                ),
                 now,
             )
         if number > next_hand:
-            return Conflict(f"The next hand of this game is hand {next_hand}, not {number}.", now)
+            return Conflict(
+                _(
+                    "The next hand of this game is hand %(next)s, not %(number)s.",
+                    next=next_hand,
+                    number=number,
+                ),
+                now,
+            )
         if now.standings.over:
-            return Conflict("The game is over: no more hands can be recorded.", now)
+            return Conflict(_("The game is over: no more hands can be recorded."), now)
         if full := _history_full(now):
             return full
         problems = hand_problems(now.game, hand, now.kept)
         errors = [p for p in problems if not p.warning]
         if errors:
-            return Refused(
-                f"Hand {number} cannot be recorded: {errors[0]}", tuple(problems), errors[0].rule
+            message = _(
+                "Hand %(number)s cannot be recorded: %(reason)s", number=number, reason=errors[0]
             )
+            return Refused(message, tuple(problems), errors[0].rule)
         game = now.game.with_hand(hand)
         data = hand_to_json(game, hand)
         state = {**now.stored.state, "hands": [*now.stored.state["hands"], data]}
@@ -201,30 +222,31 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
         except store.Conflict:
             continue  # someone wrote first: judge again against their version
         return replace(saved, warnings=tuple(str(p) for p in problems if p.warning))
-    return Conflict("The game is changing too fast to record this hand. Try again.")
+    return Conflict(_("The game is changing too fast to record this hand. Try again."))
 
 
 def correct(db: Database, game_id: str, seen: int, number: int, hand: HandRecord) -> Result:
     """Replace hand ``number``; the hands after it are replayed and must still fit."""
     now = load(db, game_id)
     if now is None or not 1 <= number <= len(now.game.hands):
-        return Refused(f"There is no hand {number} in this game.")
+        return Refused(_("There is no hand %(number)s in this game.", number=number))
     old = now.game.hands[number - 1]
     if same_hand(hand, old):
-        return Saved(now, f"Hand {number} is unchanged.", changed=False)
+        return Saved(now, notes.note("unchanged", number=number), changed=False)
     before = replace(now.game, hands=now.game.hands[: number - 1])
     problems = hand_problems(before, hand, now.kept[: number - 1])
     errors = [p for p in problems if not p.warning]
     if errors:
-        return Refused(
-            f"Hand {number} cannot be saved like this: {errors[0]}", tuple(problems), errors[0].rule
+        message = _(
+            "Hand %(number)s cannot be saved like this: %(reason)s", number=number, reason=errors[0]
         )
+        return Refused(message, tuple(problems), errors[0].rule)
     hands = list(now.game.hands)
     hands[number - 1] = hand
     game = replace(now.game, hands=tuple(hands))
     detail = {"number": number, "hand": hand_to_json(game, hand)}
     state = _changed_state(now, detail)
-    summary = f"Hand {number} corrected: {hand_changes(now.game, old, hand)}"
+    summary = notes.note("correct", number=number, changes=hand_changes(now.game, old, hand))
     return _save_or_conflict(
         db, now, seen, game, state, "edit", summary, detail, now.kept[: number - 1]
     )
@@ -234,12 +256,12 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
     """Delete hand ``number`` (it stays in the history, and Undo brings it back)."""
     now = load(db, game_id)
     if now is None or not 1 <= number <= len(now.game.hands):
-        return Refused(f"There is no hand {number} in this game.")
+        return Refused(_("There is no hand %(number)s in this game.", number=number))
     hand = now.game.hands[number - 1]
     game = replace(now.game, hands=now.game.hands[: number - 1] + now.game.hands[number:])
-    summary = f"Hand {number} deleted ({hand.went_out} had gone out)"
-    if hand.tiebreak:
-        summary = f"Hand {number} deleted (the tiebreak {hand.went_out} won)"
+    summary = notes.note(
+        "delete", number=number, went_out=hand.went_out, tiebreak=bool(hand.tiebreak)
+    )
     return _save_or_conflict(
         db,
         now,
@@ -250,7 +272,9 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
         summary,
         {"number": number},
         now.kept[: number - 1],
-        refusal=f"Hand {number} cannot be deleted: without it, ",
+        refusal=lambda later: _(
+            "Hand %(number)s cannot be deleted: without it, %(later)s", number=number, later=later
+        ),
         deleted=number,
     )
 
@@ -262,22 +286,22 @@ def undo(db: Database, game_id: str, seen: int) -> Result:
     """Take back the latest change not undone yet; tapping again keeps stepping back."""
     now = load(db, game_id)
     if now is None:
-        return Refused("There is no game at this link. It may have been mistyped.")
+        return Refused(_(NO_GAME))
     step = store.undo_step(db, game_id)
     if step is None:
-        return Refused("Nothing to undo yet.")
+        return Refused(_("Nothing to undo yet."))
     undone, target = step
     after = store.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
-    return _go_back(db, now, seen, target, "undo", f"Undone: {undone.summary}", undo_to)
+    return _go_back(db, now, seen, target, "undo", notes.note("undo", undone=undone.note), undo_to)
 
 
 def restore(db: Database, game_id: str, seen: int, version: int) -> Result:
     """Bring back the game as it was after change ``version``, as one more change."""
     now = load(db, game_id)
     if now is None or store.get_change(db, game_id, version) is None:
-        return Refused(f"There is no change {version} in this game's history.")
-    summary = f"Restored the game as it was after change {version}"
+        return Refused(_("There is no change %(version)s in this game's history.", version=version))
+    summary = notes.note("restore", version=version)
     return _go_back(db, now, seen, version, "restore", summary, seen)
 
 
@@ -298,9 +322,10 @@ def _go_back(
         replayed = replay_from(game, now.kept[: _same_start(now.stored.state, state)])
     except (GameError, RulesError) as error:
         rule = getattr(error, "rule", None)
-        return Refused(f"That version of the game no longer replays: {error}", rule=rule)
+        message = _("That version of the game no longer replays: %(reason)s", reason=error)
+        return Refused(message, rule=rule)
     if seen != now.version:
-        return Conflict(STALE, now)
+        return Conflict(_(STALE), now)
     if full := _history_full(now):
         return full
     try:
@@ -317,7 +342,7 @@ def _go_back(
             undo_to=undo_to,
         )
     except store.Conflict:
-        return Conflict(STALE, load(db, now.stored.id))
+        return Conflict(_(STALE), load(db, now.stored.id))
     return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
 
 
@@ -350,8 +375,11 @@ def _history_full(now: Current) -> Refused | None:
     if now.version < MAX_CHANGES:
         return None
     return Refused(
-        f"This game has had {MAX_CHANGES:,} changes, the most one game keeps. Export it, "
-        "or start a new game to carry on."
+        _(
+            "This game has had %(count)s changes, the most one game keeps. Export it, "
+            "or start a new game to carry on.",
+            count=format_decimal(MAX_CHANGES, locale=language()),
+        )
     )
 
 
@@ -393,7 +421,7 @@ def _save_or_conflict(
     summary: str,
     detail: dict[str, Any],
     kept: Sequence[Kept],
-    refusal: str = "With this change, ",
+    refusal: Callable[[str], str] | None = None,
     deleted: int | None = None,
 ) -> Result:
     """Write a change made against version ``seen``: a stale page is a conflict.
@@ -402,7 +430,7 @@ def _save_or_conflict(
     game's page numbers them, not as they would be numbered without it.
     """
     if seen != now.version:
-        return Conflict(STALE, now)
+        return Conflict(_(STALE), now)
     if full := _history_full(now):
         return full
     try:
@@ -410,21 +438,29 @@ def _save_or_conflict(
     except GameError as error:
         return _later_hand_refused(error, refusal, deleted)
     except store.Conflict:
-        return Conflict(STALE, load(db, now.stored.id))
+        return Conflict(_(STALE), load(db, now.stored.id))
 
 
-def _later_hand_refused(error: GameError, lead: str, deleted: int | None) -> Refused:
+def _later_hand_refused(
+    error: GameError, refusal: Callable[[str], str] | None, deleted: int | None
+) -> Refused:
     """A change that breaks a later hand: which hand, its reason and its rule.
 
     That hand's problems are not pinned to the form being sent (they concern
-    another hand), so they travel as the message and its rule only.
+    another hand), so they travel as the message and its rule only. ``refusal``
+    puts the sentence about the later hand into the change's own sentence.
     """
     number = error.hand
     if number is not None and deleted is not None and number >= deleted:
         number += 1
-    which = f"hand {number}" if number is not None else "a later hand"
-    who = f"{error.player}: " if error.player else ""
-    return Refused(f"{lead}{which} no longer fits: {who}{error.reason}", rule=error.rule)
+    reason = f"{error.player}: {error.reason}" if error.player else str(error.reason)
+    if number is not None:
+        later = _("hand %(number)s no longer fits: %(reason)s", number=number, reason=reason)
+    else:
+        later = _("a later hand no longer fits: %(reason)s", reason=reason)
+    if refusal is not None:
+        return Refused(refusal(later), rule=error.rule)
+    return Refused(_("With this change, %(later)s", later=later), rule=error.rule)
 
 
 def same_hand(a: HandRecord, b: HandRecord) -> bool:
@@ -437,29 +473,21 @@ def same_hand(a: HandRecord, b: HandRecord) -> bool:
 
 
 def hand_summary(game: Game, hand: HandRecord) -> str:
-    """The history line for a hand just recorded as the game's last."""
+    """The history note for a hand just recorded as the game's last."""
     if hand.tiebreak:
-        return f"Tiebreak hand: {hand.went_out} went out"
-    made = ", ".join(hand.made) or "nobody"
-    return f"Hand {len(game.hands)}: {hand.went_out} went out; made: {made}"
+        return notes.note("tiebreak", went_out=hand.went_out)
+    return notes.note("record", number=len(game.hands), went_out=hand.went_out, made=hand.made)
 
 
-def hand_changes(game: Game, old: HandRecord, new: HandRecord) -> str:
-    """What a correction changed, e.g. "Cy 15 ✓ → 65" (✓: made their phase)."""
-    parts = []
+def hand_changes(game: Game, old: HandRecord, new: HandRecord) -> list[dict[str, Any]]:
+    """What a correction changed: who went out, and each player's (points, made, phase tried)."""
+    parts: list[dict[str, Any]] = []
     if old.went_out != new.went_out:
-        parts.append(f"went out {old.went_out} → {new.went_out}")
+        parts.append({"went_out": [old.went_out, new.went_out]})
     before, after = old.scores(game.rules), new.scores(game.rules)
     for name in game.players:
-        was = (before.get(name), name in old.made, old.attempts.get(name))
-        now = (after.get(name), name in new.made, new.attempts.get(name))
+        was = [before.get(name), name in old.made, old.attempts.get(name)]
+        now = [after.get(name), name in new.made, new.attempts.get(name)]
         if was != now:
-            parts.append(f"{name} {_player_text(*was)} → {_player_text(*now)}")
-    return "; ".join(parts) or "details"
-
-
-def _player_text(points: int | None, made: bool, attempt: int | None) -> str:
-    text = "–" if points is None else str(points)
-    if attempt is not None:
-        text += f" (phase {attempt})"
-    return text + (" ✓" if made else "")
+            parts.append({"player": name, "was": was, "now": now})
+    return parts

@@ -32,6 +32,8 @@ from typing import Any
 
 from sqlite_utils import Database, Migrations
 
+from . import notes
+
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
 _open_lock = threading.Lock()
@@ -86,9 +88,14 @@ class Change:
     version: int
     at: str
     action: str
-    summary: str
+    note: str  # what happened: its facts (notes.py), or words for changes saved before notes
     hands: int  # how many hands the game had after it
     undo_to: int | None  # the version Undo goes back to when this is the latest change
+
+    @property
+    def summary(self) -> str:
+        """What happened, in words of the current language."""
+        return notes.words(self.note)
 
 
 def now() -> str:
@@ -222,7 +229,7 @@ def create_game(
     state: dict[str, Any],
     *,
     action: str = "create",
-    summary: str = "Game created",
+    summary: str = notes.note("create"),
     standings: dict[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
 ) -> StoredGame:

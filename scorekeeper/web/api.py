@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 
-from .. import actions, store
+from .. import actions, notes, store
 from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
 from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
@@ -90,8 +90,8 @@ def create_game():
     body = _body()
     hands = body.get("hands")
     count = len(hands) if isinstance(hands, list) else 0
-    summary = f"Game created through the API with {count} hands"
-    result = actions.create(db(), body, action="api-create", summary=summary)
+    note = notes.note("api-create", hands=count)
+    result = actions.create(db(), body, action="api-create", note=note)
     if isinstance(result, actions.Refused):
         raise _refused(result)
     stored, standings = result.current.stored, result.current.standings

@@ -6,7 +6,7 @@ import secrets
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 
-from .. import actions, self_entry, tables
+from .. import actions, notes, self_entry, tables
 from ..jsontext import JsonError, parse_json
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
@@ -190,8 +190,8 @@ def import_game():
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
     count = len(hands) if isinstance(hands, list) else 0
-    summary = f"Game imported with {count} hand{'' if count == 1 else 's'}"
-    result = actions.create(db(), data, action="import", summary=summary)
+    note = notes.note("import", hands=count)
+    result = actions.create(db(), data, action="import", note=note)
     if isinstance(result, actions.Refused):
         page = render_template("import.html", text=text, error=result.message, rule=result.rule)
         return page, 422

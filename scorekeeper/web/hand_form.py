@@ -175,7 +175,7 @@ def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
         if name in hand.attempts:
             values[f"attempt-{i}"] = str(hand.attempts[name])
         if name in hand.cards:
-            for key, _, _ in card_fields(game.rules):
+            for key, _label, _worth in card_fields(game.rules):
                 values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
         if name in hand.points and name != hand.went_out:
             values[f"points-{i}"] = str(hand.points[name])

@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 
-from .. import actions, store, table_archive, tables
+from .. import actions, notes, store, table_archive, tables
 from ..rules.game import MAX_NAME, game_to_json, load_game
 from ..rules.phases import Progression
 from ..stats import PlayedGame
@@ -195,7 +195,7 @@ def import_table():
             db(),
             game_to_json(entry.game),
             action="import",
-            summary=f"Game imported with the table {archive.name}",
+            note=notes.note("table-import", table=archive.name),
         )
         if isinstance(result, actions.Refused):  # read() checked every game already
             abort(422, f"A game in this backup cannot be imported: {result.message}")
@@ -291,7 +291,7 @@ def rematch(game_id: str, key: str):
         shuffle = secrets.SystemRandom().sample
         sequence = list(game.rules.sequence)
         state["orders"] = {name: shuffle(sequence, len(sequence)) for name in players}
-    result = actions.create(db(), state, summary="Rematch")
+    result = actions.create(db(), state, note=notes.note("rematch"))
     if isinstance(result, actions.Refused):
         abort(422, f"The rematch could not be started: {result.message}")
     new = result.current.stored
