@@ -12,6 +12,8 @@ import json
 import unicodedata
 from typing import Any
 
+from .i18n import _
+
 MAX_DEPTH = 20  # a game file nests 4 deep; the check APIs 2
 MAX_NUMBER_DIGITS = 30
 
@@ -44,7 +46,7 @@ def nesting_depth(text: str) -> int:
 
 def _number(text: str) -> int:
     if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise JsonError(f"a number has at most {MAX_NUMBER_DIGITS} digits")
+        raise JsonError(_("a number has at most %(count)s digits", count=MAX_NUMBER_DIGITS))
     return int(text)
 
 
@@ -62,12 +64,15 @@ def _composed(value: Any) -> Any:
 def parse_json(text: str) -> Any:
     """The document in ``text``, its strings in Unicode's composed form (NFC)."""
     if nesting_depth(text) > MAX_DEPTH:
-        raise JsonError(f"the JSON nests more than {MAX_DEPTH} levels deep")
+        raise JsonError(_("the JSON nests more than %(count)s levels deep", count=MAX_DEPTH))
     try:
         return _composed(json.loads(text, parse_int=_number))
     except json.JSONDecodeError as error:
+        where = {"line": error.lineno, "column": error.colno, "reason": error.msg}
         raise JsonError(
-            f"this is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+            _("this is not JSON (line %(line)s, column %(column)s: %(reason)s)", **where)
         ) from None
     except RecursionError:  # belt and braces: the depth check should have caught it
-        raise JsonError(f"the JSON nests more than {MAX_DEPTH} levels deep") from None
+        raise JsonError(
+            _("the JSON nests more than %(count)s levels deep", count=MAX_DEPTH)
+        ) from None

@@ -97,6 +97,11 @@ class Change:
         """What happened, in words of the current language."""
         return notes.words(self.note)
 
+    @property
+    def when(self) -> datetime:
+        """When it happened (UTC), for the page's ``day`` and time filters."""
+        return datetime.fromisoformat(self.at)
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")

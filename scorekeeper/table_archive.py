@@ -14,7 +14,9 @@ import json
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from .i18n import N_, _
 from .rules.game import Game, GameError, game_to_json, load_game, replay
 from .rules.phases import RulesError
 
@@ -102,56 +104,75 @@ def read(data: bytes) -> TableArchive:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as error:
-        raise ArchiveError("This is not a table backup: it is not a zip file.") from error
+        raise ArchiveError(_("This is not a table backup: it is not a zip file.")) from error
     with zf:
         infos = {info.filename: info for info in zf.infolist()}
         if sum(info.file_size for info in infos.values()) > MAX_UNPACKED:
-            raise ArchiveError("This backup unpacks to more than this app accepts (20 MB).")
+            raise ArchiveError(_("This backup unpacks to more than this app accepts (20 MB)."))
         index = _json(zf, infos, "table.json")
         if not isinstance(index, dict) or index.get("format") != FORMAT:
-            raise ArchiveError("This zip is not a table backup made by this app.")
+            raise ArchiveError(_("This zip is not a table backup made by this app."))
         name = index.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise ArchiveError("The table in this backup has no usable name.")
+            raise ArchiveError(_("The table in this backup has no usable name."))
         archive = TableArchive(" ".join(name.split()))
         for player in _list(index, "players"):
             if not isinstance(player, dict) or not isinstance(player.get("name"), str):
-                raise ArchiveError("The list of players in this backup is damaged.")
+                raise ArchiveError(_("The list of players in this backup is damaged."))
             archive.players.append((player["name"], bool(player.get("retired"))))
         aliases = index.get("aliases", {})
         if not isinstance(aliases, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in aliases.items()
         ):
-            raise ArchiveError("The merged names in this backup are damaged.")
+            raise ArchiveError(_("The merged names in this backup are damaged."))
         archive.aliases = dict(aliases)
         entries = _list(index, "games")
         if len(entries) > MAX_GAMES:
-            raise ArchiveError(f"This backup has more than {MAX_GAMES} games.")
+            raise ArchiveError(_("This backup has more than %(count)s games.", count=MAX_GAMES))
         for number, entry in enumerate(entries, start=1):
             if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
-                raise ArchiveError(f"Game {number} in this backup is damaged.")
+                raise ArchiveError(_("Game %(number)s in this backup is damaged.", number=number))
             try:
                 game = load_game(_json(zf, infos, entry["file"]))
                 replay(game)
             except (GameError, RulesError) as error:
-                raise ArchiveError(f"Game {number} in this backup: {error}") from error
-            created = str(entry.get("created", ""))[:40]
-            updated = str(entry.get("updated", created))[:40]
+                reason = _(
+                    "Game %(number)s in this backup: %(reason)s", number=number, reason=error
+                )
+                raise ArchiveError(reason) from error
+            created = _when(entry.get("created"))
+            updated = _when(entry.get("updated")) or created
             archive.games.append(ArchivedGame(game, created, updated))
     return archive
+
+
+def _when(value: object) -> str:
+    """A date and time as the app stores them (ISO 8601), or "" when it cannot be read."""
+    text = str(value)[:40]
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return ""
+    return text
+
+
+DAMAGED_LISTS = {
+    "players": N_("The list of players in this backup is damaged."),
+    "games": N_("The list of games in this backup is damaged."),
+}
 
 
 def _list(index: dict, key: str) -> list:
     value = index.get(key, [])
     if not isinstance(value, list):
-        raise ArchiveError(f"The {key} in this backup are damaged.")
+        raise ArchiveError(_(DAMAGED_LISTS[key]))
     return value
 
 
 def _json(zf: zipfile.ZipFile, infos: dict, name: str) -> object:
     if name not in infos:
-        raise ArchiveError("This backup is incomplete: part of it is missing.")
+        raise ArchiveError(_("This backup is incomplete: part of it is missing."))
     try:
         return json.loads(zf.read(infos[name]).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, zipfile.BadZipFile) as error:
-        raise ArchiveError("This backup is damaged: part of it cannot be read.") from error
+        raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error

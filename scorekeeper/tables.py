@@ -14,6 +14,7 @@ from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
 from . import store
+from .i18n import _
 
 MAX_TABLE_NAME = 60
 
@@ -133,9 +134,9 @@ def rename(db: Database, table_id: str, old: str, new: str) -> None:
     """Rename a roster player; games under the old name keep counting for them."""
     names = {p.name.casefold(): p.name for p in roster(db, table_id)}
     if old not in names.values():
-        raise RosterError(f"{old} is not on this table's list of players")
+        raise RosterError(_("%(player)s is not on this table's list of players", player=old))
     if new.casefold() in names and names[new.casefold()] != old:
-        raise RosterError(f"{new} is already on the list: merge the two instead")
+        raise RosterError(_("%(player)s is already on the list: merge the two instead", player=new))
     with store.transaction(db):
         db.execute(
             "UPDATE table_players SET name = ? WHERE table_id = ? AND name = ?",
@@ -149,9 +150,9 @@ def merge(db: Database, table_id: str, extra: str, into: str) -> None:
     names = {p.name for p in roster(db, table_id)}
     for name in (extra, into):
         if name not in names:
-            raise RosterError(f"{name} is not on this table's list of players")
+            raise RosterError(_("%(player)s is not on this table's list of players", player=name))
     if extra == into:
-        raise RosterError("Pick two different names to merge")
+        raise RosterError(_("Pick two different names to merge"))
     with store.transaction(db):
         db.execute("DELETE FROM table_players WHERE table_id = ? AND name = ?", [table_id, extra])
         _point_aliases(db, table_id, extra, into)
@@ -176,7 +177,7 @@ def set_retired(db: Database, table_id: str, name: str, retired: bool) -> None:
             [int(retired), table_id, name],
         )
         if cursor.rowcount != 1:
-            raise RosterError(f"{name} is not on this table's list of players")
+            raise RosterError(_("%(player)s is not on this table's list of players", player=name))
 
 
 def restore_dates(db: Database, game_id: str, created: str, updated: str) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, url_for
 
 from .. import actions, notes, store
+from ..i18n import _
 from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
 from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
@@ -24,7 +25,7 @@ from .db import db
 from .jsonbody import JsonError, request_json
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
-NOT_FOUND = "There is no game at this link. It may have been mistyped."
+NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
 
 
 class ApiError(Exception):
@@ -43,13 +44,13 @@ def api_error(error: ApiError) -> tuple[Response, int]:
 def _body() -> dict[str, Any]:
     # Only a JSON content type is accepted: a cross-site HTML form cannot send one.
     if not request.is_json:
-        raise ApiError(415, "Send the body as JSON with Content-Type: application/json.")
+        raise ApiError(415, _("Send the body as JSON with Content-Type: application/json."))
     try:
         body = request_json()
     except JsonError as error:
-        raise ApiError(400, f"The body cannot be read: {error}.") from None
+        raise ApiError(400, _("The body cannot be read: %(reason)s.", reason=error)) from None
     if not isinstance(body, dict):
-        raise ApiError(400, "The body must be one JSON object.")
+        raise ApiError(400, _("The body must be one JSON object."))
     return body
 
 
@@ -113,7 +114,7 @@ def create_game():
 def _current(game_id: str) -> actions.Current:
     current = actions.load(db(), game_id)
     if current is None:
-        raise ApiError(404, NOT_FOUND)
+        raise ApiError(404, _(NOT_FOUND))
     return current
 
 
@@ -139,7 +140,9 @@ def _read_hand(game: Game, raw: Mapping[str, Any], number: int) -> HandRecord:
         return read_hand(game, raw, number)
     except GameError as error:
         reason = error.reason if error.hand == number else str(error)
-        raise ApiError(422, f"hand {number}: {reason}", problems=[]) from None
+        raise ApiError(
+            422, _("hand %(number)s: %(reason)s", number=number, reason=reason), problems=[]
+        ) from None
 
 
 def _request_hand() -> tuple[int, Mapping[str, Any]]:
@@ -147,11 +150,14 @@ def _request_hand() -> tuple[int, Mapping[str, Any]]:
     number, hand = body.get("hand_number"), body.get("hand")
     unknown = sorted(set(body) - {"hand_number", "hand"})
     if unknown:
-        raise ApiError(400, f"unknown key {', '.join(map(repr, unknown))}: send hand_number, hand")
+        keys = ", ".join(map(repr, unknown))
+        raise ApiError(400, _("unknown key %(keys)s: send hand_number, hand", keys=keys))
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise ApiError(400, "hand_number must be the hand's number: 1 for the first hand.")
+        raise ApiError(400, _("hand_number must be the hand's number: 1 for the first hand."))
     if not isinstance(hand, dict):
-        raise ApiError(400, "hand must be one hand as in the game file (went_out, made, points).")
+        raise ApiError(
+            400, _("hand must be one hand as in the game file (went_out, made, points).")
+        )
     return number, hand
 
 
@@ -167,7 +173,7 @@ def record_hand(game_id: str, key: str):
     """Record hand N: 201 when saved, 200 when this very hand was saved already."""
     current = _current(game_id)
     if not store.edit_key_matches(current.stored, key):
-        raise ApiError(404, NOT_FOUND)
+        raise ApiError(404, _(NOT_FOUND))
     number, raw = _request_hand()
     hand = _read_hand(current.game, raw, number)
     result = actions.record(db(), game_id, number, hand)

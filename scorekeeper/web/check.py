@@ -15,6 +15,7 @@ from flask import Blueprint, jsonify, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from .. import actions
+from ..i18n import N_, _
 from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
 from ..rules.check import arrange_run, check_phase
 from ..rules.hit import check_hit
@@ -28,6 +29,13 @@ from .numbers import number_in, whole_number
 bp = Blueprint("check", __name__)
 MAX_CARDS_TEXT = 400
 REGULAR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
+# The palette's row names; cards are still typed R, B, G, Y in every language
+COLOUR_NAMES = {
+    Colour.RED: N_("Red"),
+    Colour.BLUE: N_("Blue"),
+    Colour.GREEN: N_("Green"),
+    Colour.YELLOW: N_("Yellow"),
+}
 
 
 class BadRequest(Exception):
@@ -61,7 +69,7 @@ class Tool:
             self.errors[name] = str(error)
             return []
         if required and not cards:
-            self.errors[name] = "Tap or type at least one card"
+            self.errors[name] = _("Tap or type at least one card")
         return cards
 
 
@@ -71,20 +79,21 @@ def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
     if game_id:
         current = actions.load(db(), game_id)
         if current is None:
-            raise BadRequest("game", "There is no game with that link.")
+            raise BadRequest("game", _("There is no game with that link."))
         game, standings = current.game, current.standings
         seat = number_in(args.get("player", "0"), 0, len(game.players) - 1)
         if seat is None:
-            raise BadRequest("player", "Pick a player of this game.")
+            raise BadRequest("player", _("Pick a player of this game."))
         player = standings.players[seat]
         phase = _phase_number(args, game.rules, default=player.phase)
-        return game.rules, game.rules.profile, phase, f"{player.name}, phase {player.phase}"
+        label = _("%(player)s, phase %(phase)s", player=player.name, phase=player.phase)
+        return game.rules, game.rules.profile, phase, label
     profile = args.get("rules", "official")
     options = {}
     for pair in args.getlist("option"):
         key, sep, value = pair.partition("=")
         if not sep:
-            raise BadRequest("option", f"option {pair!r} must look like key=value")
+            raise BadRequest("option", _("option %(option)r must look like key=value", option=pair))
         options[key] = value
     try:
         rules = make_rules(profile, options)
@@ -99,7 +108,7 @@ def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:
         return default
     number = number_in(text, 1, len(rules.phase_list))
     if number is None:
-        raise BadRequest("phase", f"Pick a phase from 1 to {len(rules.phase_list)}.")
+        raise BadRequest("phase", _("Pick a phase from 1 to %(last)s.", last=len(rules.phase_list)))
     try:
         rules.playable(number)
     except RulesError as error:
@@ -147,15 +156,15 @@ def palette(tool: Tool) -> list[tuple[str, list[tuple[str, str, str]]]]:
                 (f"{colour.value}{n}", f"{colour.value}{n}", f"c-{colour.value}")
                 for n in range(1, 13)
             ]
-        rows.append((f"{colour.word.title()} {colour.symbol}", cards))
+        rows.append((f"{_(COLOUR_NAMES[colour])} {colour.symbol}", cards))
     specials = (
-        [("K" + "H", "King = Wild", "c-W"), ("JOKER", "Joker = Skip", "c-S")]
+        [("K" + "H", _("King = Wild"), "c-W"), ("JOKER", _("Joker = Skip"), "c-S")]
         if tool.regular
-        else [("W", "Wild", "c-W"), ("S", "Skip", "c-S")]
+        else [("W", _("Wild"), "c-W"), ("S", _("Skip"), "c-S")]
     )
     if tool.rules.super_wild and not tool.regular:
-        specials += [("SW", "Super Wild", "c-SW"), ("SS", "Super Skip", "c-SS")]
-    rows.append(("Wild and Skip", specials))
+        specials += [("SW", _("Super Wild"), "c-SW"), ("SS", _("Super Skip"), "c-SS")]
+    rows.append((_("Wild and Skip"), specials))
     return rows
 
 
@@ -216,7 +225,9 @@ def run_phase_check(tool: Tool):
         for spec, cards in zip(layout, groups, strict=True):
             laid = arrange_run(cards) if spec.kind is GroupKind.RUN else None
             if laid and list(laid) != cards:
-                tool.notes.append(f"{spec} laid low to high: {format_cards(laid)}")
+                tool.notes.append(
+                    _("%(group)s laid low to high: %(cards)s", group=spec, cards=format_cards(laid))
+                )
     return verdict
 
 
@@ -259,14 +270,14 @@ def run_hit(tool: Tool):
         else None
     )
     if kind is None:
-        tool.errors["kind"] = "Pick set, run or colour"
+        tool.errors["kind"] = _("Pick set, run or colour")
         return None
     group = tool.cards("group", required=False)
     cards = tool.cards("card", required=False)
     if tool.errors or not group or not cards:
         return None
     if len(cards) != 1:
-        tool.errors["card"] = "Check one card at a time"
+        tool.errors["card"] = _("Check one card at a time")
         return None
     return check_hit(tool.rules, kind, group, cards[0])
 
@@ -310,9 +321,9 @@ def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
         try:
             body = request_json()
         except JsonError as error:
-            return jsonify(error=f"The body cannot be read: {error}."), 400
+            return jsonify(error=_("The body cannot be read: %(reason)s.", reason=error)), 400
         if not isinstance(body, dict):
-            return jsonify(error="send a JSON object"), 400
+            return jsonify(error=_("send a JSON object")), 400
         args = MultiDict()
         for key, value in body.items():
             for item in value if isinstance(value, list) else [value]:
@@ -327,7 +338,7 @@ def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
         return jsonify(error=error.message, field=error.field), 400
     for name in required:
         if not args.get(name):
-            return jsonify(error=f"{name} is required", field=name), 400
+            return jsonify(error=_("%(field)s is required", field=name), field=name), 400
     result = run(tool)
     if tool.errors:
         name, message = next(iter(tool.errors.items()))

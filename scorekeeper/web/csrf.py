@@ -7,6 +7,8 @@ import secrets
 
 from flask import Flask, abort, request, session
 
+from ..i18n import _
+
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 _exempt: set[str] = set()
 FIELD = "csrf_token"
@@ -45,5 +47,5 @@ def init_app(app: Flask) -> None:
         sent = request.headers.get(HEADER) or request.form.get(FIELD, "")
         expected = session.get(FIELD, "")
         if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-            abort(400, "This page has expired or came from elsewhere. Reload it and try again.")
+            abort(400, _("This page has expired or came from elsewhere. Reload it and try again."))
         return None

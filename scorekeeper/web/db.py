@@ -6,8 +6,9 @@ from flask import Flask, abort, current_app, g
 from sqlite_utils import Database
 
 from .. import actions, store
+from ..i18n import _
 
-NO_GAME = "There is no game at this link. It may have been mistyped."
+NO_GAME = actions.NO_GAME  # marked for translation; say it with _(NO_GAME)
 
 
 def db() -> Database:
@@ -21,7 +22,7 @@ def game_or_404(game_id: str) -> actions.Current:
     """The game with its kept standings, or the friendly 404."""
     current = actions.load(db(), game_id)
     if current is None:
-        abort(404, NO_GAME)
+        abort(404, _(NO_GAME))
     return current
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask import Flask, abort, current_app, g
 
 from .. import store
+from ..i18n import _
 from .db import NO_GAME, game_or_404
 
 EDIT_BLUEPRINTS = {"games", "hands", "history", "export"}
@@ -26,7 +27,7 @@ def init_app(app: Flask) -> None:
         if _is_edit_page(endpoint) and values and "key" in values and "game_id" in values:
             current = game_or_404(values.pop("game_id"))
             if not store.edit_key_matches(current.stored, values.pop("key")):
-                abort(404, NO_GAME)
+                abort(404, _(NO_GAME))
             remember(current)
 
     @app.url_defaults

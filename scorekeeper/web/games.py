@@ -7,6 +7,7 @@ import secrets
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, notes, self_entry, tables
+from ..i18n import N_, _
 from ..jsontext import JsonError, parse_json
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
@@ -45,33 +46,33 @@ def home():
 
 # Words for the house-rule choices (the option values themselves are for files and the CLI).
 CHOICE_LABELS = {
-    "phases:official": "The official ten",
-    "phases:plus10": "Phase 10 + 10 (twenty phases)",
-    "phases:custom": "My own list (below)",
-    "progression:standard": "Make your phase to move on",
-    "progression:ten-hands": "Ten hands: everyone moves on each hand",
-    "progression:masters": "Masters: pick any phase not yet made",
-    "progression:mixed-up": "Mixed-up: a shuffled order each",
-    "phase10:official": "Set of 5 + set of 3",
-    "phase10:set4+set3": "Set of 4 + set of 3 (older boxes)",
-    "wild_points:25": "25 points",
-    "wild_points:20": "20 points",
-    "natural:group": "In every group",
-    "natural:phase": "Once per phase",
-    "going_out:hit": "Hitting your last card goes out",
-    "going_out:discard": "You must discard last (floaters)",
-    "skip_out:allowed": "Allowed",
-    "skip_out:draw": "Not allowed: draw another card",
-    "winner:last-phase": "Whoever completes the last phase",
-    "winner:lowest": "Lowest total once someone finishes",
-    "tiebreak:last-phase": "Replay the last phase",
-    "tiebreak:own-phase": "Each replays their own last phase",
-    "totals:strict": "Refuse impossible totals",
-    "totals:warn": "Only warn about them",
-    "even:no": "No",
-    "even:yes": "Yes",
-    "super_wild:no": "No",
-    "super_wild:yes": "Yes",
+    "phases:official": N_("The official ten"),
+    "phases:plus10": N_("Phase 10 + 10 (twenty phases)"),
+    "phases:custom": N_("My own list (below)"),
+    "progression:standard": N_("Make your phase to move on"),
+    "progression:ten-hands": N_("Ten hands: everyone moves on each hand"),
+    "progression:masters": N_("Masters: pick any phase not yet made"),
+    "progression:mixed-up": N_("Mixed-up: a shuffled order each"),
+    "phase10:official": N_("Set of 5 + set of 3"),
+    "phase10:set4+set3": N_("Set of 4 + set of 3 (older boxes)"),
+    "wild_points:25": N_("25 points"),
+    "wild_points:20": N_("20 points"),
+    "natural:group": N_("In every group"),
+    "natural:phase": N_("Once per phase"),
+    "going_out:hit": N_("Hitting your last card goes out"),
+    "going_out:discard": N_("You must discard last (floaters)"),
+    "skip_out:allowed": N_("Allowed"),
+    "skip_out:draw": N_("Not allowed: draw another card"),
+    "winner:last-phase": N_("Whoever completes the last phase"),
+    "winner:lowest": N_("Lowest total once someone finishes"),
+    "tiebreak:last-phase": N_("Replay the last phase"),
+    "tiebreak:own-phase": N_("Each replays their own last phase"),
+    "totals:strict": N_("Refuse impossible totals"),
+    "totals:warn": N_("Only warn about them"),
+    "even:no": N_("No"),
+    "even:yes": N_("Yes"),
+    "super_wild:no": N_("No"),
+    "super_wild:yes": N_("Yes"),
 }
 
 
@@ -91,7 +92,7 @@ def _new_game_form(
         profiles=PROFILES,
         names=suggested_names(db()),
         table=_table_from(values.get("table", "")),
-        choice_labels=CHOICE_LABELS,
+        choice_labels={key: _(label) for key, label in CHOICE_LABELS.items()},
     )
 
 
@@ -115,7 +116,7 @@ def new_game():
     options = {key: request.form[f"opt-{key}"] for key in OPTIONS if f"opt-{key}" in request.form}
     errors: dict[str, str] = {}
     if request.form.get("table") and table is None:
-        errors["table"] = "The table this game was for is not here any more: start it without"
+        errors["table"] = _("The table this game was for is not here any more: start it without")
     try:
         rules = make_rules(profile, _changed(profile, options))
     except RulesError as error:
@@ -148,7 +149,7 @@ def new_game():
     if table is not None:
         tables.add_game(db(), table.id, result.current.stored.id, players)
     for pair in lookalikes(players):
-        flash(f"Note: {lookalike_warning(*pair)}.")
+        flash(_("Note: %(warning)s.", warning=lookalike_warning(*pair)))
     return _to_game(result)
 
 
@@ -186,7 +187,7 @@ def import_game():
     try:
         data = parse_json(text)
     except JsonError as error:
-        message = f"This file cannot be read: {error}."
+        message = _("This file cannot be read: %(reason)s.", reason=error)
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
     count = len(hands) if isinstance(hands, list) else 0
@@ -230,7 +231,7 @@ def after_change(result: actions.Result, *, say_what: bool = False):
     if isinstance(result, actions.Refused):
         return render_game(message=result.message, status=409, message_rule=result.rule)
     if isinstance(result, actions.Conflict):
-        abort(409, actions.STALE)
+        abort(409, _(actions.STALE))
     if say_what:
         flash(result.summary)
     return redirect(url_for("games.game_page"), 303)

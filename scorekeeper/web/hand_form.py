@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..i18n import N_, _
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression, Rules
 from ..rules.reasons import Rule
@@ -21,19 +22,19 @@ from .numbers import whole_number
 CARD_FIELDS = (
     ("low", "1-9", 5),
     ("high", "10-12", 10),
-    ("skips", "Skip", 15),
-    ("wilds", "Wild", 25),
-    ("super_wilds", "Super Wild", SUPER_WILD_POINTS),
-    ("super_skips", "Super Skip", SUPER_SKIP_POINTS),
+    ("skips", N_("Skip"), 15),
+    ("wilds", N_("Wild"), 25),
+    ("super_wilds", N_("Super Wild"), SUPER_WILD_POINTS),
+    ("super_skips", N_("Super Skip"), SUPER_SKIP_POINTS),
 )
 SUPER_FIELDS = ("super_wilds", "super_skips")
 MAX_COUNT = 20
 
 
 def card_fields(rules: Rules) -> list[tuple[str, str, int]]:
-    """The card kinds a player can be left holding in this game, with their worth."""
+    """The card kinds a player can be left holding in this game, with their words and worth."""
     return [
-        (key, label, rules.wild_points if key == "wilds" else worth)
+        (key, _(label), rules.wild_points if key == "wilds" else worth)
         for key, label, worth in CARD_FIELDS
         if rules.super_wild or key not in SUPER_FIELDS
     ]
@@ -64,10 +65,10 @@ def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str
         return None
     number = whole_number(text)
     if number is None:
-        errors[key] = f"{label}: '{text[:20]}' is not a whole number"
+        errors[key] = _("%(field)s: '%(text)s' is not a whole number", field=label, text=text[:20])
         return None
     if not 0 <= number <= 1000:
-        errors[key] = f"{label}: enter a number from 0 to 1000"
+        errors[key] = _("%(field)s: enter a number from 0 to 1000", field=label)
         return None
     return number
 
@@ -90,17 +91,17 @@ def parse_hand(
     if (seat := whole_number(out_text)) is not None and seat in seats:
         went_out = game.players[seat]
     elif out_text:
-        errors["went_out"] = "Pick who went out from the list"
+        errors["went_out"] = _("Pick who went out from the list")
     elif not partial:
-        errors["went_out"] = "Who went out? Tap their name."
+        errors["went_out"] = _("Who went out? Tap their name.")
 
     made, floaters, points, cards, attempts = [], [], {}, {}, {}
     for i in seats:
         name = game.players[i]
         if attempts_are_chosen(game):
-            chosen = _int(values, f"attempt-{i}", errors, f"{name}'s phase")
+            chosen = _int(values, f"attempt-{i}", errors, _("%(player)s's phase", player=name))
             if chosen is None and f"attempt-{i}" not in errors:
-                errors[f"attempt-{i}"] = f"Which phase did {name} try this hand?"
+                errors[f"attempt-{i}"] = _("Which phase did %(player)s try this hand?", player=name)
             elif chosen is not None:
                 attempts[name] = chosen
         if values.get(f"made-{i}"):
@@ -110,31 +111,46 @@ def parse_hand(
         if name == went_out or tiebreak:
             continue
         kinds = card_fields(game.rules)
-        if any(values.get(f"{key}-{i}", "").strip() for key, _, _ in kinds):
+        if any(values.get(f"{key}-{i}", "").strip() for key, _label, _worth in kinds):
             counts = {
-                key: _int(values, f"{key}-{i}", errors, f"{name}'s {label} cards") or 0
-                for key, label, _ in kinds
+                key: _int(
+                    values,
+                    f"{key}-{i}",
+                    errors,
+                    _("%(player)s's %(kind)s cards", player=name, kind=label),
+                )
+                or 0
+                for key, label, _worth in kinds
             }
             if any(count > MAX_COUNT for count in counts.values()):
-                errors[f"low-{i}"] = f"{name}: no one holds more than {MAX_COUNT} cards of a kind"
+                errors[f"low-{i}"] = _(
+                    "%(player)s: no one holds more than %(count)s cards of a kind",
+                    player=name,
+                    count=MAX_COUNT,
+                )
                 continue
             left = CardsLeft(**counts)
             cards[name] = left
             points[name] = left.points(game.rules)
-            typed = _int(values, f"points-{i}", errors, f"{name}'s points")
+            typed = _int(values, f"points-{i}", errors, _("%(player)s's points", player=name))
             if typed is not None and typed != points[name]:
-                errors[f"points-{i}"] = (
-                    f"{name}'s cards add up to {points[name]} points, not {typed}: "
-                    "change the points or the card counts"
+                errors[f"points-{i}"] = _(
+                    "%(player)s's cards add up to %(points)s points, not %(typed)s: "
+                    "change the points or the card counts",
+                    player=name,
+                    points=points[name],
+                    typed=typed,
                 )
                 continue
         else:
-            total = _int(values, f"points-{i}", errors, f"{name}'s points")
+            total = _int(values, f"points-{i}", errors, _("%(player)s's points", player=name))
             if total is None:
                 if name in floaters:
                     points[name] = 0
                 elif f"points-{i}" not in errors and not partial:
-                    errors[f"points-{i}"] = f"Enter {name}'s points (or count their cards)"
+                    errors[f"points-{i}"] = _(
+                        "Enter %(player)s's points (or count their cards)", player=name
+                    )
                 continue
             points[name] = total
         reason = laid_down_implied(points[name])

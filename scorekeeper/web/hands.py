@@ -12,6 +12,7 @@ from dataclasses import replace
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
 from .. import actions
+from ..i18n import _
 from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, replay_from
 from .csrf import reading
 from .db import db
@@ -39,7 +40,7 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bo
     ok = True
     for problem in problems:
         if problem.warning:
-            form.notes.append(f"Warning: {problem}")
+            form.notes.append(_("Warning: %(problem)s", problem=problem))
             continue
         ok = False
         if problem.field == "went_out":
@@ -78,14 +79,22 @@ def record():
     text = request.form.get("hand_number", "").strip()
     number = whole_number(text) if text else current.standings.hand_number
     if number is None:
-        abort(400, "This form does not say which hand it records. Reload the game and try again.")
+        abort(
+            400,
+            _("This form does not say which hand it records. Reload the game and try again."),
+        )
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
         return render_game(form, 422)
     result = actions.record(db(), current.stored.id, number, form.hand)
     if isinstance(result, actions.Saved):
         if not result.changed:
-            flash(f"Hand {number} was already entered on another phone: it is recorded once.")
+            flash(
+                _(
+                    "Hand %(number)s was already entered on another phone: it is recorded once.",
+                    number=number,
+                )
+            )
         return redirect(url_for("games.game_page"), 303)
     if isinstance(result, actions.Refused):
         refusal_into(form, current.game, result)
@@ -94,9 +103,10 @@ def record():
         remember(result.current)
     message = result.message
     if number < g.current.standings.hand_number:
-        message = (
-            f"Hand {number} was already entered on another phone, differently. "
-            "Here is the game as it stands now: fix that hand if it is wrong."
+        message = _(
+            "Hand %(number)s was already entered on another phone, differently. "
+            "Here is the game as it stands now: fix that hand if it is wrong.",
+            number=number,
         )
     return render_game(message=message, status=409)
 
@@ -146,7 +156,7 @@ def _live_check(before: Game, standings: Standings, kept) -> str:
 
 def _hand(number: int) -> HandRecord:
     if not 1 <= number <= len(g.game.hands):
-        abort(404, f"There is no hand {number} in this game.")
+        abort(404, _("There is no hand %(number)s in this game.", number=number))
     return g.game.hands[number - 1]
 
 
@@ -166,7 +176,7 @@ def edit(number: int):
         refusal_into(form, current.game, result)
         return _edit_form(form, number, standings), 422
     if isinstance(result, actions.Conflict):
-        abort(409, actions.STALE)
+        abort(409, _(actions.STALE))
     return redirect(url_for("games.game_page"), 303)
 
 
@@ -198,7 +208,9 @@ def version_seen() -> int:
     if version is None:
         abort(
             400,
-            "This form does not say which version of the game it changes. Reload the "
-            "game and try again.",
+            _(
+                "This form does not say which version of the game it changes. Reload the "
+                "game and try again."
+            ),
         )
     return version

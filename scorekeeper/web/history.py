@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, g, render_template
 
 from .. import actions, store
+from ..i18n import _
 from .db import db
 from .games import after_change
 from .hands import version_seen
@@ -27,5 +28,5 @@ def page():
 @bp.post("/g/<game_id>/<key>/history/<int:version>/restore")
 def restore(version: int):
     if store.get_change(db(), g.stored.id, version) is None:
-        abort(404, f"There is no change {version} in this game's history.")
+        abort(404, _("There is no change %(version)s in this game's history.", version=version))
     return after_change(actions.restore(db(), g.stored.id, version_seen(), version))

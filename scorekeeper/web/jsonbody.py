@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import request
 
+from ..i18n import _
 from ..jsontext import JsonError, parse_json
 
 
@@ -14,5 +15,5 @@ def request_json() -> Any:
     try:
         text = request.get_data(cache=True).decode("utf-8")
     except UnicodeDecodeError:
-        raise JsonError("the body is not UTF-8 text") from None
+        raise JsonError(_("the body is not UTF-8 text")) from None
     return parse_json(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from sqlite_utils import Database
 
@@ -52,6 +53,24 @@ class GameSummary:
     @property
     def hands_played(self) -> int:
         return len(self.game.hands)
+
+    @property
+    def started(self) -> date | None:
+        """The day the game was started, for the pages' ``day`` filter (dates in the
+        reader's language); None if the stored date cannot be read."""
+        return _day(self.stored.created)
+
+    @property
+    def last_played(self) -> date | None:
+        """The day of the game's latest change: for a finished game, the day it ended."""
+        return _day(self.stored.updated)
+
+
+def _day(text: str) -> date | None:
+    try:
+        return datetime.fromisoformat(text).date()
+    except ValueError:
+        return None
 
 
 def summarise(stored: store.StoredGame, edit_key: str | None = None) -> GameSummary | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
+from ..i18n import N_, _
 from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, game_sheet, reference_cards
 from ..printing.layout import LayoutError
 from ..printing.sheets import MAX_LARGE_PLAYERS
@@ -13,16 +14,16 @@ from .links import public_url
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
 TITLES = {
-    "score-sheet": "Score sheet",
-    "score-sheet-ten-hands": "Score sheet for ten-hands games",
-    "score-sheet-large": "Large-print score sheet (2 to 4 players)",
-    "phase-cards-official": "Phase cards: official rules",
-    "phase-cards-plus10": "Phase cards: Phase 10 + 10",
-    "phase-cards-even": "Phase cards: even phases",
-    "phase-cards-super-wild": "Phase cards: Super Wild",
-    "phase-cards-masters": "Phase cards: Masters",
-    "phase-cards-mixed-up": "Phase cards: Mixed-up Masters",
-    "two-deck-guide": "Playing with two regular decks",
+    "score-sheet": N_("Score sheet"),
+    "score-sheet-ten-hands": N_("Score sheet for ten-hands games"),
+    "score-sheet-large": N_("Large-print score sheet (2 to 4 players)"),
+    "phase-cards-official": N_("Phase cards: official rules"),
+    "phase-cards-plus10": N_("Phase cards: Phase 10 + 10"),
+    "phase-cards-even": N_("Phase cards: even phases"),
+    "phase-cards-super-wild": N_("Phase cards: Super Wild"),
+    "phase-cards-masters": N_("Phase cards: Masters"),
+    "phase-cards-mixed-up": N_("Phase cards: Mixed-up Masters"),
+    "two-deck-guide": N_("Playing with two regular decks"),
 }
 
 
@@ -40,20 +41,21 @@ def _pdf(data: bytes, filename: str) -> Response:
 def _size() -> str:
     size = request.args.get("size", "letter")
     if size not in PAGE_SIZES:
-        abort(400, f"Paper size must be one of {', '.join(PAGE_SIZES)}.")
+        abort(400, _("Paper size must be one of %(sizes)s.", sizes=", ".join(PAGE_SIZES)))
     return size
 
 
 @bp.get("/printables")
 def index():
-    return render_template("printables.html", titles=TITLES, sizes=PAGE_SIZES)
+    titles = {name: _(title) for name, title in TITLES.items()}
+    return render_template("printables.html", titles=titles, sizes=PAGE_SIZES)
 
 
 @bp.get("/printables/<name>.pdf")
 def standard(name: str):
     build = STANDARD.get(f"{name}.pdf")
     if build is None:
-        abort(404, "There is no printable with that name.")
+        abort(404, _("There is no printable with that name."))
     return _pdf(build(), f"{name}.pdf")
 
 
@@ -66,7 +68,10 @@ def for_game(game_id: str, kind: str):
     if kind in ("score-sheet", "score-sheet-large"):
         large = kind == "score-sheet-large"
         if large and len(game.players) > MAX_LARGE_PLAYERS:
-            abort(400, f"Large print has room for {MAX_LARGE_PLAYERS} players at most.")
+            abort(
+                400,
+                _("Large print has room for %(count)s players at most.", count=MAX_LARGE_PLAYERS),
+            )
         data = game_sheet(
             game,
             view_url=public_url("share.view", game_id=stored.id),
@@ -79,11 +84,12 @@ def for_game(game_id: str, kind: str):
         view_url = public_url("share.view", game_id=stored.id)
         data = deck_guide(game.rules, pagesize=size, view_url=view_url)
     else:
-        abort(404, "There is no printable with that name.")
+        abort(404, _("There is no printable with that name."))
     return _pdf(data, f"phase10-{kind}-{size}.pdf")
 
 
 @bp.errorhandler(LayoutError)
 def does_not_fit(error: LayoutError):
-    message = f"This game's phases are too long to print on cards: {error}."
-    return render_template("error.html", code=422, title="Cannot print", message=message), 422
+    message = _("This game's phases are too long to print on cards: %(reason)s.", reason=error)
+    page = render_template("error.html", code=422, title=_("Cannot print"), message=message)
+    return page, 422

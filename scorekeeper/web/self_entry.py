@@ -25,14 +25,15 @@ from flask import (
     url_for,
 )
 
-from .. import self_entry, store
+from .. import actions, self_entry, store
+from ..i18n import _
 from ..rules.game import Standings, load_game, replay
 from .csrf import reading
 from .games import db, game_or_404
 from .qr import qr_svg
 
 bp = Blueprint("self_entry", __name__)
-NOT_FOUND = "There is no game at this link. It may have been mistyped."
+NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
 MAX_POINTS = 1000
 
 
@@ -53,7 +54,7 @@ def pick_key(game_id: str) -> str:
 def _edit_game(game_id: str, key: str) -> store.StoredGame:
     stored = game_or_404(game_id).stored
     if not store.edit_key_matches(stored, key):
-        abort(404, NOT_FOUND)
+        abort(404, _(NOT_FOUND))
     return stored
 
 
@@ -64,7 +65,7 @@ def _seat_of(stored: store.StoredGame, token: str) -> int | None:
     for seat in range(len(stored.state.get("players", []))):
         if hmac.compare_digest(token.encode(), player_key(stored.id, seat).encode()):
             return seat
-    abort(404, NOT_FOUND)
+    abort(404, _(NOT_FOUND))
 
 
 @bp.get("/g/<game_id>/<key>/players")
@@ -124,30 +125,34 @@ def player_page(game_id: str, token: str):
         store.now(),
     )
     self_entry.submit(db(), stored.id, standings.hand_number, entry)
-    flash("Sent to the scorekeeper. Nothing is saved until they save the hand.")
+    flash(_("Sent to the scorekeeper. Nothing is saved until they save the hand."))
     return redirect(url_for("self_entry.player_page", game_id=game_id, token=token), 303)
 
 
 def _problem(values: dict[str, str], standings: Standings) -> tuple[int, str] | None:
     """(status, message) when a player's submission cannot be taken; None when it can."""
     if standings.over:
-        return 409, "The game is over: there is nothing more to send."
+        return 409, _("The game is over: there is nothing more to send.")
     if standings.tiebreak:
-        return 409, "This is a tiebreak: the scorekeeper records who went out first."
+        return 409, _("This is a tiebreak: the scorekeeper records who went out first.")
     if values["hand_number"] != str(standings.hand_number):
-        return 409, (
+        return 409, _(
             "That hand was already saved by the scorekeeper. "
-            f"This is hand {standings.hand_number}: send your points for it."
+            "This is hand %(number)s: send your points for it.",
+            number=standings.hand_number,
         )
     if values["went_out"]:
         return None
     text = values["points"].strip()
     if not text:
-        return 422, "Type your points, or tick that you went out."
+        return 422, _("Type your points, or tick that you went out.")
     if not text.isdigit() or int(text) > MAX_POINTS:
-        return 422, f"Points: enter a whole number from 0 to {MAX_POINTS}"
+        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MAX_POINTS)
     if int(text) % 5:
-        return 422, f"Points: {text} is not a multiple of 5. Every card is worth 5, 10, 15 or 25."
+        return 422, _(
+            "Points: %(points)s is not a multiple of 5. Every card is worth 5, 10, 15 or 25.",
+            points=text,
+        )
     return None
 
 

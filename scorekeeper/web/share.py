@@ -15,6 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template, request
 
 from .. import store
+from ..i18n import _
 from . import edit, versioned
 from .db import NO_GAME, db, game_or_404
 from .games import view_context
@@ -48,7 +49,7 @@ def _version_or_404(game_id: str) -> int:
     version = store.game_version(db(), game_id)
     if version is None:
         game_or_404(game_id)  # the friendly 404
-        abort(404, NO_GAME)  # the game came and went between the two reads
+        abort(404, _(NO_GAME))  # the game came and went between the two reads
     return version
 
 
@@ -92,7 +93,7 @@ def keeper_live(game_id: str, key: str):
     out of band (app.js keeps a hand form someone is typing in)."""
     version = store.edit_version(db(), game_id, key)
     if version is None:
-        abort(404, NO_GAME)
+        abort(404, _(NO_GAME))
     if (idle := _unchanged(version)) is not None:
         return idle
     current = game_or_404(game_id)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from flask import Flask, Response, abort, request
 
+from ..i18n import _
+
 YEAR = 365 * 24 * 3600
 MIN_SIZE = 512  # smaller files gain nothing from gzip
 COMPRESSIBLE = {".css", ".js", ".svg", ".webmanifest", ".json", ".txt", ".html", ".csv"}
@@ -55,7 +57,7 @@ def init_app(app: Flask) -> None:
     def static(filename: str) -> Response:
         file = files.get(filename)
         if file is None:
-            abort(404, "There is no such file.")
+            abort(404, _("There is no such file."))
         etag = f'"{file.digest}"'
         if request.args.get("v") == file.digest:
             caching = f"public, max-age={YEAR}, immutable"

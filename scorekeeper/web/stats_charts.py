@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from ..stats import TableStats
 from .chart import DASHES
 
@@ -44,7 +45,7 @@ def wins_chart(stats: TableStats) -> WinsChart | None:
         return None
     names = list(stats.players)
     totals = {name: [0] for name in names}
-    for _, winner in stats.winners:
+    for _date, winner in stats.winners:
         for name in names:
             totals[name].append(totals[name][-1] + (name == winner))
     most = max(1, max(series[-1] for series in totals.values()))
@@ -137,4 +138,5 @@ def score_chart(stats: TableStats) -> BarChart | None:
     for score in scores:
         label, count = values[score // BIN]
         values[score // BIN] = (label, count + 1)
-    return _bars(f"Final scores, in bands of {BIN} points from the number shown", values)
+    title = _("Final scores, in bands of %(points)s points from the number shown", points=BIN)
+    return _bars(title, values)

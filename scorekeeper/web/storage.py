@@ -12,6 +12,7 @@ import sqlite3
 
 from flask import Flask, current_app, jsonify, render_template, request
 
+from ..i18n import N_, _
 from .csrf import FIELD
 from .db import db
 from .errors import wants_json
@@ -19,23 +20,29 @@ from .errors import wants_json
 PAGE_SIZE = 4096  # SQLite's default page size
 FULL = (
     507,
-    "Out of room",
-    "The scorekeeper's storage is full, so this was not saved. Games already saved are safe. "
-    "Ask whoever runs the scorekeeper to free some space, then tap Try again.",
+    N_("Out of room"),
+    N_(
+        "The scorekeeper's storage is full, so this was not saved. Games already saved are "
+        "safe. Ask whoever runs the scorekeeper to free some space, then tap Try again."
+    ),
 )
 READ_ONLY = (
     503,
-    "Cannot save right now",
-    "The scorekeeper can only show games at the moment, so this was not saved. Games already "
-    "saved are safe. Try again in a little while.",
+    N_("Cannot save right now"),
+    N_(
+        "The scorekeeper can only show games at the moment, so this was not saved. Games "
+        "already saved are safe. Try again in a little while."
+    ),
 )
 DAMAGED = (
     503,
-    "Cannot open the games",
-    "The file that holds the games is damaged. Whoever runs the scorekeeper must restore it "
-    "from a backup. Nothing was saved.",
+    N_("Cannot open the games"),
+    N_(
+        "The file that holds the games is damaged. Whoever runs the scorekeeper must restore "
+        "it from a backup. Nothing was saved."
+    ),
 )
-BUSY = (503, "Busy", "The scorekeeper is very busy and did not save this. Tap Try again.")
+BUSY = (503, N_("Busy"), N_("The scorekeeper is very busy and did not save this. Tap Try again."))
 OUTCOMES = {
     sqlite3.SQLITE_FULL: FULL,
     sqlite3.SQLITE_READONLY: READ_ONLY,
@@ -74,7 +81,7 @@ def init_app(app: Flask) -> None:
         found = outcome(error)
         if found is None:
             raise error
-        code, title, message = found
+        code, title, message = found[0], _(found[1]), _(found[2])
         current_app.logger.warning("storage refused a request: %s", error)
         if wants_json():
             return jsonify(error=message), code

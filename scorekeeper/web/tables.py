@@ -20,6 +20,7 @@ from flask import (
 )
 
 from .. import actions, notes, store, table_archive, tables
+from ..i18n import N_, _, ngettext
 from ..rules.game import MAX_NAME, game_to_json, load_game
 from ..rules.phases import Progression
 from ..stats import PlayedGame
@@ -31,14 +32,14 @@ from .listing import GameSummary, device_games, summarise
 from .qr import qr_svg
 
 bp = Blueprint("tables", __name__)
-NOT_FOUND = "There is no table at this link. It may have been mistyped."
+NOT_FOUND = N_("There is no table at this link. It may have been mistyped.")
 SHOWN_FINISHED = 20  # the latest finished games; the rest behind a link
 
 
 def table_or_404(table_id: str) -> tables.Table:
     table = tables.get_table(db(), table_id)
     if table is None:
-        abort(404, NOT_FOUND)
+        abort(404, _(NOT_FOUND))
     return table
 
 
@@ -76,9 +77,9 @@ def new_table():
     name = _clean(request.form.get("name", ""))
     error = None
     if not name:
-        error = "Give the table a name, such as your family's"
+        error = _("Give the table a name, such as your family's")
     elif len(name) > tables.MAX_TABLE_NAME:
-        error = f"Keep the name to {tables.MAX_TABLE_NAME} characters"
+        error = _("Keep the name to %(count)s characters", count=tables.MAX_TABLE_NAME)
     if error:
         return render_template("new_table.html", name=name, error=error), 422
     table = tables.create_table(db(), name)
@@ -184,7 +185,8 @@ def import_table():
         return render_template("import_table.html", error=None)
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return render_template("import_table.html", error="Choose the backup file first."), 422
+        error = _("Choose the backup file first.")
+        return render_template("import_table.html", error=error), 422
     try:
         archive = table_archive.read(upload.read())
     except table_archive.ArchiveError as error:
@@ -198,13 +200,22 @@ def import_table():
             note=notes.note("table-import", table=archive.name),
         )
         if isinstance(result, actions.Refused):  # read() checked every game already
-            abort(422, f"A game in this backup cannot be imported: {result.message}")
+            abort(
+                422,
+                _("A game in this backup cannot be imported: %(reason)s", reason=result.message),
+            )
         stored = result.current.stored
         tables.add_game(db(), table.id, stored.id, list(entry.game.players))
         tables.restore_dates(db(), stored.id, entry.created, entry.updated)
     tables.restore_roster(db(), table.id, archive.players, archive.aliases)
     device.remember_table(table.id)
-    flash(f"Imported {len(archive.games)} games. This is the table's new link.")
+    flash(
+        ngettext(
+            "Imported %(num)s game. This is the table's new link.",
+            "Imported %(num)s games. This is the table's new link.",
+            len(archive.games),
+        )
+    )
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
 
 
@@ -220,18 +231,23 @@ def table_roster():
         if action == "rename":
             new = _clean(form.get("new", ""))
             if not new or len(new) > MAX_NAME:
-                raise tables.RosterError(f"Type the new name (up to {MAX_NAME} characters)")
+                raise tables.RosterError(
+                    _("Type the new name (up to %(count)s characters)", count=MAX_NAME)
+                )
             tables.rename(db(), table.id, name, new)
-            flash(f"{name} is now {new}")
+            flash(_("%(old)s is now %(new)s", old=name, new=new))
         elif action == "merge":
             into = form.get("into", "")
             tables.merge(db(), table.id, name, into)
-            flash(f"{name} and {into} are now one player: {into}")
+            flash(_("%(extra)s and %(into)s are now one player: %(into)s", extra=name, into=into))
         elif action in ("retire", "return"):
             tables.set_retired(db(), table.id, name, action == "retire")
-            flash(f"{name} {'is retired' if action == 'retire' else 'is back'}")
+            if action == "retire":
+                flash(_("%(player)s is retired", player=name))
+            else:
+                flash(_("%(player)s is back", player=name))
         else:
-            abort(400, "This form does not say what to change. Reload the page and try again.")
+            abort(400, _("This form does not say what to change. Reload the page and try again."))
     except tables.RosterError as error:
         return _render_table(422, str(error))
     return redirect(url_for("tables.table_page"), 303)
@@ -262,19 +278,19 @@ def table_add_game():
         game_id, key = match.groups() if match else ("", "")
     stored = store.get_game(db(), game_id) if game_id else None
     if stored is None or not store.edit_key_matches(stored, key):
-        message = (
+        message = _(
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
         )
         return _render_table(422, message)
     tables.add_game(db(), g.table.id, stored.id, list(load_game(stored.state).players))
-    flash("The game is now in this table")
+    flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
 
 
 def _edit_game(game_id: str, key: str) -> store.StoredGame:
     stored = game_or_404(game_id).stored
     if not store.edit_key_matches(stored, key):
-        abort(404, "There is no game at this link. It may have been mistyped.")
+        abort(404, _(actions.NO_GAME))
     return stored
 
 
@@ -293,7 +309,7 @@ def rematch(game_id: str, key: str):
         state["orders"] = {name: shuffle(sequence, len(sequence)) for name in players}
     result = actions.create(db(), state, note=notes.note("rematch"))
     if isinstance(result, actions.Refused):
-        abort(422, f"The rematch could not be started: {result.message}")
+        abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
     new = result.current.stored
     table_id = tables.table_of_game(db(), stored.id)
     if table_id:
