@@ -87,8 +87,10 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=choose)
     pseudo = Pseudo()
 
-    @app.before_request
-    def speak() -> None:
+    # The first hook of a request (URL values are read before any before_request), so a
+    # game that is not found while its URL is read gets its 404 in the reader's language.
+    @app.url_value_preprocessor
+    def speak(_endpoint: str | None, _values: dict | None) -> None:
         language = str(get_locale())
         translations = pseudo if current_app.config["PSEUDO_LOCALE"] else None
         g.language_token = i18n.activate(language, translations)
