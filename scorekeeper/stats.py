@@ -15,6 +15,7 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime
 
 from .rules.game import Game, Standings, standings_by_hand
 
@@ -37,6 +38,14 @@ class PlayerStats:
     results: list[bool] = field(default_factory=list)  # won each game, in order
     best_score: int | None = None
     best_date: str = ""
+
+    @property
+    def best_day(self) -> date | None:
+        """The day of the best game, for the pages' ``day`` filter (None if unknown)."""
+        try:
+            return datetime.fromisoformat(self.best_date).date() if self.best_date else None
+        except ValueError:
+            return None
 
     @property
     def win_percent(self) -> int:

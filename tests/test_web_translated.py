@@ -16,6 +16,7 @@ from flask import render_template_string
 from webutil import csrf, field_errors, new_game, record
 
 from scorekeeper import store, tables
+from scorekeeper.stats import PlayerStats
 from scorekeeper.web.db import db
 from scorekeeper.web.listing import summarise
 
@@ -340,6 +341,8 @@ def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language
         assert shown == f"{day} / {day}"
         change = store.changes(database, stored.id)[0]
         assert render_template_string("{{ c.when|day }}", c=change) == day
+        best = PlayerStats("Ann", best_date="2026-11-23T22:40:00+00:00")
+        assert render_template_string("{{ p.best_day|day }}", p=best) == day
 
 
 def test_a_backups_unreadable_dates_are_dropped_not_stored(client):
