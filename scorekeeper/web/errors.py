@@ -50,7 +50,10 @@ def init_app(app: Flask) -> None:
         custom = error.description != type(error).description and error.code != 429
         code = error.code or 500
         table = API_MESSAGES if wants_json() else MESSAGES
-        message = error.description if custom else _(table.get(code, error.description or ""))
+        if custom or code not in table:
+            message = error.description
+        else:
+            message = _(table[code])
         response: Response | str
         if wants_json():
             response = jsonify(error=message)
