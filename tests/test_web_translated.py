@@ -293,7 +293,7 @@ def test_the_checkers_card_palette_names_the_colours_in_the_readers_language(
 def test_a_checker_refusal_is_in_the_readers_language(client):
     response = speaking(client, "es").get("/check/hit", query_string={"kind": "pair"})
     assert response.status_code == 400
-    assert "Elige grupo, escalera o color" in text(response)
+    assert "Elige grupo, escalera o combinación de un color" in text(response)
 
 
 @pytest.mark.parametrize(
