@@ -59,6 +59,25 @@ def db_of(client):
 
 
 @pytest.mark.parametrize(
+    ("language", "reason", "rule"),
+    [
+        ("en", "Bob: 7 is not a multiple of 5", "Rule 8: card points"),
+        ("de", "Bob: 7 ist nicht durch 5 teilbar", "Regel 8: Kartenpunkte"),
+        ("es", "Bob: 7 no es múltiplo de 5", "Regla 8: puntos de las cartas"),
+    ],
+)
+def test_a_hand_the_rules_refuse_gives_the_reason_and_links_the_rule_in_the_readers_language(
+    client, language, reason, rule
+):
+    game = new_game(speaking(client, language))
+    response = record(client, game, 1, 0, {1: 7, 2: 60})
+    page = text(response)
+    assert response.status_code == 422
+    assert any(error.startswith(reason) for error in field_errors(response))
+    assert f'<a class="rule-link" href="/rules#card-points">{rule}\xa0›</a>' in page
+
+
+@pytest.mark.parametrize(
     ("language", "message"),
     [
         ("en", "Bob's cards add up to 15 points, not 20: change the points or the card counts"),
