@@ -374,3 +374,21 @@ def test_a_backups_unreadable_dates_are_dropped_not_stored(client):
     )
     read = table_archive.read(table_archive.build(archive))
     assert (read.games[0].created, read.games[0].updated) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("language", "refusal"),
+    [
+        ("en", "Hand 1 cannot be deleted: without it, hand 3 no longer fits"),
+        ("de", "Runde 1 kann nicht gelöscht werden. Ohne sie: Runde 3 passt nicht mehr"),
+        ("es", "La ronda 1 no se puede borrar: sin ella, la ronda 3 ya no encaja"),
+    ],
+)
+def test_a_refused_deletion_names_the_later_hand_in_the_readers_language(client, language, refusal):
+    game = new_game(speaking(client, language), players=("Ann", "Bob"), first="2")
+    record(client, game, 1, went_out=0, points={1: 20})  # both make phase 1
+    record(client, game, 2, went_out=1, points={0: 20})  # both make phase 2: a tie
+    assert record(client, game, 3, went_out=0, points={}).status_code == 303  # the tiebreak
+    response = client.post(f"{game}/hands/1/delete", data={"csrf_token": csrf(client)})
+    assert response.status_code == 409
+    assert refusal in text(response)
