@@ -22,6 +22,7 @@ from scorekeeper.rules.game import (
     next_phases,
     played_hands,
     replay,
+    replay_from,
 )
 from scorekeeper.rules.phases import OFFICIAL, make_rules
 from scorekeeper.rules.scoring import hand_points
@@ -689,6 +690,36 @@ def test_played_hands_gives_each_hands_dealer_phases_points_and_standings():
     assert second.points == {"Ann": 55, "Bob": 60, "Cy": 0}
     assert second.totals == {"Ann": 55, "Bob": 110, "Cy": 20}
     assert standings == replay(game)
+
+
+@pytest.mark.parametrize(
+    "played",
+    [
+        pytest.param(game(*official_game(), dealer="Cy"), id="a won game"),
+        pytest.param(
+            game(
+                *tied_game(),
+                {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True},
+            ),
+            id="a tiebreak",
+        ),
+        pytest.param(game(*tied_game()), id="a tiebreak due"),
+        pytest.param(
+            game(
+                masters_hand("Ann", ["Ann", "Bob"], {"Ann": 4, "Bob": 1, "Cy": 9}, Bob=5, Cy=50),
+                masters_hand("Cy", ["Cy"], {"Ann": 1, "Bob": 2, "Cy": 9}, Ann=55, Bob=60),
+                rules="masters",
+            ),
+            id="masters",
+        ),
+        pytest.param(game(), id="no hands"),
+    ],
+)
+def test_the_kept_state_after_each_hand_gives_the_same_record_as_a_replay(played):
+    """A sheet printed from the store's kept states must match one replayed from the hands."""
+    kept = replay_from(played).kept
+    assert played_hands(played, kept) == played_hands(played)
+    assert played_hands(played, kept[:-1]) == played_hands(played)  # too few: replays
 
 
 @pytest.mark.parametrize("key", ["options", "orders", "hands"])

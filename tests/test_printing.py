@@ -16,6 +16,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
+from scorekeeper import actions, store
 from scorekeeper.printing import (
     STANDARD_SET,
     deck_guide,
@@ -29,7 +30,7 @@ from scorekeeper.printing import sheets as sheet_layout
 from scorekeeper.printing.guide import two_deck_count
 from scorekeeper.printing.layout import escape, page_size, plain
 from scorekeeper.printing.qr import error_correction, qr_matrix
-from scorekeeper.rules.game import Game, load_game, played_hands, replay
+from scorekeeper.rules.game import Game, HandRecord, load_game, played_hands, replay
 from scorekeeper.rules.phases import make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
@@ -684,11 +685,11 @@ def test_every_hand_row_reads_dealer_points_who_went_out_and_totals_in_order():
         }
     )
     text = words(game_sheet(game)).replace("out", " out")
-    assert "Bob Ann Bob" in text  # the dealers, hand by hand, then the next hand's
-    assert "1 1 0 out 0 1 65 65" in text  # Ann went out; Bob 65
-    assert "2 2 20 20 1 0 out 65" in text  # both made a phase: ticks are drawn
+    # Each row reads across: the hand, its dealer, then each player's phase, points, total.
+    assert "1 Bob 1 0 out 0 1 65 65" in text  # Ann went out; Bob 65
+    assert "2 Ann 2 20 20 1 0 out 65" in text  # both made a phase: ticks are drawn
     assert "In progress after 2 hands: hand 3 is next, dealt by Bob." in text
-    assert "3 3 2" in text  # the next hand: each player's phase
+    assert "3 Bob 3 2" in text  # the next hand: its dealer and each player's phase
 
 
 def test_a_finished_game_shows_the_winner_and_the_phase_each_player_reached():
@@ -714,6 +715,63 @@ def test_a_tiebreak_is_printed_with_who_won_it():
     text = words(game_sheet(settled))
     assert "Bob won the tiebreak after 11 hands." in text
     assert "Tie" in text.split("Carried")[-1]  # the tiebreak hand's row
+
+
+def page_texts(data: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(BytesIO(data)).pages]
+
+
+def test_the_sheet_from_the_kept_standings_equals_the_sheet_from_a_replay(tmp_path):
+    """The app prints from what the store kept with each version; a replay must agree.
+
+    The game is changed the ways a table changes one (hands corrected, deleted,
+    undone), so the kept states come from replays that started part-way through.
+    """
+    players = ["Zoë", "Дмитрий", "李雷", "דוד"]
+    db = store.connect(tmp_path / "games.sqlite3")
+    try:
+        created = actions.create(db, {"players": players, "dealer": "李雷", "hands": []})
+        assert isinstance(created, actions.Saved)
+        game_id = created.current.stored.id
+
+        def hand(number: int, points: int = 55) -> HandRecord:
+            out = players[number % len(players)]
+            scores = {name: points + 5 * seat for seat, name in enumerate(players)}
+            del scores[out]
+            return HandRecord(out, (out,), scores)
+
+        def version() -> int:
+            return store.get_game(db, game_id).version
+
+        def ok(result) -> None:
+            assert isinstance(result, actions.Saved), result
+
+        for number in range(1, 31):
+            ok(actions.record(db, game_id, number, hand(number)))
+        ok(actions.correct(db, game_id, version(), 3, hand(4, points=85)))
+        ok(actions.delete(db, game_id, version(), 5))
+        ok(actions.undo(db, game_id, version()))  # hand 5 is back
+        ok(actions.correct(db, game_id, version(), 8, hand(8, points=95)))
+        ok(actions.undo(db, game_id, version()))  # the correction is taken back
+        ok(actions.delete(db, game_id, version(), 30))
+        ok(actions.record(db, game_id, 30, hand(31)))
+
+        stored = store.get_game(db, game_id)
+        game = load_game(stored.state)
+        assert stored.kept is not None and len(stored.kept) == len(game.hands) == 30
+        url = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
+        kept = game_sheet(game, view_url=url, pagesize="a4", kept=stored.kept)
+        replayed = game_sheet(game, view_url=url, pagesize="a4")
+    finally:
+        store.close_all()
+    assert page_texts(kept) == page_texts(replayed)
+    assert kept == replayed
+    assert game.hands[2] == hand(4, points=85)  # the correction stands
+    assert game.hands[7] == hand(8)  # the undone correction does not
+    text = words(kept)
+    assert "3 Zoë 1 0out 110 2 90 150 2 95 160 1 100 240" in text  # hand 3 as corrected
+    assert "8 Дмитрий 3 0out 275 3 60 390 3 65 420 2 70 520" in text  # the undo held
+    assert "In progress after 30 hands: hand 31 is next" in text
 
 
 def test_a_150_hand_game_carries_its_totals_on_to_further_pages():

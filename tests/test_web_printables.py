@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from pypdf import PdfReader
-from webutil import new_game, record
+from webutil import csrf, new_game, record
 
 from scorekeeper.printing import STANDARD_SET
 
@@ -83,6 +83,21 @@ def test_a_games_sheet_is_its_record_so_far(client):
     assert "In progress after 2 hands: hand 3 is next, dealt by Cy." in " ".join(text.split())
     for number in ("55", "20", "65", "50", "105"):  # points and Bob's total
         assert number in text.split()
+
+
+def test_a_sheet_printed_again_follows_every_change_to_the_game(client):
+    """Sheets are kept per version of the game: a kept sheet must never be out of date."""
+    url = new_game(client, players=("Ann", "Bob", "Cy"))
+    game_id = url.split("/")[2]
+    record(client, url, 1, 0, {1: 55, 2: 20}, made_2="on")
+    sheet = f"/v/{game_id}/print/score-sheet.pdf"
+    first = client.get(sheet).data
+    assert client.get(sheet).data == first
+    record(client, url, 2, 2, {0: 65, 1: 50})
+    second = client.get(sheet).data
+    assert "In progress after 2 hands" in " ".join(pdf_text(second).split())
+    client.post(f"{url}/undo", data={"csrf_token": csrf(client)})
+    assert client.get(sheet).data == first  # back to one hand: the same sheet
 
 
 def test_large_print_is_offered_for_up_to_four_players_only(client):

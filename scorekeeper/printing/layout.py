@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from io import BytesIO
 from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
@@ -17,8 +18,10 @@ from xml.sax.saxutils import escape as _xml_escape
 from reportlab.lib.colors import Color, black
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.rl_accel import escapePDF, fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
@@ -259,6 +262,7 @@ def _no_word_split(paragraph: Paragraph, width: float) -> bool:
     return paragraph.minWidth() <= width + 0.01
 
 
+@lru_cache(maxsize=4096)
 def shorten(text: str, width: float, font: str, size: float) -> str:
     """Cut ``text`` with an ellipsis so one line fits ``width`` (never clipped)."""
     if stringWidth(text, font, size) <= width:
@@ -271,29 +275,93 @@ def shorten(text: str, width: float, font: str, size: float) -> str:
 class TextRun:
     """Many short strings in one PDF text object: far cheaper than a ``drawString`` each.
 
-    For trusted text in one font family (numbers, labels); ``close()`` draws it all.
+    ``put`` takes trusted text in one font (numbers, labels); ``put_user`` takes
+    a name in any script, split into the fonts that have its letters. A sheet
+    repeats the same few hundred strings, so each is measured and encoded for
+    its font subset once; the operators written are the ones reportlab's own
+    text object writes (``printables/`` comes out the same byte for byte), put
+    on the page with ``addLiteral`` by ``close()``. Fonts are the embedded
+    TrueType fonts of ``fonts``.
     """
 
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
-        self.text = canvas.beginText()
+        self.ops = ["BT", "1 0 0 1 0 0 Tm"]  # as ``canvas.beginText()`` starts
         self.font: tuple[str, float] | None = None
+        self.subset = -1  # the font subset selected last, -1 after a change of font
+        self.widths: dict[tuple[str, str, float], float] = {}
+        self.encoded: dict[tuple[str, str], tuple[tuple[int, str], ...]] = {}
+        self.selects: dict[tuple[str, float, int], str] = {}
+        self.parts: dict[tuple[str, str, float], tuple[float, list[tuple[str, str, float]]]] = {}
+
+    def width(self, words: str, font: str, size: float) -> float:
+        key = (words, font, size)
+        if key not in self.widths:
+            self.widths[key] = stringWidth(words, font, size)
+        return self.widths[key]
 
     def put(
         self, x: float, y: float, words: str, font: str, size: float, align: str = "left"
     ) -> None:
         if (font, size) != self.font:
-            self.text.setFont(font, size)
-            self.font = (font, size)
+            self.font, self.subset = (font, size), -1
         if align != "left":
-            width = stringWidth(words, font, size)
+            width = self.width(words, font, size)
             x -= width / 2 if align == "centre" else width
-        self.text.setTextOrigin(x, y)
-        self.text.textOut(words)
+        self.ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        pieces = []
+        for subset, shown in self._encode(words, font):
+            if subset != self.subset:
+                pieces.append(self._select(font, size, subset))
+                self.subset = subset
+            pieces.append(shown)
+        self.ops.append(" ".join(pieces))
+
+    def _encode(self, words: str, font: str) -> tuple[tuple[int, str], ...]:
+        """(subset, its ``Tj`` operator) for each run of ``words`` in one subset of ``font``."""
+        key = (words, font)
+        if key not in self.encoded:
+            split = pdfmetrics.getFont(font).splitString(words, self.canvas._doc)
+            self.encoded[key] = tuple((n, f"({escapePDF(data)}) Tj") for n, data in split)
+        return self.encoded[key]
+
+    def _select(self, font: str, size: float, subset: int) -> str:
+        """The operators choosing one subset of ``font`` at ``size``."""
+        key = (font, size, subset)
+        if key not in self.selects:
+            name = pdfmetrics.getFont(font).getSubsetInternalName(subset, self.canvas._doc)
+            self.selects[key] = f"{name} {fp_str(size)} Tf {fp_str(size * LEADING)} TL"
+        return self.selects[key]
+
+    def put_user(
+        self, x: float, y: float, words: str, font: str, size: float, align: str = "left"
+    ) -> None:
+        """User text like ``draw_text``: right-to-left in drawing order, fallback fonts."""
+        width, parts = self._user_parts(words, font, size)
+        x -= {"left": 0, "centre": width / 2, "right": width}[align]
+        for part_font, part, offset in parts:
+            self.put(x + offset, y, part, part_font, size)
+
+    def user_width(self, words: str, font: str, size: float) -> float:
+        """How wide ``put_user`` draws ``words`` (``text_width``, measured once)."""
+        return self._user_parts(words, font, size)[0]
+
+    def _user_parts(
+        self, words: str, font: str, size: float
+    ) -> tuple[float, list[tuple[str, str, float]]]:
+        """(width, [(font, part, offset)]) of user text split into the fonts that have it."""
+        key = (words, font, size)
+        if key not in self.parts:
+            parts, width = [], 0.0
+            for fallback, part in fonts.runs(fonts.visual(plain(words))):
+                parts.append((fallback or font, part, width))
+                width += self.width(part, fallback or font, size)
+            self.parts[key] = (width, parts)
+        return self.parts[key]
 
     def close(self) -> None:
         self.canvas.setFillColor(INK)
-        self.canvas.drawText(self.text)
+        self.canvas.addLiteral(" ".join([*self.ops, "ET"]))
 
 
 # --- documents --------------------------------------------------------------------

@@ -6,6 +6,8 @@ length of the link, so a printed code and a code on screen never disagree.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import qrcode
 from qrcode.constants import ERROR_CORRECT_H, ERROR_CORRECT_L, ERROR_CORRECT_M, ERROR_CORRECT_Q
 from reportlab.lib.colors import black, white
@@ -35,6 +37,18 @@ def qr_matrix(data: str) -> list[list[bool]]:
     return [list(row) for row in code.get_matrix()]
 
 
+@lru_cache(maxsize=256)
+def _dark_runs_of(data: str) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """(modules per side, dark runs) of the code for ``data``.
+
+    Kept for the links printed most (a game's view link, the app's home):
+    choosing the best mask is most of a code's cost, and a sheet printed again
+    would pay it again.
+    """
+    matrix = qr_matrix(data)
+    return len(matrix), tuple(_dark_runs(matrix))
+
+
 def _dark_runs(matrix: list[list[bool]]) -> list[tuple[int, int, int]]:
     """(row, first column, length) of each horizontal run of dark modules."""
     found = []
@@ -57,11 +71,11 @@ def qr_svg(data: str) -> str:
     ``data`` goes only into module positions, never into the markup, so the SVG
     is safe to inline whatever the link says.
     """
-    matrix = qr_matrix(data)
-    side = len(matrix) + 2 * QUIET_ZONE
+    width, runs = _dark_runs_of(data)
+    side = width + 2 * QUIET_ZONE
     path = "".join(
         f"M{start + QUIET_ZONE} {row + QUIET_ZONE}h{length}v1h-{length}z"
-        for row, start, length in _dark_runs(matrix)
+        for row, start, length in runs
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" '
@@ -77,15 +91,15 @@ def draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:
     Each horizontal run of dark modules is one rectangle: fewer objects, no
     hairline gaps between neighbouring modules in a viewer.
     """
-    matrix = qr_matrix(data)
-    modules = len(matrix) + 2 * QUIET_ZONE
+    width, runs = _dark_runs_of(data)
+    modules = width + 2 * QUIET_ZONE
     step = size / modules
     canvas.saveState()
     canvas.setFillColor(white)
     canvas.rect(x, y, size, size, stroke=0, fill=1)
     canvas.setFillColor(black)
     path = canvas.beginPath()
-    for row, start, length in _dark_runs(matrix):
+    for row, start, length in runs:
         top = y + size - (row + QUIET_ZONE) * step
         path.rect(x + (start + QUIET_ZONE) * step, top - step, length * step, step)
     canvas.drawPath(path, stroke=0, fill=1)

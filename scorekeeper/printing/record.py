@@ -1,14 +1,16 @@
 """A game's record as the rows of a score sheet: every hand, then the result.
 
-Built from the engine's hand-by-hand replay (``rules.game.played_hands``), so
-the printed totals, phases, dealer and winner are the ones the app shows.
+Built from the engine's hand-by-hand record (``rules.game.played_hands``), so
+the printed totals, phases, dealer and winner are the ones the app shows. Given
+the state the store kept after each hand, nothing is replayed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..rules.game import Game, PlayedHand, Standings, played_hands
+from ..rules.game import Game, Kept, PlayedHand, Standings, played_hands
 from ..rules.phases import Progression
 from ..rules.scoring import join_names
 
@@ -111,9 +113,12 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
     )
 
 
-def game_record(game: Game) -> Record:
-    """The rows for every hand played and the result, with the summary sentence."""
-    played, standings = played_hands(game)
+def game_record(game: Game, kept: Sequence[Kept] | None = None) -> Record:
+    """The rows for every hand played and the result, with the summary sentence.
+
+    ``kept``: the state after each hand, as the store keeps it (read, not replayed).
+    """
+    played, standings = played_hands(game, kept)
     rows = [_hand_row(game, hand) for hand in played]
     if standings.over:
         rows.append(_result_row(game, standings))

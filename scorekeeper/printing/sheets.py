@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ..rules.game import Game
+from ..rules.game import Game, Kept
 from ..rules.phases import Progression, Rules
 from . import text
 from .layout import (
@@ -35,7 +35,6 @@ from .layout import (
     Fitted,
     LayoutError,
     TextRun,
-    draw_text,
     escape,
     fit,
     fit_user_text,
@@ -43,7 +42,6 @@ from .layout import (
     page_size,
     plain,
     shorten,
-    text_width,
 )
 from .qr import draw_qr
 from .record import Cell, Record, Row, game_record
@@ -108,6 +106,7 @@ class ScoreSheet:
     player_columns: int | None = None
     game: Game | None = None
     large: bool = False
+    kept: Sequence[Kept] | None = None  # the game's state after each hand, if the store kept it
     columns: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -131,8 +130,12 @@ class ScoreSheet:
         self.width, self.height = page_size(self.pagesize)
         self.ten_hands = self.rules.progression is Progression.TEN_HANDS
         self.scale = LARGE if self.large else REGULAR
-        self.record: Record | None = game_record(self.game) if self.game is not None else None
+        self.record: Record | None = (
+            game_record(self.game, self.kept) if self.game is not None else None
+        )
         self.forms: set[str] = set()
+        self.titles: dict[float, tuple[tuple[float, Fitted], ...]] = {}
+        self.ticks: list[tuple[float, float, float]] = []  # (x, baseline, size) on this page
 
     # --- the pages -----------------------------------------------------------------
 
@@ -205,8 +208,23 @@ class ScoreSheet:
     # --- the top of each page ----------------------------------------------------------
 
     def _header_blocks(self, width: float, page_label: str) -> list[tuple[float, Fitted]]:
-        """(space above, block) for the title, rules, result sentence and link."""
-        blocks = [
+        """(space above, block) for the title, rules and result sentence."""
+        blocks = [*self._title_blocks(width)]
+        if self.record is not None:
+            words = " ".join(filter(None, (self.record.summary, page_label)))
+            blocks.append(
+                (1.5 * mm, fit_user_text(words, width, SUMMARY_HEIGHT, size=11, bold=True))
+            )
+        return blocks
+
+    def _title_blocks(self, width: float) -> tuple[tuple[float, Fitted], ...]:
+        """The title and the rules line: the same on every page, so laid out once."""
+        if width not in self.titles:
+            self.titles[width] = self._lay_out_title(width)
+        return self.titles[width]
+
+    def _lay_out_title(self, width: float) -> tuple[tuple[float, Fitted], ...]:
+        return (
             (
                 0.0,
                 fit_user_text(
@@ -229,13 +247,7 @@ class ScoreSheet:
                     prefix="<b>Rules:</b> ",
                 ),
             ),
-        ]
-        if self.record is not None:
-            words = " ".join(filter(None, (self.record.summary, page_label)))
-            blocks.append(
-                (1.5 * mm, fit_user_text(words, width, SUMMARY_HEIGHT, size=11, bold=True))
-            )
-        return blocks
+        )
 
     def _header_height(self) -> float:
         """The y where the table may start (the same on every page)."""
@@ -370,10 +382,9 @@ class ScoreSheet:
             if row.dealer:
                 name = plain(row.dealer)
                 inner = dealer_width - 1.5 * mm
-                while len(name) > 1 and text_width(name, FONT, scale.label) > inner:
+                while len(name) > 1 and run.user_width(name, FONT, scale.label) > inner:
                     name = name[:-2] + "\u2026"
-                draw_text(
-                    canvas,
+                run.put_user(
                     left + label_width + dealer_width / 2,
                     y - row_height / 2 - scale.label * 0.35,
                     name,
@@ -385,6 +396,8 @@ class ScoreSheet:
                 x = left + players_left + column * player_width
                 self._cell(canvas, run, cell, x, y, player_width, row_height)
         run.close()
+        _draw_ticks(canvas, self.ticks)
+        self.ticks.clear()
 
         # Grid: light lines inside a player's columns, strong lines between players.
         canvas.setStrokeColor(LIGHT)
@@ -446,14 +459,14 @@ class ScoreSheet:
             words = shorten(cell.phase, phase_width - 1 * mm, FONT, size)
             if cell.made:
                 tick = size * 0.7
-                shift = (stringWidth(words, FONT, size) + tick + 1) / 2
+                shift = (run.width(words, FONT, size) + tick + 1) / 2
                 run.put(x + phase_width / 2 - shift, baseline, words, FONT, size)
-                _tick(canvas, x + phase_width / 2 + shift - tick, baseline, tick)
+                self.ticks.append((x + phase_width / 2 + shift - tick, baseline, tick))
             elif words:
                 run.put(x + phase_width / 2, baseline, words, FONT, size, "centre")
             x += phase_width
         elif cell.made:
-            _tick(canvas, x + 1 * mm, baseline, scale.number * 0.6)
+            self.ticks.append((x + 1 * mm, baseline, scale.number * 0.6))
         points_width, total_width = widths
         points = cell.points if cell.points.lstrip("-").isdigit() or not cell.points else ""
         word = cell.points if not points else cell.note
@@ -718,8 +731,12 @@ def game_sheet(
     view_url: str | None = None,
     pagesize: str = "letter",
     large: bool = False,
+    kept: Sequence[Kept] | None = None,
 ) -> bytes:
-    """A game's record as PDF bytes: every hand, the result, blank rows for hands to come."""
+    """A game's record as PDF bytes: every hand, the result, blank rows for hands to come.
+
+    ``kept``: the state the store kept after each hand; with it nothing is replayed.
+    """
     return ScoreSheet(
         game.rules,
         title=title or f"Phase 10: {', '.join(game.players)}",
@@ -727,19 +744,28 @@ def game_sheet(
         pagesize=pagesize,
         game=game,
         large=large,
+        kept=kept,
     ).build()
 
 
-def _tick(canvas: Canvas, x: float, baseline: float, size: float) -> None:
-    """A check mark drawn as lines ("made the phase"), so no font needs the glyph."""
+def _draw_ticks(canvas: Canvas, ticks: Sequence[tuple[float, float, float]]) -> None:
+    """Check marks drawn as lines ("made the phase"), so no font needs the glyph.
+
+    (x, baseline, size) each; all the ticks of one size are one path.
+    """
+    if not ticks:
+        return
     canvas.saveState()
     canvas.setStrokeColor(INK)
-    canvas.setLineWidth(max(0.9, size * 0.14))
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
-    path = canvas.beginPath()
-    path.moveTo(x, baseline + size * 0.45)
-    path.lineTo(x + size * 0.35, baseline + size * 0.05)
-    path.lineTo(x + size, baseline + size * 0.9)
-    canvas.drawPath(path, stroke=1, fill=0)
+    for size in sorted({size for _, _, size in ticks}):
+        canvas.setLineWidth(max(0.9, size * 0.14))
+        path = canvas.beginPath()
+        for x, baseline, tick in ticks:
+            if tick == size:
+                path.moveTo(x, baseline + size * 0.45)
+                path.lineTo(x + size * 0.35, baseline + size * 0.05)
+                path.lineTo(x + size, baseline + size * 0.9)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()

@@ -791,12 +791,18 @@ class PlayedHand:
     totals: Mapping[str, int]  # each player's running total after it
 
 
-def played_hands(game: Game) -> tuple[list[PlayedHand], Standings]:
+def played_hands(
+    game: Game, kept: Sequence[Kept] | None = None
+) -> tuple[list[PlayedHand], Standings]:
     """Every hand with its dealer, phases tried, points and totals; then the standings.
 
-    One replay, hand by hand, so a 150-hand game's record costs about what its
-    standings cost. Raises GameError like ``replay``.
+    ``kept``: the state after each hand (``replay_from``), as the store keeps it;
+    the record is then read off those states without replaying or re-checking
+    anything. Without it (or when it does not cover every hand), one replay,
+    hand by hand. Raises GameError like ``replay``.
     """
+    if kept is not None and len(kept) == len(game.hands):
+        return _played_from_kept(game, kept), _resume(game, kept).standings()
     state = _Replay(game)
     seats = game.players
     first = seats.index(game.dealer)
@@ -820,6 +826,38 @@ def played_hands(game: Game) -> tuple[list[PlayedHand], Standings]:
             )
         )
     return played, state.standings()
+
+
+def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
+    """The hands as ``played_hands`` replays them, read off the state kept after each.
+
+    ``play`` sets each playing player's last attempt to the phase they tried, and
+    the scores after a hand minus those before it are the hand's points.
+    """
+    seats = game.players
+    first = seats.index(game.dealer)
+    before: Kept = _Replay(game).keep()
+    played = []
+    for number, (hand, after) in enumerate(zip(game.hands, kept, strict=True), start=1):
+        playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else seats
+        scores_before = {name: seat[0] for name, seat in zip(seats, before["seats"], strict=True)}
+        totals, tried = {}, {}
+        for name, (score, _done, attempt) in zip(seats, after["seats"], strict=True):
+            totals[name] = score
+            if name in playing and attempt is not None:
+                tried[name] = attempt
+        played.append(
+            PlayedHand(
+                number,
+                hand,
+                dealer=seats[(first + number - 1) % len(seats)],
+                phases=tried,
+                points={name: totals[name] - scores_before[name] for name in playing},
+                totals=totals,
+            )
+        )
+        before = after
+    return played
 
 
 def standings_by_hand(game: Game, *, checked: bool = True) -> list[Standings]:

@@ -8,6 +8,7 @@ from ..i18n import N_, _
 from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, game_sheet, reference_cards
 from ..printing.layout import LayoutError
 from ..printing.sheets import MAX_LARGE_PLAYERS
+from . import versioned
 from .db import game_or_404
 from .links import public_url
 
@@ -61,10 +62,15 @@ def standard(name: str):
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")
 def for_game(game_id: str, kind: str):
-    """A game's own score sheet (its record so far, QR to the view link), cards or guide."""
+    """A game's own score sheet (its record so far, QR to the view link), cards or guide.
+
+    Built from the kept standings (nothing replayed), once per version of the game:
+    printing the same sheet again, or from another phone, sends the kept PDF.
+    """
     current = game_or_404(game_id)
     stored, game = current.stored, current.game
     size = _size()
+    view_url = public_url("share.view", game_id=stored.id)
     if kind in ("score-sheet", "score-sheet-large"):
         large = kind == "score-sheet-large"
         if large and len(game.players) > MAX_LARGE_PLAYERS:
@@ -72,19 +78,22 @@ def for_game(game_id: str, kind: str):
                 400,
                 _("Large print has room for %(count)s players at most.", count=MAX_LARGE_PLAYERS),
             )
-        data = game_sheet(
-            game,
-            view_url=public_url("share.view", game_id=stored.id),
-            pagesize=size,
-            large=large,
-        )
+
+        def build() -> bytes:
+            return game_sheet(
+                game, view_url=view_url, pagesize=size, large=large, kept=current.kept
+            )
     elif kind == "phase-cards":
-        data = reference_cards(game.rules, pagesize=size, copies=len(game.players))
+
+        def build() -> bytes:
+            return reference_cards(game.rules, pagesize=size, copies=len(game.players))
     elif kind == "two-deck-guide":
-        view_url = public_url("share.view", game_id=stored.id)
-        data = deck_guide(game.rules, pagesize=size, view_url=view_url)
+
+        def build() -> bytes:
+            return deck_guide(game.rules, pagesize=size, view_url=view_url)
     else:
         abort(404, _("There is no printable with that name."))
+    data = versioned.once(("print", stored.id, current.version, kind, size, view_url), build)
     return _pdf(data, f"phase10-{kind}-{size}.pdf")
 
 
