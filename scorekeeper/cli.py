@@ -175,7 +175,11 @@ def cmd_print(args: argparse.Namespace) -> int:
 def cmd_printables(args: argparse.Namespace) -> int:
     from .printing import write_standard_set
 
-    paths = write_standard_set(Path(args.out))
+    if args.app_url and urlsplit(args.app_url).scheme not in ("http", "https"):
+        raise BadInput(
+            f"--app-url must be a web address (http:// or https://), not {args.app_url!r}"
+        )
+    paths = write_standard_set(Path(args.out), app_url=args.app_url)
     if args.json:
         print(json.dumps({"files": [str(p) for p in paths]}))
     else:
@@ -419,6 +423,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("printables", "Write the standard set of PDFs.", cmd_printables, rules=False)
     p.add_argument("--out", default="printables", help="folder to write to (default printables/)")
+    p.add_argument(
+        "--app-url",
+        help="the app's address, for a QR code and link on the two-deck guide "
+        "(default: none; the guide says where to print a copy with one)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
     p = command("serve", "Run the app for every phone on this network.", cmd_serve, rules=False)

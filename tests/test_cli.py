@@ -246,7 +246,7 @@ def test_print_writes_a_games_sheet_with_its_hands_and_link(capsys, tmp_path):
     assert (code, err) == (0, "")
     assert result == {"file": str(out), "bytes": out.stat().st_size}
     text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
-    assert "1 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann went out
+    assert "1 Ann 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann dealt, went out
     assert "In progress after 1 hands: hand 2 is next, dealt by Bob." in text
     assert link in "".join(text.split())
 
@@ -267,6 +267,26 @@ def test_print_refuses_bad_links_and_oversized_large_print(capsys, tmp_path, arg
     assert code == 2
     assert (says or "at most 4 players") in err
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_printables_can_carry_the_apps_address_on_the_guide(capsys, tmp_path):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    app_url = "https://phase10.example.org/"
+    code, result, err = run(
+        capsys, "printables", "--out", str(tmp_path), "--app-url", app_url, "--json"
+    )
+    assert (code, err) == (0, "") and len(result["files"]) == 20
+    guide = PdfReader(BytesIO((tmp_path / "two-deck-guide-letter.pdf").read_bytes()))
+    assert f"open {app_url}" in " ".join(guide.pages[0].extract_text().split())
+
+
+def test_printables_refuse_an_app_address_that_is_not_a_web_address(capsys, tmp_path):
+    code, _, err = run(capsys, "printables", "--out", str(tmp_path), "--app-url", "file:///x")
+    assert code == 2 and "--app-url must be a web address" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_print_reports_a_bad_game_file_with_exit_2(capsys, tmp_path):

@@ -445,6 +445,23 @@ def test_the_game_sheet_qr_code_opens_the_view_link(view_url, tmp_path):
     assert view_url in words(source.read_bytes())  # also printed for anyone without a camera
 
 
+def qr_codes(data: bytes, tmp_path: Path) -> list[str]:
+    """What every QR code on the first page decodes to (zbarimg), read from the PDF drawn."""
+    require("pdftoppm")
+    require("zbarimg")
+    source = tmp_path / "printed.pdf"
+    source.write_bytes(data)
+    subprocess.run(
+        ["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", str(source), str(tmp_path / "p")],
+        check=True,
+    )
+    image = next(tmp_path.glob("p*.png"))
+    found = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True
+    )
+    return found.stdout.split()
+
+
 # --- the two-deck guide --------------------------------------------------------------
 
 
@@ -485,6 +502,42 @@ def test_the_guide_prints_a_games_own_suit_mapping_and_super_cards():
     assert "7 of hearts = blue 7" in text and "7 of spades = yellow 7" in text
     assert "King Wild 20" in text
     assert "The marked King Super Wild 50" in text
+
+
+@pytest.mark.parametrize("size", ["letter", "a4"])
+def test_a_guide_printed_from_the_app_opens_the_app_by_its_code_and_its_link(size, tmp_path):
+    app_url = "http://192.168.1.20:5010/"
+    data = deck_guide(make_rules(), pagesize=size, app_url=app_url)
+    assert pages(data) == 1
+    assert qr_codes(data, tmp_path) == [app_url]
+    text = words(data)
+    assert f"Keep score on your phones: scan the code, or open {app_url}" in text
+    assert "Scan to keep score" in text
+
+
+def test_the_guide_built_without_a_server_says_where_to_print_one_with_a_code(tmp_path):
+    data = deck_guide(make_rules())
+    assert qr_codes(data, tmp_path) == []  # no address is known: no code to a wrong one
+    text = words(data)
+    assert "print this guide from its Print for the table page" in text
+    assert "your copy will carry a code that opens the scorekeeper" in text
+
+
+def test_a_games_own_guide_opens_the_game_not_the_app(tmp_path):
+    view_url = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
+    data = deck_guide(make_rules(), view_url=view_url, app_url="http://192.168.1.20:5010/")
+    assert qr_codes(data, tmp_path) == [view_url]
+    assert "Scan for this game" in words(data)
+
+
+def test_the_standard_set_can_be_built_with_a_configured_address(tmp_path):
+    """For a club that keeps the app at a fixed address: the guide's code opens it."""
+    app_url = "https://phase10.example.org/"
+    written = write_standard_set(tmp_path / "set", app_url=app_url)
+    guide = next(path for path in written if path.name == "two-deck-guide-a4.pdf")
+    assert qr_codes(guide.read_bytes(), tmp_path) == [app_url]
+    sheet = next(path for path in written if path.name == "score-sheet-a4.pdf")
+    assert sheet.read_bytes() == (PRINTABLES / "score-sheet-a4.pdf").read_bytes()
 
 
 # --- reproducible output -------------------------------------------------------------

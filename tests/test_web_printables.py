@@ -44,11 +44,30 @@ def test_the_printables_page_links_every_standard_file(client):
 
 
 def test_a_standard_printable_downloads_as_the_committed_pdf(client):
-    response = client.get("/printables/two-deck-guide-a4.pdf")
+    response = client.get("/printables/score-sheet-a4.pdf")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
-    with open("printables/two-deck-guide-a4.pdf", "rb") as committed:
+    with open("printables/score-sheet-a4.pdf", "rb") as committed:
         assert response.data == committed.read()
-    assert "108" in pdf_text(response.data)
+
+
+@pytest.mark.parametrize("size", ["letter", "a4"])
+def test_the_two_deck_guide_from_the_app_opens_the_app_at_its_announced_address(
+    app, client, tmp_path, size
+):
+    app.config["PUBLIC_URL"] = "http://192.168.1.20:5010/"
+    response = client.get(f"/printables/two-deck-guide-{size}.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert decode_qr(response.data, tmp_path) == ["http://192.168.1.20:5010/"]
+    text = " ".join(pdf_text(response.data).split())
+    assert "scan the code, or open http://192.168.1.20:5010/" in text
+    assert "108" in text and "table.test" not in text
+    with open(f"printables/two-deck-guide-{size}.pdf", "rb") as committed:
+        assert "Print for the table page" in pdf_text(committed.read())  # no address there
+
+
+def test_without_an_announced_address_the_guide_opens_the_requests_host(client, tmp_path):
+    data = client.get("/printables/two-deck-guide-a4.pdf").data
+    assert decode_qr(data, tmp_path) == ["http://table.test/"]
 
 
 def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):

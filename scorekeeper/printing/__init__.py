@@ -2,7 +2,9 @@
 
 Each renderer returns PDF bytes built with ``invariant=1``, so the standard
 set in ``printables/`` is reproducible byte for byte and a test can tell when
-it is stale.
+it is stale. That set is built without a server, so it knows no address for
+the app; the app serves the same set with its own address (``app_url``) on the
+printables that link to it.
 """
 
 from __future__ import annotations
@@ -25,13 +27,20 @@ __all__ = [
     "game_sheet",
     "reference_cards",
     "score_sheet",
+    "standard_set",
     "write_standard_set",
 ]
 
 Builder = Callable[[], bytes]
 
 
-def _standard_set() -> list[tuple[str, Builder]]:
+def standard_set(app_url: str | None = None) -> list[tuple[str, Builder]]:
+    """(file name, builder) for every standard printable, in name order.
+
+    ``app_url``: the app's address, for a QR code and link on the printables that
+    point to it (the two-deck guide); without it they say where to print a copy
+    that has one.
+    """
     official = make_rules()
     items: list[tuple[str, Builder]] = []
     for size in PAGE_SIZES:
@@ -66,21 +75,27 @@ def _standard_set() -> list[tuple[str, Builder]]:
                 f"phase-cards-mixed-up-{size}.pdf",
                 partial(reference_cards, make_rules("mixed-up"), pagesize=size),
             ),
-            (f"two-deck-guide-{size}.pdf", partial(deck_guide, official, pagesize=size)),
+            (
+                f"two-deck-guide-{size}.pdf",
+                partial(deck_guide, official, pagesize=size, app_url=app_url),
+            ),
         ]
     return sorted(items)
 
 
 # (file name, builder) for every file in printables/, in name order.
-STANDARD_SET: list[tuple[str, Builder]] = _standard_set()
+STANDARD_SET: list[tuple[str, Builder]] = standard_set()
 
 
-def write_standard_set(out_dir: Path) -> list[Path]:
-    """Build every standard printable into ``out_dir``; returns the paths written."""
+def write_standard_set(out_dir: Path, app_url: str | None = None) -> list[Path]:
+    """Build every standard printable into ``out_dir``; returns the paths written.
+
+    ``app_url``: the app's address to print on the guide (``printables/`` has none).
+    """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, build in STANDARD_SET:
+    for name, build in standard_set(app_url) if app_url else STANDARD_SET:
         path = out_dir / name
         path.write_bytes(build())
         written.append(path)

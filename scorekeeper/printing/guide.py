@@ -3,8 +3,13 @@
 One page that stands alone: what each playing card becomes, which suit stands
 for which colour (this game's mapping, or the default), the points, a count
 that shows the two decks really make the 108 cards of a Phase 10 deck, what to
-do without enough jokers, how a hand is played, and the phases. A game's own
-guide carries a QR code to the game.
+do without enough jokers, how a hand is played, and the phases.
+
+Its top corner carries a QR code when an address is known: a game's own guide
+opens that game, and the guide the app serves opens the app (at the address
+``serve`` announced), with the link printed for anyone without a camera. The
+copy in ``printables/`` is built without a server, so it knows no address: it
+says where to print a copy that has one.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from .layout import (
     AUTHOR,
     FONT,
     FONT_BOLD,
+    FONT_MONO,
     FONT_SYMBOLS,
     INK,
     LIGHT,
@@ -122,11 +128,25 @@ class Swatch(Flowable):
 
 
 class DeckGuide:
-    """The one-page guide; ``build()`` returns the PDF."""
+    """The one-page guide; ``build()`` returns the PDF.
 
-    def __init__(self, rules: Rules, *, pagesize: str = "letter", view_url: str | None = None):
+    ``view_url``: a game's view link (a game's own guide); ``app_url``: the app's
+    home page, for a guide printed from the app. Either puts a QR code in the top
+    corner; without both the guide says where to print a copy with one.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        pagesize: str = "letter",
+        view_url: str | None = None,
+        app_url: str | None = None,
+    ):
         self.rules = rules
         self.view_url = view_url
+        self.app_url = app_url
+        self.qr_url = view_url or app_url
         self.pagesize = page_size(pagesize)
         self.count = two_deck_count()
         self.size: float = BODY_SIZES[0]
@@ -161,15 +181,32 @@ class DeckGuide:
         return buffer.getvalue(), document.page
 
     def _qr(self, canvas, document) -> None:
-        """The game's QR code in the top corner, with a word on what it opens."""
-        if not self.view_url:
+        """The QR code in the top corner, with a word on what it opens."""
+        if not self.qr_url:
             return
         width, height = self.pagesize
         x, y = width - MARGIN - QR_SIZE, height - MARGIN - QR_SIZE
-        draw_qr(canvas, self.view_url, x, y, QR_SIZE)
+        draw_qr(canvas, self.qr_url, x, y, QR_SIZE)
         canvas.setFont(FONT, 9)
         canvas.setFillColor(INK)
-        canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, "Scan for this game")
+        caption = "Scan for this game" if self.view_url else "Scan to keep score"
+        canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, caption)
+
+    def _app_line(self) -> Paragraph | None:
+        """Where the scorekeeper is: its printed link, or where to print a copy with a code."""
+        if self.view_url:
+            return None
+        if self.app_url:
+            link = f'<font name="{FONT_MONO}">{escape(self.app_url)}</font>'
+            return self._p(
+                "<b>Keep score on your phones:</b> scan the code, or open "
+                f"{link} in a phone's browser."
+            )
+        return self._p(
+            "<b>Keep score on your phones</b> with the Phase 10 Scorekeeper: print this "
+            "guide from its <b>Print for the table</b> page, and your copy will carry a code "
+            "that opens the scorekeeper."
+        )
 
     def _p(self, markup: str, paragraph_style=None) -> Paragraph:
         return Paragraph(markup, paragraph_style or style(self.size))
@@ -182,7 +219,7 @@ class DeckGuide:
         ]
 
     def _story(self, width: float) -> list[Flowable]:
-        title_width = width - (QR_SIZE + 4 * mm if self.view_url else 0)
+        title_width = width - (QR_SIZE + 4 * mm if self.qr_url else 0)
         opening = [
             self._p("Phase 10 with two regular decks", style(TITLE_SIZE, bold=True)),
             Spacer(1, 2 * mm),
@@ -191,6 +228,8 @@ class DeckGuide:
                 "jokers: that makes the same 108 cards. Play by the usual rules."
             ),
         ]
+        if (line := self._app_line()) is not None:
+            opening += [Spacer(1, 1.5 * mm), line]
         story: list[Flowable] = [
             Table(
                 [[opening]],
@@ -385,6 +424,15 @@ class DeckGuide:
         )
 
 
-def deck_guide(rules: Rules, *, pagesize: str = "letter", view_url: str | None = None) -> bytes:
-    """The two-deck guide as PDF bytes, with this game's suit mapping (and QR link)."""
-    return DeckGuide(rules, pagesize=pagesize, view_url=view_url).build()
+def deck_guide(
+    rules: Rules,
+    *,
+    pagesize: str = "letter",
+    view_url: str | None = None,
+    app_url: str | None = None,
+) -> bytes:
+    """The two-deck guide as PDF bytes, with these rules' suit mapping.
+
+    ``view_url``: a QR code to a game; ``app_url``: a QR code and link to the app.
+    """
+    return DeckGuide(rules, pagesize=pagesize, view_url=view_url, app_url=app_url).build()

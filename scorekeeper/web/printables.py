@@ -1,11 +1,23 @@
-"""Printables as downloads: the standard set, and sheets made for one game."""
+"""Printables as downloads: the standard set, and sheets made for one game.
+
+The standard set is the one in ``printables/``, except that what links to the
+app (the two-deck guide's QR code and printed link) carries the address
+``serve`` announced, which the committed files cannot know.
+"""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, render_template, request
 
 from ..i18n import N_, _
-from ..printing import PAGE_SIZES, STANDARD_SET, deck_guide, game_sheet, reference_cards
+from ..printing import (
+    PAGE_SIZES,
+    STANDARD_SET,
+    deck_guide,
+    game_sheet,
+    reference_cards,
+    standard_set,
+)
 from ..printing.layout import LayoutError
 from ..printing.sheets import MAX_LARGE_PLAYERS
 from . import versioned
@@ -54,10 +66,15 @@ def index():
 
 @bp.get("/printables/<name>.pdf")
 def standard(name: str):
-    build = STANDARD.get(f"{name}.pdf")
-    if build is None:
+    """A standard printable; one that links to the app links to it at its address."""
+    filename = f"{name}.pdf"
+    if filename not in STANDARD:
         abort(404, _("There is no printable with that name."))
-    return _pdf(build(), f"{name}.pdf")
+    app_url = public_url("games.home")
+    data = versioned.once(
+        ("printable", filename, app_url), lambda: dict(standard_set(app_url))[filename]()
+    )
+    return _pdf(data, filename)
 
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")

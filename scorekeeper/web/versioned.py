@@ -29,8 +29,10 @@ _lock = threading.Lock()
 
 
 def once(key: tuple[Hashable, ...], render: Callable[[], T]) -> T:
-    """`render()` the first time this key (which must include the game version) is asked for
-    in this language."""
+    """`render()` the first time this key is asked for in this language.
+
+    The key must hold everything else the render depends on: a game's version, an address.
+    """
     config = current_app.config
     key = (config["DATABASE"], i18n.language(), config["PSEUDO_LOCALE"], *key)
     with _lock:
