@@ -309,8 +309,12 @@ class TextRun:
             width = self.width(words, font, size)
             x -= width / 2 if align == "centre" else width
         self.ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        runs = self._encode(words, font)
+        if len(runs) == 1 and runs[0][0] == self.subset:  # most strings: no change of subset
+            self.ops.append(runs[0][1])
+            return
         pieces = []
-        for subset, shown in self._encode(words, font):
+        for subset, shown in runs:
             if subset != self.subset:
                 pieces.append(self._select(font, size, subset))
                 self.subset = subset
