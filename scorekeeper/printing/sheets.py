@@ -281,8 +281,14 @@ class ScoreSheet:
             y = block.draw(canvas, left, y - gap)
         if self.record is not None:
             y -= SUMMARY_HEIGHT - block.height
-        if self.view_url:
-            self._link(canvas, left, y - 1 * mm, width)
+        if self.view_url:  # the same on every page: drawn once
+            form = f"link{round(y * 100)}"
+            if form not in self.forms:
+                self.forms.add(form)
+                canvas.beginForm(form)
+                self._link(canvas, left, y - 1 * mm, width)
+                canvas.endForm()
+            canvas.doForm(form)
         elif not self.players:
             line = y - 6 * mm
             canvas.setFont(FONT, 9)
