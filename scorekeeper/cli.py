@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .health import damage
+from .i18n import _
 from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
 from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
@@ -177,7 +178,10 @@ def cmd_printables(args: argparse.Namespace) -> int:
 
     if args.app_url and urlsplit(args.app_url).scheme not in ("http", "https"):
         raise BadInput(
-            f"--app-url must be a web address (http:// or https://), not {args.app_url!r}"
+            _(
+                "--app-url must be a web address (http:// or https://), not %(url)r",
+                url=args.app_url,
+            )
         )
     paths = write_standard_set(Path(args.out), app_url=args.app_url)
     if args.json:
@@ -425,8 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="printables", help="folder to write to (default printables/)")
     p.add_argument(
         "--app-url",
-        help="the app's address, for a QR code and link on the two-deck guide "
-        "(default: none; the guide says where to print a copy with one)",
+        help=_(
+            "the app's address, for a QR code and link on the two-deck guide "
+            "(default: none; the guide says where to print a copy with one)"
+        ),
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 

@@ -21,6 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ..i18n import _
 from ..rules.cards import (
     COPIES_PER_NUMBER_AND_COLOUR,
     DECK_SIZE,
@@ -189,7 +190,7 @@ class DeckGuide:
         draw_qr(canvas, self.qr_url, x, y, QR_SIZE)
         canvas.setFont(FONT, 9)
         canvas.setFillColor(INK)
-        caption = "Scan for this game" if self.view_url else "Scan to keep score"
+        caption = "Scan for this game" if self.view_url else _("Scan to keep score")
         canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, caption)
 
     def _app_line(self) -> Paragraph | None:
@@ -199,13 +200,18 @@ class DeckGuide:
         if self.app_url:
             link = f'<font name="{FONT_MONO}">{escape(self.app_url)}</font>'
             return self._p(
-                "<b>Keep score on your phones:</b> scan the code, or open "
-                f"{link} in a phone's browser."
+                _(
+                    "<b>Keep score on your phones:</b> scan the code, or open %(link)s "
+                    "in a phone's browser.",
+                    link=link,
+                )
             )
         return self._p(
-            "<b>Keep score on your phones</b> with the Phase 10 Scorekeeper: print this "
-            "guide from its <b>Print for the table</b> page, and your copy will carry a code "
-            "that opens the scorekeeper."
+            _(
+                "<b>Keep score on your phones</b> with the Phase 10 Scorekeeper: print this "
+                "guide from its <b>Print for the table</b> page, and your copy will carry a "
+                "code that opens the scorekeeper."
+            )
         )
 
     def _p(self, markup: str, paragraph_style=None) -> Paragraph:
