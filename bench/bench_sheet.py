@@ -67,6 +67,7 @@ def main() -> int:
     print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print(f"Load average before the run: {', '.join(f'{n:.2f}' for n in os.getloadavg())}")
     medians: dict[tuple[int, str], float] = {}
+    cpu_medians: dict[tuple[int, str], float] = {}
     with tempfile.TemporaryDirectory() as folder:
         app = create_app({"DATABASE": f"{folder}/bench.sqlite3", "SECRET_KEY": "bench"})
         app.config["PUBLIC_URL"] = "http://192.168.1.20:5010"
@@ -98,20 +99,26 @@ def main() -> int:
             for label, run in runs.items():
                 wall, cpu = timed(run, repeat)
                 medians[hands, label] = statistics.median(wall)
+                cpu_medians[hands, label] = statistics.median(cpu)
                 print(line(label, wall, cpu))
         store.close_all()
 
-    print("\nHand 150 against hand 8 (medians):")
+    print("\nHand 150 against hand 8 (medians, wall-clock and CPU):")
     for label in ("replayed", "kept", "app, new version"):
         ratio = medians[SIZES[-1], label] / medians[SIZES[0], label]
-        print(f"  {label:<18} {ratio:5.1f} x")
-    worst = medians[SIZES[-1], "app, new version"]
-    ok = worst < TARGET
-    print(
-        f"\n150-hand sheet through the app, new version: {worst * 1000:.1f} ms "
-        f"(target < {TARGET * 1000:.0f} ms): {'met' if ok else 'OVER TARGET'}"
-    )
-    return 0 if ok else 1
+        cpu_ratio = cpu_medians[SIZES[-1], label] / cpu_medians[SIZES[0], label]
+        print(f"  {label:<18} {ratio:5.1f} x  {cpu_ratio:5.1f} x CPU")
+    key = (SIZES[-1], "app, new version")
+    print("\n150-hand sheet through the app, new version (target < 100 ms):")
+    print(f"  wall-clock {medians[key] * 1000:6.1f} ms: {verdict(medians[key])}")
+    print(f"  CPU        {cpu_medians[key] * 1000:6.1f} ms: {verdict(cpu_medians[key])}")
+    if medians[key] > 1.5 * cpu_medians[key]:
+        print("  (wall-clock well above CPU: the run waited for a busy core)")
+    return 0 if medians[key] < TARGET else 1
+
+
+def verdict(seconds: float) -> str:
+    return "met" if seconds < TARGET else "OVER TARGET"
 
 
 if __name__ == "__main__":
