@@ -445,17 +445,19 @@ def test_the_game_sheet_qr_code_opens_the_view_link(view_url, tmp_path):
     assert view_url in words(source.read_bytes())  # also printed for anyone without a camera
 
 
-def qr_codes(data: bytes, tmp_path: Path) -> list[str]:
-    """What every QR code on the first page decodes to (zbarimg), read from the PDF drawn."""
+def qr_codes(data: bytes, tmp_path: Path, page: int = 1) -> list[str]:
+    """What every QR code on one page decodes to (zbarimg), read from the PDF drawn."""
     require("pdftoppm")
     require("zbarimg")
     source = tmp_path / "printed.pdf"
     source.write_bytes(data)
+    first, last = str(page), str(page)
+    out = tmp_path / f"page{page}"
     subprocess.run(
-        ["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-png", str(source), str(tmp_path / "p")],
+        ["pdftoppm", "-r", "150", "-f", first, "-l", last, "-png", str(source), str(out)],
         check=True,
     )
-    image = next(tmp_path.glob("p*.png"))
+    image = next(tmp_path.glob(f"page{page}*.png"))
     found = subprocess.run(
         ["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True
     )
@@ -825,6 +827,16 @@ def test_the_sheet_from_the_kept_standings_equals_the_sheet_from_a_replay(tmp_pa
     assert "3 Zoë 1 0out 110 2 90 150 2 95 160 1 100 240" in text  # hand 3 as corrected
     assert "8 Дмитрий 3 0out 275 3 60 390 3 65 420 2 70 520" in text  # the undo held
     assert "In progress after 30 hands: hand 31 is next" in text
+
+
+def test_every_page_of_a_long_games_sheet_carries_its_qr_code_and_link(tmp_path):
+    view_url = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
+    data = game_sheet(long_game(60), view_url=view_url, pagesize="a4")
+    reader = PdfReader(BytesIO(data))
+    assert len(reader.pages) >= 2
+    for number, page in enumerate(reader.pages, start=1):
+        assert view_url in "".join(page.extract_text().split()), number
+    assert qr_codes(data, tmp_path, page=len(reader.pages)) == [view_url]
 
 
 def test_a_150_hand_game_carries_its_totals_on_to_further_pages():
