@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
-from scorekeeper import actions, store
+from scorekeeper import actions, i18n, store
 from scorekeeper.printing import (
     STANDARD_SET,
     deck_guide,
@@ -580,6 +580,13 @@ def test_the_standard_set_has_every_printable_in_both_page_sizes():
     for stem in stems:
         assert {f"{stem}-letter.pdf", f"{stem}-a4.pdf"} <= names
     assert len(names) == 2 * len(stems)
+
+
+def test_the_standard_set_is_the_same_whatever_language_is_spoken(tmp_path):
+    with i18n.using("de"):
+        written = write_standard_set(tmp_path)
+    guide = next(path for path in written if path.name == "two-deck-guide-a4.pdf")
+    assert guide.read_bytes() == (PRINTABLES / "two-deck-guide-a4.pdf").read_bytes()
 
 
 def test_printables_folder_is_not_stale(tmp_path):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from .. import i18n
 from ..rules.phases import make_rules
 from .cards import reference_cards
 from .guide import deck_guide
@@ -91,12 +92,14 @@ def write_standard_set(out_dir: Path, app_url: str | None = None) -> list[Path]:
     """Build every standard printable into ``out_dir``; returns the paths written.
 
     ``app_url``: the app's address to print on the guide (``printables/`` has none).
+    The set is in English whatever the shell speaks, so it is the same on any machine.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, build in standard_set(app_url) if app_url else STANDARD_SET:
-        path = out_dir / name
-        path.write_bytes(build())
-        written.append(path)
+    with i18n.using(i18n.DEFAULT):
+        for name, build in standard_set(app_url) if app_url else STANDARD_SET:
+            path = out_dir / name
+            path.write_bytes(build())
+            written.append(path)
     return written
