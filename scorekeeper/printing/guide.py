@@ -133,7 +133,7 @@ class DeckGuide:
 
     ``view_url``: a game's view link (a game's own guide); ``app_url``: the app's
     home page, for a guide printed from the app. Either puts a QR code in the top
-    corner; without both the guide says where to print a copy with one.
+    corner; without either the guide says where to print a copy with one.
     """
 
     def __init__(
