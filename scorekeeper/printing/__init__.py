@@ -2,7 +2,9 @@
 
 Each renderer returns PDF bytes built with ``invariant=1``, so the standard
 set in ``printables/`` is reproducible byte for byte and a test can tell when
-it is stale.
+it is stale. Every word is printed in the language being spoken when the
+renderer runs (a request's, or ``i18n.using(...)`` around it); the German and
+Spanish sets live in ``printables/de/`` and ``printables/es/``.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from .. import i18n
 from ..rules.phases import make_rules
 from .cards import reference_cards
 from .guide import deck_guide
@@ -75,13 +78,15 @@ def _standard_set() -> list[tuple[str, Builder]]:
 STANDARD_SET: list[tuple[str, Builder]] = _standard_set()
 
 
-def write_standard_set(out_dir: Path) -> list[Path]:
-    """Build every standard printable into ``out_dir``; returns the paths written."""
+def write_standard_set(out_dir: Path, language: str | None = None) -> list[Path]:
+    """Build every standard printable into ``out_dir``, in ``language`` (else the one being
+    spoken); returns the paths written."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, build in STANDARD_SET:
-        path = out_dir / name
-        path.write_bytes(build())
-        written.append(path)
+    with i18n.using(language or i18n.language()):
+        for name, build in STANDARD_SET:
+            path = out_dir / name
+            path.write_bytes(build())
+            written.append(path)
     return written
