@@ -529,7 +529,7 @@ def test_the_standard_set_has_every_printable_in_both_page_sizes():
 def test_printables_folder_is_not_stale(tmp_path):
     fresh = {path.name: path.read_bytes() for path in write_standard_set(tmp_path)}
     committed = {path.name: path.read_bytes() for path in PRINTABLES.glob("*.pdf")}
-    hint = "printables/ is stale: run `scorekeeper printables --out printables/`"
+    hint = "printables/ is stale: run `scorekeeper printables --lang en --out printables/`"
     assert sorted(committed) == sorted(fresh), hint
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert stale == [], f"{hint} (differs: {', '.join(stale)})"
