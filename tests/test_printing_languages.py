@@ -162,7 +162,7 @@ def test_a_tie_a_tiebreak_and_a_game_in_progress_are_said_in_the_language(
         done = words(game_sheet(load_game({"players": players, "hands": [*both, tiebreak]})))
         started = words(game_sheet(load_game({"players": players, "hands": one_hand})))
     assert settled in done
-    assert ("Stechen" if language == "de" else "Desempate") in done.split(settled)[-1]
+    assert ("Stechen" if language == "de" else "Empate") in done.split(settled)[-1]
     assert next_hand in started
 
 
@@ -229,12 +229,23 @@ def test_no_translated_sheet_text_is_clipped_or_overlapping(language, rules, kwa
         assert overlapping(page) == []
 
 
-def test_a_finished_games_sheet_in_either_language_has_no_overlapping_words(tmp_path):
-    for language in ("de", "es"):
-        with i18n.using(language):
-            data = game_sheet(finished_game(), view_url="https://phase10.test/v/abcdefghijkl")
-        for page in word_boxes(data, tmp_path):
-            assert overlapping(page) == [], language
+@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("large", [False, True], ids=["regular", "large"])
+def test_a_games_sheet_with_a_tiebreak_labels_its_row_inside_the_column(language, large, tmp_path):
+    both = [
+        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
+        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
+    ] * 5
+    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True}
+    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    with i18n.using(language):
+        data = game_sheet(game, view_url="https://phase10.test/v/abcdefghijkl", large=large)
+    label = "Stechen" if language == "de" else "Empate"
+    column = (sheet_layout.LARGE if large else sheet_layout.REGULAR).hand_column
+    for page in word_boxes(data, tmp_path):
+        assert overlapping(page) == []
+        widths = [x1 - x0 for x0, _top, x1, _bottom, word in page if word == label]
+        assert widths[-1] < column  # the row's label (drawn after the sentence at the top)
 
 
 # --- phase reference cards -------------------------------------------------------------

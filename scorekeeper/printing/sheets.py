@@ -567,7 +567,11 @@ class ScoreSheet:
             run.put(x + width / 2, top - height / 2 - size * 0.35, words, FONT_BOLD, size, "centre")
             return
         if not self.ten_hands or not row.label.isdigit():
-            run.put(x + width / 2, top - height / 2 - size * 0.35, row.label, FONT, size, "centre")
+            font = FONT
+            while size > 7 and stringWidth(row.label, font, size) > width - 1 * mm:
+                size -= 0.5  # a word ("Tie", "Stechen") rather than a hand's number
+            words = shorten(row.label, width - 1 * mm, font, size)
+            run.put(x + width / 2, top - height / 2 - size * 0.35, words, font, size, "centre")
             return
         canvas.setFillColor(INK)
         index = int(row.label) - 1
