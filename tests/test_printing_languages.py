@@ -339,12 +339,13 @@ def test_the_two_deck_guide_is_one_page_in_the_language(language, said):
 
 
 @pytest.mark.parametrize("language", ["de", "es"])
-def test_the_longest_guide_still_fits_one_page_in_the_language(language):
+def test_the_longest_guide_still_fits_one_page_in_the_language(language, tmp_path):
     rules = make_rules("super-wild", {"suits": "H=B,D=G,C=R,S=Y"})
     with i18n.using(language):
         data = deck_guide(rules, view_url="https://phase10.test/v/abcdefghijkl")
     assert pages(data) == 1
     assert leftovers(words(data), language, rules) == []
+    assert [overlapping(page) for page in word_boxes(data, tmp_path)] == [[]]
 
 
 # --- the standard set, and English untouched -------------------------------------------
