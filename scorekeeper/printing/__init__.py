@@ -4,7 +4,9 @@ Each renderer returns PDF bytes built with ``invariant=1``, so the standard
 set in ``printables/`` is reproducible byte for byte and a test can tell when
 it is stale. That set is built without a server, so it knows no address for
 the app; the app serves the same set with its own address (``app_url``) on the
-printables that link to it.
+printables that link to it. Every word is printed in the language being spoken
+when the renderer runs (a request's, or ``i18n.using(...)`` around it); the
+German and Spanish sets live in ``printables/de/`` and ``printables/es/``.
 """
 
 from __future__ import annotations
@@ -88,16 +90,18 @@ def standard_set(app_url: str | None = None) -> list[tuple[str, Builder]]:
 STANDARD_SET: list[tuple[str, Builder]] = standard_set()
 
 
-def write_standard_set(out_dir: Path, app_url: str | None = None) -> list[Path]:
-    """Build every standard printable into ``out_dir``; returns the paths written.
+def write_standard_set(
+    out_dir: Path, language: str | None = None, app_url: str | None = None
+) -> list[Path]:
+    """Build every standard printable into ``out_dir``, in ``language`` (else the one being
+    spoken); returns the paths written.
 
     ``app_url``: the app's address to print on the guide (``printables/`` has none).
-    The set is in English whatever the shell speaks, so it is the same on any machine.
     """
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    with i18n.using(i18n.DEFAULT):
+    with i18n.using(language or i18n.language()):
         for name, build in standard_set(app_url) if app_url else STANDARD_SET:
             path = out_dir / name
             path.write_bytes(build())

@@ -21,6 +21,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Table, TableStyle
 
+from ..i18n import _
 from ..rules.phases import Rules
 from . import text
 from .layout import (
@@ -87,7 +88,7 @@ class ReferenceCards:
 
     def __init__(self, rules: Rules, *, pagesize: str = "letter", copies: int | None = None):
         if copies is not None and not 1 <= copies <= 24:
-            raise ValueError("print 1 to 24 copies of the reference cards")
+            raise ValueError(_("print 1 to 24 copies of the reference cards"))
         self.rules = rules
         self.width, self.height = page_size(pagesize, turned=True)
         self.faces = self._faces()
@@ -128,7 +129,7 @@ class ReferenceCards:
             headings = [
                 self._heading(title, note)
                 if index == 0
-                else self._heading(title, "", label="PHASE 10, CONTINUED")
+                else self._heading(title, "", label=_("PHASE 10, CONTINUED"))
                 for index in range(len(chunks))
             ]
             size: float = PHASE_MAX_SIZE
@@ -143,7 +144,7 @@ class ReferenceCards:
                 else:
                     return faces
                 size -= 0.25
-        raise LayoutError("a phase is too long for a card")
+        raise LayoutError(_("a phase is too long for a card"))
 
     def _phase_blocks(self, rows: list[tuple[int, str]], size: float) -> list | None:
         blocks: list = []
@@ -162,8 +163,8 @@ class ReferenceCards:
     def _back_items(self, size: float) -> list[list]:
         """The explanations as items that stay together (a note with its heading)."""
         sections = [
-            ("Groups", text.group_notes(self.rules)),
-            ("Wild and Skip", text.wild_skip_notes(self.rules)),
+            (_("Groups"), text.group_notes(self.rules)),
+            (_("Wild and Skip"), text.wild_skip_notes(self.rules)),
         ]
         items: list[list] = []
         for heading, notes in sections:
@@ -176,7 +177,7 @@ class ReferenceCards:
                 items.append([*item, _gap(gap)])
         items.append(
             [
-                _heading_block("Points left in hand", size),
+                _heading_block(_("Points left in hand"), size),
                 (0.0, points_table(self.rules, size, INNER_WIDTH), ""),
             ]
         )
@@ -193,25 +194,26 @@ class ReferenceCards:
         faces: list[list] = [[]]
         for item in self._back_items(BACK_MIN_SIZE):
             if _height(item) > INNER_HEIGHT:
-                raise LayoutError("a note is too long for the back of a card")
+                raise LayoutError(_("a note is too long for the back of a card"))
             if _height(faces[-1] + item) > INNER_HEIGHT:
                 faces.append([])
             faces[-1] += item
         return [Face(tuple(blocks)) for blocks in faces]
 
     def _notes(self) -> Face:
-        return Face(((0.0, fit("NOTES", INNER_WIDTH, 12, size=7, bold=True), ""),))
+        notes = escape(_("NOTES"))
+        return Face(((0.0, fit(notes, INNER_WIDTH, 12, size=7, bold=True), ""),))
 
     # --- the page --------------------------------------------------------------------
 
     def build(self) -> bytes:
         buffer = BytesIO()
-        title = f"Phase 10 reference cards - {text.profile_title(self.rules)}"
+        title = _("Phase 10 reference cards - %(rules)s", rules=text.profile_title(self.rules))
         canvas = new_canvas(buffer, (self.width, self.height), title, text.rules_line(self.rules))
         canvas.setViewerPreference("PrintScaling", "None")  # ask viewers not to "fit to page"
         pairs = [
             (self.faces[2 * i], self.faces[2 * i + 1])
-            for _ in range(self.copies)
+            for _copy in range(self.copies)
             for i in range(self.pairs_each)
         ]
         for start in range(0, len(pairs), PAIRS_PER_PAGE):
@@ -273,8 +275,10 @@ class ReferenceCards:
         canvas.drawCentredString(
             self.width / 2,
             below,
-            "Cut on the solid marks, fold on the dashed line (the fold marks), glue the "
-            "halves back to back: one card per player.",
+            _(
+                "Cut on the solid marks, fold on the dashed line (the fold marks), glue the "
+                "halves back to back: one card per player."
+            ),
         )
         self._check_bar(canvas, left, top + MARK_GAP + MARK_LENGTH + 1.5 * mm)
 
@@ -287,7 +291,7 @@ class ReferenceCards:
         canvas.drawString(
             left + CHECK_BAR + 3 * mm,
             y,
-            "Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long.",
+            _("Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long."),
         )
         canvas.restoreState()
 
@@ -310,7 +314,7 @@ def _spread(blocks: list, room: float, size: float) -> list:
 
 def points_table(rules: Rules, size: float, width: float) -> Fitted:
     """Card points in two columns of (cards, points), going out included."""
-    rows = [*text.card_points(rules), ("Going out", 0)]
+    rows = [*text.card_points(rules), (_("Going out"), 0)]
     half = math.ceil(len(rows) / 2)
     data = [
         [left[0], str(left[1]), right[0], str(right[1])]
@@ -333,7 +337,7 @@ def points_table(rules: Rules, size: float, width: float) -> Fitted:
             ]
         )
     )
-    _, height = table.wrap(width, 1000)
+    height = table.wrap(width, 1000)[1]
     return Fitted(table, width, height, size)
 
 

@@ -21,7 +21,7 @@ from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from ..i18n import _
+from ..i18n import N_, _
 from ..rules.cards import (
     COPIES_PER_NUMBER_AND_COLOUR,
     DECK_SIZE,
@@ -69,7 +69,7 @@ INKS = {
     Colour.YELLOW: Color(0.96, 0.78, 0.08),
 }
 QR_SIZE = 22 * mm
-PLAY = (
+PLAY = N_(
     "Deal 10 cards each and turn one card up to start the discard pile. On your turn, draw "
     "one card (from the deck or the discard pile), lay down your phase if you can (once per "
     "hand), then add cards to groups already down (a hit), and end by discarding one card. "
@@ -161,7 +161,7 @@ class DeckGuide:
                 data, page_count = self._render()
                 if page_count == 1:
                     return data
-        raise LayoutError("the two-deck guide does not fit on one page")
+        raise LayoutError(_("the two-deck guide does not fit on one page"))
 
     def _render(self) -> tuple[bytes, int]:
         buffer = BytesIO()
@@ -172,7 +172,7 @@ class DeckGuide:
             rightMargin=MARGIN,
             topMargin=MARGIN,
             bottomMargin=MARGIN,
-            title="Phase 10 with two regular decks",
+            title=_("Phase 10 with two regular decks"),
             subject=plain(text.rules_line(self.rules)),
             author=AUTHOR,
             creator=AUTHOR,
@@ -190,7 +190,7 @@ class DeckGuide:
         draw_qr(canvas, self.qr_url, x, y, QR_SIZE)
         canvas.setFont(FONT, 9)
         canvas.setFillColor(INK)
-        caption = "Scan for this game" if self.view_url else _("Scan to keep score")
+        caption = _("Scan for this game") if self.view_url else _("Scan to keep score")
         canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, caption)
 
     def _app_line(self) -> Paragraph | None:
@@ -227,11 +227,13 @@ class DeckGuide:
     def _story(self, width: float) -> list[Flowable]:
         title_width = width - (QR_SIZE + 4 * mm if self.qr_url else 0)
         opening = [
-            self._p("Phase 10 with two regular decks", style(TITLE_SIZE, bold=True)),
+            self._p(escape(_("Phase 10 with two regular decks")), style(TITLE_SIZE, bold=True)),
             Spacer(1, 2 * mm),
             self._p(
-                "No Phase 10 deck? Shuffle two standard 52-card decks together with their "
-                "jokers: that makes the same 108 cards. Play by the usual rules."
+                _(
+                    "No Phase 10 deck? Shuffle two standard 52-card decks together with their "
+                    "jokers: that makes the same 108 cards. Play by the usual rules."
+                )
             ),
         ]
         if (line := self._app_line()) is not None:
@@ -244,37 +246,43 @@ class DeckGuide:
                 style=TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0)]),
             )
         ]
-        story += self._heading("What each card becomes")
+        story += self._heading(_("What each card becomes"))
         story.append(self._cards_table(width))
         story.append(Spacer(1, 2 * mm))
         story.append(
-            self._p("Whoever goes out scores 0; everyone else scores the cards left in hand.")
+            self._p(_("Whoever goes out scores 0; everyone else scores the cards left in hand."))
         )
-        story += self._heading("Each suit is a colour")
+        story += self._heading(_("Each suit is a colour"))
         story.append(self._suits_table(width))
         story.append(Spacer(1, 2 * mm))
         if dict(self.rules.suit_colours) == dict(DEFAULT_SUIT_COLOURS):
             story.append(
                 self._p(
-                    "A game may use another mapping: choose which suit is which colour "
-                    "among the house rules when you start the game in the scorekeeper."
+                    _(
+                        "A game may use another mapping: choose which suit is which colour "
+                        "among the house rules when you start the game in the scorekeeper."
+                    )
                 )
             )
             story.append(Spacer(1, 1 * mm))
         story.append(
             self._p(
-                "<b>Careful:</b> hearts and diamonds both look red, clubs and spades both "
-                "black, yet each suit is its own colour: a colour group is one <b>suit</b>."
+                _(
+                    "<b>Careful:</b> hearts and diamonds both look red, clubs and spades both "
+                    "black, yet each suit is its own colour: a colour group is one <b>suit</b>."
+                )
             )
         )
-        story += self._heading("Check the count: 108 cards")
+        story += self._heading(_("Check the count: %(cards)s cards", cards=self.count.total))
         story.append(self._count_table(width))
         story.append(Spacer(1, 1.5 * mm))
         story.append(
             self._p(
-                "<b>Fewer than four jokers?</b> You need four Skips. Use a spare card from a "
-                "third deck (a card that is not a King) and mark it Skip with a pen, or play "
-                "with fewer Skips and tell everyone before the first deal."
+                _(
+                    "<b>Fewer than four jokers?</b> You need four Skips. Use a spare card from a "
+                    "third deck (a card that is not a King) and mark it Skip with a pen, or play "
+                    "with fewer Skips and tell everyone before the first deal."
+                )
             )
         )
         story.append(self._play_and_phases(width))
@@ -283,21 +291,26 @@ class DeckGuide:
     def _play_and_phases(self, width: float) -> Table:
         """How a hand goes (left) beside the phase list (right)."""
         left = [
-            *self._heading("How a hand is played"),
-            self._p(escape(PLAY)),
-            *self._heading("Typing cards into the scorekeeper"),
+            *self._heading(_("How a hand is played")),
+            self._p(escape(_(PLAY))),
+            *self._heading(_("Typing cards into the scorekeeper")),
             self._p(
-                "Rank then suit: <b>7H</b>, <b>10S</b>, <b>QC</b>, <b>AD</b>. "
-                "<b>KH</b> (any King) is a Wild and <b>JOKER</b> is a Skip."
+                # Translators: keep the card codes (7H, 10S, QC, AD, KH, JOKER): they are typed.
+                _(
+                    "Rank then suit: <b>7H</b>, <b>10S</b>, <b>QC</b>, <b>AD</b>. "
+                    "<b>KH</b> (any King) is a Wild and <b>JOKER</b> is a Skip."
+                )
             ),
         ]
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading("Super Wild"),
+                *self._heading(_("Super Wild")),
                 self._p(
-                    "Mark one King as the Super Wild and one Joker as the Super Skip (a sticker "
-                    "or a pen dot) before the first deal."
+                    _(
+                        "Mark one King as the Super Wild and one Joker as the Super Skip (a "
+                        "sticker or a pen dot) before the first deal."
+                    )
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
@@ -310,7 +323,7 @@ class DeckGuide:
                 for number, words in text.phase_rows(self.rules)
             ]
         else:
-            right.append(self._p("The phases are listed on the phase reference cards."))
+            right.append(self._p(_("The phases are listed on the phase reference cards.")))
         table = Table([[left, right]], colWidths=[width * 0.5, width * 0.5], hAlign="LEFT")
         table.setStyle(
             TableStyle(
@@ -343,7 +356,7 @@ class DeckGuide:
         return table
 
     def _cards_table(self, width: float) -> Table:
-        header = ["Playing card", "Phase 10 card", "Points left in hand"]
+        header = [_("Playing card"), _("Phase 10 card"), _("Points left in hand")]
         rows = [header] + [
             [cards, means, str(points)] for cards, means, points in self._card_rows()
         ]
@@ -356,13 +369,13 @@ class DeckGuide:
     def _card_rows(self) -> list[tuple[str, str, int]]:
         low, high, skip, wild, *super_cards = text.regular_card_points(self.rules)
         rows = [
-            ("Ace", "1", low[2]),
-            ("2 to 9", "2 to 9", low[2]),
+            (_("Ace"), "1", low[2]),
+            (_("2 to 9"), _("2 to 9"), low[2]),
             ("10", "10", high[2]),
-            ("Jack", "11", high[2]),
-            ("Queen", "12", high[2]),
-            ("King", "Wild", wild[2]),
-            ("Joker", "Skip", skip[2]),
+            (_("Jack"), "11", high[2]),
+            (_("Queen"), "12", high[2]),
+            (wild[0], wild[1], wild[2]),
+            (skip[0], skip[1], skip[2]),
         ]
         rows += [(name[0].upper() + name[1:], means, points) for name, means, points in super_cards]
         return rows
@@ -371,10 +384,10 @@ class DeckGuide:
         mapping = text.suit_mapping(self.rules)
         is_default = dict(self.rules.suit_colours) == dict(DEFAULT_SUIT_COLOURS)
         header = [
-            "Suit",
-            "Colour " + ("(the default)" if is_default else "(this game's choice)"),
+            _("Suit"),
+            _("Colour (the default)") if is_default else _("Colour (this game's choice)"),
             "",
-            "Example",
+            _("Example"),
         ]
         rows: list[list] = [header]
         for suit, name, colour in mapping:
@@ -385,8 +398,17 @@ class DeckGuide:
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),
-                    self._p(f"<b>{colour.word}</b> ({colour.value})"),
-                    self._p(f"7 of {name} = {colour.word} 7"),
+                    self._p(f"<b>{escape(text.colour_name(colour))}</b> ({colour.value})"),
+                    self._p(
+                        escape(
+                            # Translators: "7 of hearts = red 7"; German "Herz 7 = rote 7".
+                            _(
+                                "7 of %(suit)s = %(card)s",
+                                suit=name,
+                                card=text.card_in_words(colour, 7),
+                            )
+                        )
+                    ),
                 ]
             )
         return self._table(
@@ -398,25 +420,48 @@ class DeckGuide:
     def _count_table(self, width: float) -> Table:
         count = self.count
         rows = [
-            ["From the two decks", "", "Phase 10 deck"],
+            [_("From the two decks"), "", _("Phase 10 deck")],
             [
                 self._p(
-                    f"Ace to Queen: {NUMBER_RANKS} ranks x {SUITS_PER_DECK} suits x {DECKS} decks"
+                    _(
+                        "Ace to Queen: %(ranks)s ranks x %(suits)s suits x %(decks)s decks",
+                        ranks=NUMBER_RANKS,
+                        suits=SUITS_PER_DECK,
+                        decks=DECKS,
+                    )
                 ),
                 str(count.numbers),
-                self._p(f"numbers 1-12: {len(Colour)} colours x {COPIES_PER_NUMBER_AND_COLOUR}"),
+                self._p(
+                    _(
+                        "numbers 1-12: %(colours)s colours x %(copies)s",
+                        colours=len(Colour),
+                        copies=COPIES_PER_NUMBER_AND_COLOUR,
+                    )
+                ),
             ],
             [
-                self._p(f"Kings: {SUITS_PER_DECK} per deck x {DECKS} decks"),
+                self._p(
+                    _(
+                        "Kings: %(kings)s per deck x %(decks)s decks",
+                        kings=SUITS_PER_DECK,
+                        decks=DECKS,
+                    )
+                ),
                 str(count.wilds),
-                "Wilds",
+                _("Wilds"),
             ],
             [
-                self._p(f"Jokers: {JOKERS_PER_DECK} per deck x {DECKS} decks"),
+                self._p(
+                    _(
+                        "Jokers: %(jokers)s per deck x %(decks)s decks",
+                        jokers=JOKERS_PER_DECK,
+                        decks=DECKS,
+                    )
+                ),
                 str(count.skips),
-                "Skips",
+                _("Skips"),
             ],
-            ["Total", str(count.total), "cards, as in a Phase 10 deck"],
+            [_("Total"), str(count.total), _("cards, as in a Phase 10 deck")],
         ]
         return self._table(
             rows,

@@ -26,6 +26,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
+from ..i18n import _
 from . import fonts
 from .fonts import FONT, FONT_BOLD, FONT_MONO
 
@@ -56,7 +57,7 @@ def page_size(name: str, *, turned: bool = False) -> tuple[float, float]:
     try:
         size = PAGE_SIZES[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"unknown page size {name!r}: choose {' or '.join(PAGE_SIZES)}") from None
+        raise ValueError(_("unknown page size %(size)r: choose letter or a4", size=name)) from None
     return landscape(size) if turned else size
 
 
@@ -220,7 +221,13 @@ def fit(
         ):
             return fitted
         current = round(current - 0.25, 2)
-    raise LayoutError(f"text does not fit a {width / mm:.0f} x {height / mm:.0f} mm box")
+    raise LayoutError(
+        _(
+            "text does not fit a %(width)s x %(height)s mm box",
+            width=f"{width / mm:.0f}",
+            height=f"{height / mm:.0f}",
+        )
+    )
 
 
 def fit_user_text(
@@ -253,7 +260,7 @@ def fit_user_text(
         except LayoutError:
             high = middle - 1
     if best is None:
-        raise LayoutError(f"no room for {words[:20]!r} in its box")
+        raise LayoutError(_("no room for %(words)r in its box", words=words[:20]))
     return best
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..i18n import _, join, ngettext, pgettext
 from ..rules.game import Game, Kept, PlayedHand, Standings, played_hands
 from ..rules.phases import Progression
-from ..rules.scoring import join_names
+from .text import number
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Cell:
     phase: str = ""
     made: bool = False
     points: str = ""
-    note: str = ""  # "out" for who went out, "float" for a floater
+    note: str = ""  # "out" for who went out, "float" for a floater (in the sheet's language)
     total: str = ""
     strong: bool = False  # the winner's final total
 
@@ -31,7 +32,7 @@ class Cell:
 class Row:
     """A row of the table: a hand, the totals carried from the page before, or the result."""
 
-    label: str
+    label: str  # the hand's number, or a word: "Tie", "Carried", "End"
     kind: str = "hand"  # hand, next (the hand to play, phases filled in), blank, carried, result
     dealer: str = ""
     cells: tuple[Cell, ...] = ()
@@ -54,7 +55,13 @@ def _hand_row(game: Game, played: PlayedHand) -> Row:
         if name not in played.phases:  # sat out a tiebreak
             cells.append(Cell(points="-"))
             continue
-        note = "out" if name == hand.went_out else "float" if name in hand.floaters else ""
+        note = (
+            pgettext("score sheet", "out")
+            if name == hand.went_out
+            else pgettext("score sheet", "float")
+            if name in hand.floaters
+            else ""
+        )
         cells.append(
             Cell(
                 phase=str(played.phases[name]),
@@ -64,17 +71,18 @@ def _hand_row(game: Game, played: PlayedHand) -> Row:
                 total=str(played.totals[name]),
             )
         )
-    label = "Tie" if hand.tiebreak else str(played.number)
+    label = pgettext("score sheet", "Tie") if hand.tiebreak else str(played.number)
     return Row(label, dealer=played.dealer, cells=tuple(cells))
 
 
 def _reached(game: Game, standings: Standings, name: str) -> str:
     player = standings.player(name)
     if game.rules.progression is Progression.TEN_HANDS:
-        return f"{len(player.phases_done)} made"
+        made = len(player.phases_done)
+        return ngettext("%(num)s made", "%(num)s made", made)
     if player.finished:
-        return "all made"
-    return f"on {player.phase}"
+        return pgettext("score sheet", "all made")
+    return pgettext("score sheet", "on %(phase)s", phase=player.phase)
 
 
 def _result_row(game: Game, standings: Standings) -> Row:
@@ -82,34 +90,63 @@ def _result_row(game: Game, standings: Standings) -> Row:
     cells = tuple(
         Cell(
             phase=_reached(game, standings, name),
-            points="won" if name == standings.winner else "tied" if name in winners else "",
+            points=pgettext("score sheet", "won")
+            if name == standings.winner
+            else pgettext("score sheet", "tied")
+            if name in winners
+            else "",
             total=str(standings.player(name).score),
             strong=name in winners,
         )
         for name in game.players
     )
-    return Row("End", kind="result", cells=cells)
+    return Row(pgettext("score sheet", "End"), kind="result", cells=cells)
 
 
 def summary(game: Game, standings: Standings, hands: int) -> str:
     """One sentence: who won and how, the tie, or where the game stands."""
+    count = number(hands)
     if standings.winner and any(hand.tiebreak for hand in game.hands):
-        return f"{standings.winner} won the tiebreak after {hands} hands."
+        return ngettext(
+            "%(winner)s won the tiebreak after %(hands)s hand.",
+            "%(winner)s won the tiebreak after %(hands)s hands.",
+            hands,
+            winner=standings.winner,
+            hands=count,
+        )
     if standings.winner:
-        total = standings.player(standings.winner).score
-        return f"{standings.winner} won after {hands} hands with {total} points."
+        total = standings.player(standings.winner).score  # never 1: cards score 5 or more
+        return ngettext(
+            "%(winner)s won after %(hands)s hand with %(points)s points.",
+            "%(winner)s won after %(hands)s hands with %(points)s points.",
+            hands,
+            winner=standings.winner,
+            hands=count,
+            points=number(total),
+        )
     if standings.tied:
-        return f"{join_names(standings.tied)} tied after {hands} hands."
+        return ngettext(
+            "%(players)s tied after %(hands)s hand.",
+            "%(players)s tied after %(hands)s hands.",
+            hands,
+            players=join(standings.tied),
+            hands=count,
+        )
     if standings.tiebreak:
-        return (
-            f"{join_names(standings.tiebreak)} are tied: they play a tiebreak hand, "
-            f"dealt by {standings.dealer}."
+        return _(
+            "%(players)s are tied: they play a tiebreak hand, dealt by %(dealer)s.",
+            players=join(standings.tiebreak),
+            dealer=standings.dealer,
         )
     if not hands:
-        return f"Not started: {standings.dealer} deals the first hand."
-    return (
-        f"In progress after {hands} hands: hand {standings.hand_number} is next, "
-        f"dealt by {standings.dealer}."
+        return _("Not started: %(dealer)s deals the first hand.", dealer=standings.dealer)
+    return ngettext(
+        "In progress after %(hands)s hand: hand %(next)s is next, dealt by %(dealer)s.",
+        "In progress after %(hands)s hands: hand %(next)s is next, dealt by %(dealer)s.",
+        hands,
+        hands=count,
+        next=number(standings.hand_number),
+        dealer=standings.dealer,
     )
 
 
@@ -130,7 +167,7 @@ def game_record(game: Game, kept: Sequence[Kept] | None = None) -> Record:
             else Cell(points="-")
             for name in game.players
         )
-        label = "Tie" if standings.tiebreak else str(len(played) + 1)
+        label = pgettext("score sheet", "Tie") if standings.tiebreak else str(len(played) + 1)
         rows.append(Row(label, kind="next", dealer=standings.dealer, cells=cells))
     return Record(
         tuple(rows), summary(game, standings, len(played)), standings.over, len(played) + 2

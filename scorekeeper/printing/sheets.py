@@ -21,6 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from ..i18n import _, ngettext, pgettext
 from ..rules.game import Game, Kept
 from ..rules.phases import Progression, Rules
 from . import text
@@ -113,19 +114,32 @@ class ScoreSheet:
         if self.game is not None:
             self.rules, self.players = self.game.rules, self.game.players
         if not self.title:
-            self.title = "Phase 10 score sheet" + (", large print" if self.large else "")
+            self.title = (
+                _("Phase 10 score sheet, large print") if self.large else _("Phase 10 score sheet")
+            )
         self.players = [plain(name) for name in self.players]
         most = MAX_LARGE_PLAYERS if self.large else MAX_PLAYERS
         if len(self.players) > most:
-            kind = "a large-print sheet" if self.large else "a score sheet"
-            raise ValueError(f"{kind} has room for at most {most} players")
+            raise ValueError(
+                _("a large-print sheet has room for at most %(most)s players", most=most)
+                if self.large
+                else _("a score sheet has room for at most %(most)s players", most=most)
+            )
         wanted = self.player_columns or (
             max(MIN_PLAYERS, len(self.players)) if self.players else most
         )
         if not MIN_PLAYERS <= wanted <= most:
-            raise ValueError(f"a score sheet has {MIN_PLAYERS} to {most} player columns")
+            raise ValueError(
+                _(
+                    "a score sheet has %(least)s to %(most)s player columns",
+                    least=MIN_PLAYERS,
+                    most=most,
+                )
+            )
         if wanted < len(self.players):
-            raise ValueError(f"{len(self.players)} players need {len(self.players)} columns")
+            raise ValueError(
+                _("%(players)s players need %(players)s columns", players=len(self.players))
+            )
         self.columns = wanted
         self.width, self.height = page_size(self.pagesize)
         self.ten_hands = self.rules.progression is Progression.TEN_HANDS
@@ -144,8 +158,8 @@ class ScoreSheet:
         canvas = new_canvas(
             buffer,
             (self.width, self.height),
-            self.title or "Phase 10 score sheet",
-            f"Score sheet - {text.rules_line(self.rules)}",
+            self.title or _("Phase 10 score sheet"),
+            _("Score sheet - %(rules)s", rules=text.rules_line(self.rules)),
         )
         # What every page repeats is drawn once, as a form each page refers to.
         canvas.beginForm("footer")
@@ -161,7 +175,7 @@ class ScoreSheet:
         pages = self._pages(space)
         for number, rows in enumerate(pages, start=1):
             canvas.doForm("footer")
-            label = f"Page {number} of {len(pages)}." if len(pages) > 1 else ""
+            label = self._page_label(number, len(pages)) if len(pages) > 1 else ""
             y = self._header(canvas, label)
             self._table(canvas, rows, y - GAP, bottom)
             canvas.showPage()
@@ -178,10 +192,11 @@ class ScoreSheet:
             return [rows]
         capacity = int(space // self.scale.row)
         if capacity < 4:
-            raise LayoutError("no room for the hands on this page")
+            raise LayoutError(_("no room for the hands on this page"))
+        carried_label = pgettext("score sheet", "Carried")
         if self.record is None:
             blank = [Row(str(n), kind="blank") for n in range(1, capacity)]
-            return [[Row("Carried", kind="carried"), *blank]]
+            return [[Row(carried_label, kind="carried"), *blank]]
         pending = list(self.record.rows)
         pages: list[list[Row]] = []
         carried = None
@@ -196,7 +211,7 @@ class ScoreSheet:
             totals = next((r for r in reversed(rows) if r.kind == "hand"), None)
             if totals is not None:
                 cells = tuple(Cell(total=cell.total) for cell in totals.cells)
-                carried = Row("Carried", kind="carried", cells=cells)
+                carried = Row(carried_label, kind="carried", cells=cells)
         if not self.record.over:  # blank rows for the hands to come
             last = pages[-1]
             number = self.record.next_hand
@@ -206,6 +221,10 @@ class ScoreSheet:
         return pages
 
     # --- the top of each page ----------------------------------------------------------
+
+    @staticmethod
+    def _page_label(number: int, pages: int) -> str:
+        return _("Page %(number)s of %(pages)s.", number=number, pages=pages)
 
     def _header_blocks(self, width: float, page_label: str) -> list[tuple[float, Fitted]]:
         """(space above, block) for the title, rules and result sentence."""
@@ -228,7 +247,7 @@ class ScoreSheet:
             (
                 0.0,
                 fit_user_text(
-                    self.title or "Phase 10 score sheet",
+                    self.title or _("Phase 10 score sheet"),
                     width,
                     TITLE_SIZE * 2.5,
                     size=TITLE_SIZE,
@@ -244,7 +263,7 @@ class ScoreSheet:
                     width,
                     24 * mm,
                     size=RULES_SIZE,
-                    prefix="<b>Rules:</b> ",
+                    prefix=_("<b>Rules:</b> "),
                 ),
             ),
         )
@@ -252,7 +271,7 @@ class ScoreSheet:
     def _header_height(self) -> float:
         """The y where the table may start (the same on every page)."""
         width, qr_bottom = self._header_width()
-        blocks = self._header_blocks(width, "Page 1 of 2.")
+        blocks = self._header_blocks(width, self._page_label(1, 2))
         y = self.height - MARGIN - sum(gap + block.height for gap, block in blocks)
         if self.record is not None:
             y -= SUMMARY_HEIGHT - blocks[-1][1].height
@@ -293,8 +312,8 @@ class ScoreSheet:
             line = y - 6 * mm
             canvas.setFont(FONT, 9)
             canvas.setFillColor(INK)
-            canvas.drawString(left, line, "Date")
-            canvas.drawString(left + 70 * mm, line, "Where")
+            canvas.drawString(left, line, _("Date"))
+            canvas.drawString(left + 70 * mm, line, _("Where"))
             canvas.setStrokeColor(GREY)
             canvas.setLineWidth(0.5)
             canvas.line(left + 9 * mm, line - 1, left + 62 * mm, line - 1)
@@ -310,9 +329,9 @@ class ScoreSheet:
         """
         canvas.setFillColor(INK)
         canvas.setFont(FONT_BOLD, 9)
-        canvas.drawString(left, top - 9, "Live scores: scan the code, or type this link:")
+        canvas.drawString(left, top - 9, _("Live scores: scan the code, or type this link:"))
         url = plain(self.view_url or "")
-        base, _, code = url.rpartition("/")
+        base, _slash, code = url.rpartition("/")
         if not base or len(code) < 2 * LINK_GROUP or "?" in code:
             base, code = url, ""
         else:
@@ -369,9 +388,15 @@ class ScoreSheet:
             canvas.setFont(FONT_BOLD, scale.label)
             heading_y = body_top + 1.5 * mm
             canvas.drawCentredString(
-                left + label_width / 2, heading_y, "Hand and phase" if self.ten_hands else "Hand"
+                left + label_width / 2,
+                heading_y,
+                pgettext("score sheet", "Hand and phase")
+                if self.ten_hands
+                else pgettext("score sheet", "Hand"),
             )
-            canvas.drawCentredString(left + label_width + dealer_width / 2, heading_y, "Dealer")
+            canvas.drawCentredString(
+                left + label_width + dealer_width / 2, heading_y, pgettext("score sheet", "Dealer")
+            )
             for index in range(self.columns):
                 x = left + players_left + index * player_width
                 name = self.players[index] if index < len(self.players) else ""
@@ -436,14 +461,23 @@ class ScoreSheet:
             return self.scale.row
         height = min(MAX_ROW, space / rows)
         if height < MIN_ROW:
-            raise LayoutError(f"{rows} hands do not fit on one sheet")
+            raise LayoutError(
+                ngettext(
+                    "%(num)s hand does not fit on one sheet",
+                    "%(num)s hands do not fit on one sheet",
+                    rows,
+                )
+            )
         return height
 
     def _shares(self) -> tuple[float, ...]:
         return (0.45, 0.55) if self.ten_hands else (0.26, 0.34, 0.40)
 
     def _headings(self) -> tuple[str, ...]:
-        return ("Points", "Total") if self.ten_hands else ("Phase", "Points", "Total")
+        points, total = pgettext("score sheet", "Points"), pgettext("score sheet", "Total")
+        if self.ten_hands:
+            return (points, total)
+        return (pgettext("score sheet", "Phase"), points, total)
 
     def _cell(
         self,
@@ -503,7 +537,7 @@ class ScoreSheet:
         if not name:
             canvas.setFont(FONT, 8)
             canvas.setFillColor(GREY)
-            canvas.drawString(x + 1 * mm, top - 3.5 * mm, "Name")
+            canvas.drawString(x + 1 * mm, top - 3.5 * mm, pgettext("score sheet", "Name"))
             canvas.setFillColor(INK)
             return
         cell = fit_user_text(
@@ -521,7 +555,8 @@ class ScoreSheet:
 
     def _sub_headings(self, canvas: Canvas, x: float, top: float, width: float) -> None:
         size = self.scale.label
-        while size > 6.5 and stringWidth("Phase", FONT, size) > self._shares()[0] * width - 1 * mm:
+        widest = pgettext("score sheet", "Phase")
+        while size > 6.5 and stringWidth(widest, FONT, size) > self._shares()[0] * width - 1 * mm:
             size -= 0.5
         canvas.setFont(FONT, size)
         canvas.setFillColor(INK)
@@ -551,7 +586,11 @@ class ScoreSheet:
             run.put(x + width / 2, top - height / 2 - size * 0.35, words, FONT_BOLD, size, "centre")
             return
         if not self.ten_hands or not row.label.isdigit():
-            run.put(x + width / 2, top - height / 2 - size * 0.35, row.label, FONT, size, "centre")
+            font = FONT
+            while size > 7 and stringWidth(row.label, font, size) > width - 1 * mm:
+                size -= 0.5  # a word ("Tie", "Stechen") rather than a hand's number
+            words = shorten(row.label, width - 1 * mm, font, size)
+            run.put(x + width / 2, top - height / 2 - size * 0.35, words, font, size, "centre")
             return
         canvas.setFillColor(INK)
         index = int(row.label) - 1
@@ -561,7 +600,7 @@ class ScoreSheet:
         words = str(self.rules.phase(number))
         try:  # "Phase 4" above its groups, or on one line when the row is short
             phase = fit(
-                f"<b>Phase {number}</b><br/>{escape(words)}",
+                _("<b>Phase %(number)s</b><br/>%(phase)s", number=number, phase=escape(words)),
                 width - 10 * mm,
                 height - 1 * mm,
                 size=10,
@@ -574,7 +613,7 @@ class ScoreSheet:
                 height - 1 * mm,
                 size=10,
                 min_size=9,
-                prefix=f"<b>Phase {number}:</b> ",
+                prefix=_("<b>Phase %(number)s:</b> ", number=number),
             )
         phase.draw(canvas, x + 9 * mm, top - (height - phase.height) / 2)
 
@@ -595,7 +634,7 @@ class ScoreSheet:
 
     def _legend(self) -> str:
         if self.ten_hands:
-            return (
+            return _(
                 "Each row is one hand and its phase: everyone moves on one phase each hand, "
                 "made or not; tick the points of a player who made it. Dealer: who dealt the "
                 "hand. Write the points for the cards left in hand (going out scores 0) and "
@@ -603,29 +642,39 @@ class ScoreSheet:
                 "is a tie."
             )
         finish = (
-            "once someone has made the last phase, the lowest total wins."
+            _("once someone has made the last phase, the lowest total wins.")
             if self.rules.lowest_total_wins
-            else "the game ends with the hand in which someone makes the last phase; "
-            "if several do, the fewest points wins."
+            else _(
+                "the game ends with the hand in which someone makes the last phase; "
+                "if several do, the fewest points wins."
+            )
         )
         tie = (
-            "A tie on points is played off: the tied players play one more hand of their "
-            "own last phase, and whoever goes out first wins."
+            _(
+                "A tie on points is played off: the tied players play one more hand of their "
+                "own last phase, and whoever goes out first wins."
+            )
             if self.rules.tiebreak_own_phase
-            else "A tie on points is played off: the tied players play one more hand of the "
-            "last phase, and whoever goes out first wins."
+            else _(
+                "A tie on points is played off: the tied players play one more hand of the "
+                "last phase, and whoever goes out first wins."
+            )
         )
         if self.rules.lowest_total_wins:
-            tie = "An exact tie on points is a tie."
-        return (
+            tie = _("An exact tie on points is a tie.")
+        # Translators: %(finish)s and %(tie)s are sentences of their own; "Carried" is the
+        # label of the sheet's first row (the totals carried from the sheet before).
+        return _(
             "Phase: the phase tried this hand, ticked when laid down. Points: the cards left "
-            f"in hand (going out scores 0). Total: the running total. Winning: {finish} {tie} "
-            "A long game goes on to another sheet: copy the totals into its Carried row."
+            "in hand (going out scores 0). Total: the running total. Winning: %(finish)s "
+            "%(tie)s A long game goes on to another sheet: copy the totals into its Carried row.",
+            finish=finish,
+            tie=tie,
         )
 
     def _points_strip(self, canvas: Canvas, left: float, width: float, y: float) -> None:
-        rows = [*text.card_points(self.rules), ("Going out", 0)]
-        label = "Points for cards left in hand"
+        rows = [*text.card_points(self.rules), (_("Going out"), 0)]
+        label = _("Points for cards left in hand")
         label_width = 30 * mm
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.8)
@@ -691,12 +740,12 @@ class ScoreSheet:
             default=0,
         )
         if not cells or block > MAX_PHASE_BLOCK:
-            note = fit("<b>Phases:</b> see the phase reference cards.", width, 5 * mm, size=9)
+            note = fit(_("<b>Phases:</b> see the phase reference cards."), width, 5 * mm, size=9)
             note.draw(canvas, left, y + note.height)
             return y + note.height + 2 * mm
         top = y + block
         cell_top = top
-        for index, ((number, _), cell) in enumerate(zip(rows, cells, strict=True)):
+        for index, ((number, _words), cell) in enumerate(zip(rows, cells, strict=True)):
             column, place = divmod(index, per_column)
             x = lefts[column]
             if place == 0:
@@ -765,7 +814,7 @@ def _draw_ticks(canvas: Canvas, ticks: Sequence[tuple[float, float, float]]) -> 
     canvas.setStrokeColor(INK)
     canvas.setLineCap(1)
     canvas.setLineJoin(1)
-    for size in sorted({size for _, _, size in ticks}):
+    for size in sorted({tick[2] for tick in ticks}):
         canvas.setLineWidth(max(0.9, size * 0.14))
         path = canvas.beginPath()
         for x, baseline, tick in ticks:

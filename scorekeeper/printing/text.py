@@ -1,16 +1,52 @@
 """The words the printables share: points, phases, house rules, card notes.
 
 Plain strings (not markup) built from ``Rules``, so a sheet, a card and the
-guide can never disagree about what a Wild scores or what phase 7 is.
+guide can never disagree about what a Wild scores or what phase 7 is. They are
+in the language being spoken (``i18n.using`` around a build), like the names of
+colours and suits the printables show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from babel.numbers import format_decimal
+
+from .. import i18n
+from ..i18n import N_, _, ngettext, pgettext
 from ..rules.cards import SKIP, SUITS, SUPER_SKIP, SUPER_WILD, WILD, Card, Colour, number_card
 from ..rules.phases import PROFILES, Progression, Rules
 from ..rules.scoring import card_points as points_for
+
+COLOUR_NAMES = {
+    Colour.RED: N_("red"),
+    Colour.BLUE: N_("blue"),
+    Colour.GREEN: N_("green"),
+    Colour.YELLOW: N_("yellow"),
+}
+CARDS_IN_WORDS = {
+    # Translators: a numbered card in words ("red 7"); German "rote 7", Spanish "7 rojo".
+    Colour.RED: N_("red %(number)s"),
+    Colour.BLUE: N_("blue %(number)s"),
+    Colour.GREEN: N_("green %(number)s"),
+    Colour.YELLOW: N_("yellow %(number)s"),
+}
+SUIT_NAMES = {"H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "S": N_("spades")}
+
+
+def colour_name(colour: Colour) -> str:
+    """'red', 'rot', 'rojo'."""
+    return _(COLOUR_NAMES[colour])
+
+
+def card_in_words(colour: Colour, number: int) -> str:
+    """'red 7', 'rote 7', '7 rojo'."""
+    return _(CARDS_IN_WORDS[colour], number=number)
+
+
+def number(value: int) -> str:
+    """A number in running text, written as the language writes it ('1,250', '1.250')."""
+    return format_decimal(value, locale=i18n.language())
 
 
 def _points(rules: Rules) -> dict[str, int]:
@@ -30,13 +66,13 @@ def card_points(rules: Rules) -> list[tuple[str, int]]:
     """(cards, points) for each card left in hand; going out scores 0."""
     points = _points(rules)
     rows = [
-        ("1 to 9", points["low"]),
+        (_("1 to 9"), points["low"]),
         ("10, 11, 12", points["high"]),
-        ("Skip", points["skip"]),
-        ("Wild", points["wild"]),
+        (_("Skip"), points["skip"]),
+        (_("Wild"), points["wild"]),
     ]
     if rules.super_wild:
-        rows += [("Super Wild", points["super wild"]), ("Super Skip", points["super skip"])]
+        rows += [(_("Super Wild"), points["super wild"]), (_("Super Skip"), points["super skip"])]
     return rows
 
 
@@ -44,22 +80,23 @@ def regular_card_points(rules: Rules) -> list[tuple[str, str, int]]:
     """(playing cards, what they are, points) for the two-deck guide."""
     points = _points(rules)
     rows = [
-        ("Ace to 9", "1 to 9", points["low"]),
-        ("10, Jack, Queen", "10, 11, 12", points["high"]),
-        ("Joker", "Skip", points["skip"]),
-        ("King", "Wild", points["wild"]),
+        (_("Ace to 9"), _("1 to 9"), points["low"]),
+        (_("10, Jack, Queen"), "10, 11, 12", points["high"]),
+        # Translators: the playing card (a regular deck's joker), not the Phase 10 Wild.
+        (pgettext("playing card", "Joker"), _("Skip"), points["skip"]),
+        (_("King"), _("Wild"), points["wild"]),
     ]
     if rules.super_wild:
         rows += [
-            ("the marked King", "Super Wild", points["super wild"]),
-            ("the marked Joker", "Super Skip", points["super skip"]),
+            (_("the marked King"), _("Super Wild"), points["super wild"]),
+            (_("the marked Joker"), _("Super Skip"), points["super skip"]),
         ]
     return rows
 
 
 def profile_title(rules: Rules) -> str:
     profile = PROFILES.get(rules.profile)
-    return profile.title if profile else rules.profile
+    return _(profile.title) if profile else rules.profile
 
 
 def phase_rows(rules: Rules) -> list[tuple[int, str]]:
@@ -82,13 +119,13 @@ def phase_list_title(rules: Rules) -> str:
     chosen = rules.options.get("phases")
     profile_phases = PROFILES[rules.profile].options.get("phases", "official")
     if chosen == "custom":
-        title = "Our own phases"
+        title = _("Our own phases")
     elif chosen != profile_phases:
-        title = "Phase 10 + 10" if chosen == "plus10" else "Official phases"
+        title = "Phase 10 + 10" if chosen == "plus10" else _("Official phases")
     else:
         title = profile_title(rules)
     if rules.options.get("even") == "yes" and rules.profile != "even":
-        title += ", even only"
+        title = _("%(title)s, even only", title=title)
     return title
 
 
@@ -100,16 +137,25 @@ def progression_note(rules: Rules, *, brief: bool = False, ending: bool = True) 
     """
     count = len(rules.sequence)
     early = (
-        f"The game ends when someone has made {count} phases."
+        ngettext(
+            "The game ends when someone has made %(num)s phase.",
+            "The game ends when someone has made %(num)s phases.",
+            count,
+        )
         if ending and rules.options.get("first", "0") not in ("", "0")
         else ""
     )
     notes = {
-        Progression.STANDARD: "Make the phases in order; each hand you may lay down one phase.",
-        Progression.TEN_HANDS: f"{count} hands: everyone moves on one phase each hand, made or "
-        "not; the lowest total wins.",
-        Progression.MASTERS: "Masters: each hand, choose any phase you have not made yet.",
-        Progression.MIXED_UP: "Mixed-up Masters: make the phases in your own shuffled order.",
+        Progression.STANDARD: _("Make the phases in order; each hand you may lay down one phase."),
+        Progression.TEN_HANDS: ngettext(
+            "%(num)s hand: everyone moves on one phase each hand, made or not; the lowest total "
+            "wins.",
+            "%(num)s hands: everyone moves on one phase each hand, made or not; the lowest total "
+            "wins.",
+            count,
+        ),
+        Progression.MASTERS: _("Masters: each hand, choose any phase you have not made yet."),
+        Progression.MIXED_UP: _("Mixed-up Masters: make the phases in your own shuffled order."),
     }
     if brief and rules.progression is Progression.STANDARD:
         return early
@@ -118,69 +164,90 @@ def progression_note(rules: Rules, *, brief: bool = False, ending: bool = True) 
 
 def suit_mapping(rules: Rules) -> list[tuple[str, str, Colour]]:
     """(suit letter, suit name, colour) in the order hearts, diamonds, clubs, spades."""
-    return [(suit, name, rules.suit_colours[suit]) for suit, name in SUITS.items()]
+    return [(suit, _(SUIT_NAMES[suit]), rules.suit_colours[suit]) for suit in SUITS]
 
 
 def _suits(value: str, rules: Rules) -> str:
-    pairs = ", ".join(f"{name} = {colour.word}" for _, name, colour in suit_mapping(rules))
-    return f"Two regular decks: {pairs}"
+    pairs = ", ".join(
+        f"{name} = {colour_name(colour)}" for _suit, name, colour in suit_mapping(rules)
+    )
+    return _("Two regular decks: %(suits)s", suits=pairs)
+
+
+def _first(value: str) -> str:
+    if value in ("", "0"):
+        return _("Play every phase")
+    count = int(value) if value.isdigit() else 0
+    return ngettext(
+        "First to make %(num)s phase ends the game",
+        "First to make %(num)s phases ends the game",
+        count,
+    )
 
 
 _HOUSE_RULES: dict[str, Callable[[str, Rules], str]] = {
-    "phases": lambda v, r: {
-        "official": "The official ten phases",
-        "plus10": "Phase 10 + 10: twenty phases",
-        "custom": f"Our own list of {len(r.phase_list)} phases",
-    }.get(v, f"Phase list: {v}"),
-    "progression": lambda v, r: progression_note(r, ending=False),
-    "even": lambda v, r: "Even phases only" if v == "yes" else "Every phase, not only even ones",
-    "first": lambda v, r: (
-        f"First to make {v} phases ends the game" if v not in ("", "0") else "Play every phase"
+    "phases": lambda v, r: (
+        _("The official ten phases")
+        if v == "official"
+        else _("Phase 10 + 10: twenty phases")
+        if v == "plus10"
+        else ngettext(
+            "Our own list of %(num)s phase", "Our own list of %(num)s phases", len(r.phase_list)
+        )
+        if v == "custom"
+        else _("Phase list: %(phases)s", phases=v)
     ),
+    "progression": lambda v, r: progression_note(r, ending=False),
+    "even": lambda v, r: (
+        _("Even phases only") if v == "yes" else _("Every phase, not only even ones")
+    ),
+    "first": lambda v, r: _first(v),
     "phase10": lambda v, r: (
-        "Phase 10 is 1 set of 4 + 1 set of 3"
+        _("Phase 10 is 1 set of 4 + 1 set of 3")
         if v == "set4+set3"
-        else "Phase 10 is 1 set of 5 + 1 set of 3"
+        else _("Phase 10 is 1 set of 5 + 1 set of 3")
     ),
     "super_wild": lambda v, r: (
-        "Super Wild and Super Skip in play" if v == "yes" else "No Super Wild or Super Skip"
+        _("Super Wild and Super Skip in play") if v == "yes" else _("No Super Wild or Super Skip")
     ),
     "super_skip_blue": lambda v, r: (
-        "The Super Skip may count as a blue card" if v == "yes" else "The Super Skip is never blue"
+        _("The Super Skip may count as a blue card")
+        if v == "yes"
+        else _("The Super Skip is never blue")
     ),
     "blue_skip_natural": lambda v, r: (
-        "A Skip counted as blue may be its group's natural card"
+        _("A Skip counted as blue may be its group's natural card")
         if v == "yes"
-        else "A Skip counted as blue is never a group's natural card"
+        else _("A Skip counted as blue is never a group's natural card")
     ),
-    "wild_points": lambda v, r: f"A Wild left in hand scores {v}",
+    "wild_points": lambda v, r: _("A Wild left in hand scores %(points)s", points=v),
     "natural": lambda v, r: (
-        "One natural card per phase is enough"
+        _("One natural card per phase is enough")
         if v == "phase"
-        else "Every group needs a natural card"
+        else _("Every group needs a natural card")
     ),
     "going_out": lambda v, r: (
-        "You must discard to go out (no discard: floater, 0 points)"
+        _("You must discard to go out (no discard: floater, 0 points)")
         if v == "discard"
-        else "Hitting your last card also goes out"
+        else _("Hitting your last card also goes out")
     ),
     "skip_out": lambda v, r: (
-        "No going out on a Skip: draw another card"
+        _("No going out on a Skip: draw another card")
         if v == "draw"
-        else "You may go out by discarding a Skip"
+        else _("You may go out by discarding a Skip")
     ),
     "winner": lambda v, r: (
-        "Lowest total wins once someone finishes"
+        _("Lowest total wins once someone finishes")
         if v == "lowest"
-        else "Completing the last phase wins (fewest points if several)"
+        else _("Completing the last phase wins (fewest points if several)")
     ),
     "tiebreak": lambda v, r: (
-        "Ties replay the last phase each tied player tried"
+        _("Ties replay the last phase each tied player tried")
         if v == "own-phase"
-        else "Ties replay the last phase"
+        else _("Ties replay the last phase")
     ),
     "totals": lambda v, r: (
-        "Impossible totals only warned about" if v == "warn" else "Impossible totals refused"
+        _("Impossible totals only warned about") if v == "warn" else _("Impossible totals refused")
     ),
     "suits": _suits,
 }
@@ -202,54 +269,72 @@ def rules_line(rules: Rules) -> str:
     """'Official rules' or 'Official rules. House rules: ...; ...'."""
     extra = ". ".join(line.rstrip(".") for line in house_rules(rules))
     title = profile_title(rules)
-    return f"{title}. House rules: {extra}." if extra else f"{title}."
+    if extra:
+        return _("%(title)s. House rules: %(house_rules)s.", title=title, house_rules=extra)
+    return f"{title}."
 
 
 def group_notes(rules: Rules) -> list[tuple[str, str]]:
     """(name, what it is) for the three kinds of group (RULES.md 4)."""
     return [
-        ("Set", "one number, any colours."),
-        ("Run", "numbers in a row, any colours; 12 is never followed by 1."),
-        ("Colour group", "one colour (red, blue, green or yellow), any numbers."),
+        (_("Set"), _("one number, any colours.")),
+        (_("Run"), _("numbers in a row, any colours; 12 is never followed by 1.")),
+        (_("Colour group"), _("one colour (red, blue, green or yellow), any numbers.")),
     ]
 
 
 def _skip_in_phases(rules: Rules) -> str:
     """Where a Skip may be laid down: nowhere, or (Super Wild) as a blue card in phase 8."""
     if rules.super_wild and any(_is_colour_phase(rules, n) for n in rules.sequence):
-        return "Never in a phase, except as blue in phase 8;"
-    return "Never in a phase;"
+        return _("Never in a phase, except as blue in phase 8;")
+    return _("Never in a phase;")
 
 
 def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
     """(name, how it plays) for Wild, Skip, going out and, if used, the super cards."""
-    needs = "each phase" if rules.natural_per_phase else "each group"
+    wild = (
+        _(
+            "any number, any colour; each phase needs at least one card that is not a Wild. "
+            "Once down, it stays what it stood for."
+        )
+        if rules.natural_per_phase
+        else _(
+            "any number, any colour; each group needs at least one card that is not a Wild. "
+            "Once down, it stays what it stood for."
+        )
+    )
     skip = (
-        "discard it: a chosen player misses their next turn, or play changes direction."
+        _("discard it: a chosen player misses their next turn, or play changes direction.")
         if rules.super_wild
-        else "discard it: a chosen player misses their next turn."
+        else _("discard it: a chosen player misses their next turn.")
     )
     notes = [
+        (_("Wild"), wild),
         (
-            "Wild",
-            f"any number, any colour; {needs} needs at least one card that is not a Wild. "
-            "Once down, it stays what it stood for.",
+            _("Skip"),
+            # Translators: %(play)s and %(laying)s are the two sentences before this one.
+            _(
+                "%(play)s %(laying)s never taken from the discard pile.",
+                play=skip,
+                laying=_skip_in_phases(rules),
+            ),
         ),
-        ("Skip", f"{skip} {_skip_in_phases(rules)} never taken from the discard pile."),
     ]
     if rules.going_out_needs_discard:
         notes.append(
             (
-                "Going out",
-                "only by discarding your last card. No card left to discard: you float "
-                "(0 points, hand not won).",
+                _("Going out"),
+                _(
+                    "only by discarding your last card. No card left to discard: you float "
+                    "(0 points, hand not won)."
+                ),
             )
         )
     if not rules.going_out_on_skip:
-        notes.append(("Last card a Skip", "you may not go out on it: draw another card."))
+        notes.append((_("Last card a Skip"), _("you may not go out on it: draw another card.")))
     if rules.super_wild:
         notes += [
-            ("Super Wild", "counts as two Wilds."),
-            ("Super Skip", "skips everyone else: you play again."),
+            (_("Super Wild"), _("counts as two Wilds.")),
+            (_("Super Skip"), _("skips everyone else: you play again.")),
         ]
     return notes
