@@ -110,3 +110,37 @@ def test_the_switcher_changes_the_language_on_the_same_page_and_remembers_it(ger
     speaks(page, "es")
     expect(page.locator(".continue h2")).to_have_text("Continuar")
     expect(page.locator(".continue .game-link span")).to_have_text(re.compile("^anotas tú"))
+
+
+def test_points_sent_from_german_phones_arrive_in_german(browser, german_phone, server):
+    page = german_phone.new_page()
+    page.goto(f"{server}/new")
+    for i, name in enumerate(["Oma", "Jonas", "Lea"]):
+        page.fill(f"#player-{i}", name)
+    page.click("button:has-text('Partie starten')")
+    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
+    game = page.url
+    page.click("text=Jeder trägt seine Punkte selbst ein")
+    expect(page.locator("h1")).to_have_text("Jeder trägt seine Punkte selbst ein")
+    copy = page.locator("button.copy-button").first
+    copy.click()
+    expect(copy).to_have_text("Kopiert")
+    lea_link = page.get_by_label("Link für Lea").input_value()
+    page.goto(game)
+
+    lea = browser.new_context(**PHONE, locale="de-DE").new_page()
+    try:
+        lea.goto(lea_link)
+        speaks(lea, "de")
+        expect(lea.locator("h1")).to_have_text("Lea: meine Punkte")
+        lea.fill("#points", "25")
+        lea.check("input[name=made]")
+        lea.click("text=An den Schreiber schicken")
+        expect(lea.locator(".ok")).to_contain_text("Geschickt: 25 Punkte, Phase geschafft.")
+    finally:
+        lea.context.close()
+
+    expect(page.locator("input[name=points-2]")).to_have_value("25")
+    expect(page.locator(".from-phones")).to_have_text(
+        "Von Handys geschickt (prüfen, dann speichern): Lea: 25, Phase geschafft"
+    )
