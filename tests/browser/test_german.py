@@ -56,6 +56,7 @@ def test_a_german_family_plays_a_short_game_in_german(browser, german_phone, ser
     expect(page.locator(".problems-title")).to_have_text(
         "Es wurde nichts gespeichert. Bitte korrigiere, was markiert ist:"
     )
+    expect(page.locator("#points-0-error")).to_contain_text("Oma: 7 ist nicht durch 5 teilbar")
     expect(page.locator("input[name=points-1]")).to_have_value("60")
     speaks(page, "de")
     shot(page, "de-01-refused-hand")
