@@ -145,3 +145,32 @@ def test_points_sent_from_german_phones_arrive_in_german(browser, german_phone, 
     expect(page.locator(".from-phones")).to_have_text(
         "Von Handys geschickt (prüfen, dann speichern): Lea: 25, Phase geschafft"
     )
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "es-ES"])
+def test_longer_german_and_spanish_words_never_scroll_sideways_on_a_360_pixel_phone(
+    browser, server, locale
+):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True, locale=locale
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/new")
+        page.click("details.house-rules summary")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        for i, name in enumerate(["Großmutter Johanna", "Jonas", "Lea"]):
+            page.fill(f"#player-{i}", name)
+        page.click("form.stack > button[type=submit]")
+        page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
+        game = page.url
+        enter_hand(page, "Jonas", {"0": "50", "2": "25"})
+        expect(page.locator("#hands")).to_be_visible()
+        for path in ("", "/history", "/share", "/players", "/hands/1"):
+            page.goto(game + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+        for path in ("/check?phase=2", "/check/hit", "/check/hand", "/printables", "/tables/new"):
+            page.goto(server + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    finally:
+        context.close()
