@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from translated import every_page, fetch, leftovers, read_every_page, text_of
+from webutil import csrf, new_game
 
 # What a German family reads on each page (the glossary's words: Runde, Partie, raus, Tisch).
 GERMAN = {
@@ -97,3 +101,17 @@ def test_english_pages_keep_their_words(client):
     assert "2nd" in text_of(page)
     _, page = fetch(client, "en", *pages["statistics"][:3])
     assert "1 finished game, 10.0 hands a game on average." in text_of(page)
+
+
+def test_switching_language_after_a_refused_hand_comes_back_to_the_game(client):
+    url = new_game(client)
+    form = {"csrf_token": csrf(client), "hand_number": "1", "went_out": "0"}
+    form.update({"points-1": "7", "points-2": "60"})
+    headers = {"Accept-Language": "de", "Referer": f"http://table.test{url}"}
+    refused = client.post(f"{url}/hands", data=form, headers=headers)
+    assert refused.status_code == 422
+    switch = re.search(r'href="(/language/es[^"]*)"', refused.get_data(as_text=True)).group(1)
+    response = client.get(html.unescape(switch))
+    assert response.status_code == 303 and response.headers["Location"] == url
+    page = client.get(url).get_data(as_text=True)
+    assert '<html lang="es">' in page and "Ronda 1" in text_of(page)
