@@ -37,7 +37,7 @@
     }
     var copy = event.target.closest("button.copy-button");
     if (copy) {
-      var done = function () { copy.textContent = "Copied"; };
+      var done = function () { copy.textContent = copy.dataset.copied || "Copied"; };
       if (navigator.clipboard && window.isSecureContext) {
         navigator.clipboard.writeText(copy.dataset.copy).then(done);
       } else {  // plain http on the home network: select the link and copy it the old way
@@ -140,9 +140,12 @@
         if (!data || String(data.hand) !== box.dataset.hand) { return; }
         var changed = false;
         var sent = [];
+        var note = box.querySelector(".from-phones");
+        var words = (note && note.dataset) || {};  // the page's language, from the template
         Object.keys(data.entries).forEach(function (seat) {
           var entry = data.entries[seat];
-          sent.push(entry.name + ": " + (entry.went_out ? "went out" : entry.points + (entry.made ? ", made phase" : "")));
+          sent.push(entry.name + ": " + (entry.went_out ? words.wentOut || "went out"
+            : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")));
           var points = form.querySelector("input[name='points-" + seat + "']");
           var made = form.querySelector("input[name='made-" + seat + "']");
           var stamp = [entry.points, entry.made, entry.went_out].join(":");
@@ -160,8 +163,9 @@
           points.classList.add("from-phone");
           changed = true;
         });
-        var note = box.querySelector(".from-phones");
-        if (note && sent.length) { note.textContent = "Sent from phones (check, then save): " + sent.join("; "); }
+        if (note && sent.length) {
+          note.textContent = (words.sent || "Sent from phones (check, then save):") + " " + sent.join("; ");
+        }
         if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
       })
       .catch(function () { /* offline for a moment: the next round tries again */ });
