@@ -307,7 +307,8 @@ def play_known_history(client) -> str:
 def figures(page: str, player: str) -> dict[str, str]:
     card = page[page.index(f"<h2>{player}</h2>") :]
     card = card[: card.index("</article>")]
-    return dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", card))
+    pairs = re.findall(r"<dt>([^<]+)</dt><dd>(.*?)</dd>", card)
+    return {name: re.sub(r"<[^>]+>", "", value) for name, value in pairs}
 
 
 def test_statistics_match_the_history_worked_out_by_hand(client):

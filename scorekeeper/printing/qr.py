@@ -7,6 +7,7 @@ length of the link, so a printed code and a code on screen never disagree.
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape
 
 import qrcode
 from qrcode.constants import ERROR_CORRECT_H, ERROR_CORRECT_L, ERROR_CORRECT_M, ERROR_CORRECT_Q
@@ -65,7 +66,7 @@ def _dark_runs(matrix: list[list[bool]]) -> list[tuple[int, int, int]]:
     return found
 
 
-def qr_svg(data: str) -> str:
+def qr_svg(data: str, label: str = "QR code") -> str:
     """An SVG of the code (quiet zone included) that scales to any size.
 
     ``data`` goes only into module positions, never into the markup, so the SVG
@@ -80,7 +81,7 @@ def qr_svg(data: str) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side}" '
         f'width="{side * 4}" height="{side * 4}" shape-rendering="crispEdges" '
-        f'role="img" aria-label="QR code">'
+        f'role="img" aria-label="{escape(label, quote=True)}">'
         f'<rect width="{side}" height="{side}" fill="#fff"/><path d="{path}" fill="#000"/></svg>'
     )
 

@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import gettext
 import re
+from datetime import date
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
-from flask_babel import Babel, format_date, format_decimal, format_number, get_locale
+from flask_babel import (
+    Babel,
+    format_date,
+    format_datetime,
+    format_decimal,
+    format_number,
+    get_locale,
+)
+from markupsafe import Markup
 
 from .. import i18n
 
@@ -82,6 +91,13 @@ def _translations() -> gettext.NullTranslations:
     return i18n.active()
 
 
+def day_of(day: date | None) -> Markup:
+    """A day as the reader's language writes it, marked up as a <time>."""
+    if day is None:
+        return Markup("")
+    return Markup('<time datetime="%s">%s</time>') % (day.isoformat(), format_date(day))
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
     Babel(app, locale_selector=choose)
@@ -114,8 +130,14 @@ def init_app(app: Flask) -> None:
         pgettext=lambda c, s: i18n.active().pgettext(c, s),
         newstyle=True,
     )
-    app.jinja_env.filters.update(number=format_number, decimal=format_decimal, day=format_date)
+    app.jinja_env.filters.update(
+        number=format_number,
+        decimal=format_decimal,
+        day=format_date,
+        moment=lambda when: format_datetime(when, "short"),
+    )
     app.jinja_env.globals.update(
+        day_of=day_of,
         languages=i18n.LANGUAGES,
         language=i18n.language,
         here=lambda: request.full_path.rstrip("?"),

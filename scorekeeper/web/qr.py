@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ..i18n import _
 from ..printing.qr import qr_svg as _qr_svg
 
 
 def qr_svg(text: str) -> Markup:
-    """SVG for ``text``; the link only sets module positions, so it is safe markup."""
-    return Markup(_qr_svg(text))
+    """SVG for ``text``; the link only sets module positions and the label is escaped,
+    so it is safe markup."""
+    return Markup(_qr_svg(text, _("QR code")))
