@@ -17,6 +17,7 @@ from . import (
     errors,
     export,
     games,
+    hand_rows,
     hands,
     history,
     idle_polls,
@@ -47,6 +48,7 @@ def register(app: Flask) -> None:
     device.init_app(app)
     db.init_app(app)
     edit.init_app(app)
+    hand_rows.init_app(app)
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
     app.add_template_global(final_order)
     storage.init_app(app)
