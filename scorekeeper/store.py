@@ -23,7 +23,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -131,6 +131,8 @@ def connect(path: str | Path) -> Database:
         with _open_lock:
             _open.add(conn)
         db = Database(conn)
+        with _open_lock:
+            _writers[conn] = _writer_locks.setdefault(key, threading.RLock())
         if key != ":memory:":
             db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
@@ -149,6 +151,7 @@ def close_all() -> None:
     with _open_lock:
         conns = list(_open)
         _open.clear()
+        _writers.clear()
         _generation += 1
     for conn in conns:
         conn.close()
@@ -158,17 +161,27 @@ _generation = 0
 atexit.register(close_all)
 
 
+# Writers in one process queue on a lock per database file before asking SQLite for its
+# write lock. SQLite's own wait polls with growing sleeps (1, 2, 5, 10 ... 100 ms), so a
+# writer arriving just after another one started slept far longer than the write took:
+# the slowest recorded hands under load were waiting, not writing. Other processes (serve
+# --workers) still queue on SQLite's lock.
+_writer_locks: dict[str, threading.RLock] = {}
+_writers: dict[sqlite3.Connection, threading.RLock] = {}
+
+
 @contextmanager
 def transaction(db: Database) -> Iterator[Database]:
     """One write transaction, taking the write lock up front so writers queue."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-        db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
-    except BaseException:
-        if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
-            db.execute("ROLLBACK")
-        raise
+    with _writers.get(db.conn) or nullcontext():
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
+        except BaseException:
+            if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
+                db.execute("ROLLBACK")
+            raise
 
 
 # --- schema -----------------------------------------------------------------------------
@@ -283,24 +296,32 @@ def save_change(
     standings: dict[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
     undo_to: int | None = -1,
+    extends: StoredGame | None = None,
 ) -> StoredGame:
     """Write the next version, or raise Conflict if someone else wrote first.
 
     ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
     {"number": k}, {"to": version}); without it the whole game file is logged.
     ``undo_to``: the version Undo would go back to afterwards (default: the one
-    this change replaced).
+    this change replaced). ``extends``: the version this change adds one hand
+    to (a hand recorded), whose stored text is extended rather than the whole
+    game encoded again.
     """
-    at, text = now(), _dumps(state)
+    at = now()
+    text, kept_text = _extended(extends, state, kept) if extends else (None, None)
+    text = text or _dumps(state)
+    if kept_text is None and kept is not None:
+        kept_text = _dumps(kept)
+    standings_text = None if standings is None else _dumps(standings)
     version = expected_version + 1
-    with transaction(db):
+    with transaction(db):  # everything encoded beforehand: other writers wait only for the write
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
             [
                 text,
-                None if standings is None else _dumps(standings),
-                None if kept is None else _dumps(kept),
+                standings_text,
+                kept_text,
                 version,
                 at,
                 game_id,
@@ -322,6 +343,32 @@ def save_change(
         )
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
+
+
+def _extended(
+    base: StoredGame, state: dict[str, Any], kept: list[dict[str, Any]] | None
+) -> tuple[str | None, str | None]:
+    """The texts of ``state`` and ``kept``, each ``base``'s text with one more hand, or None.
+
+    Encoding a 150-hand game again for every hand recorded took longer than
+    the rest of the write. Where ``base``'s text has the expected shape (the
+    hands last in the game file, as ``_dumps`` writes it), its text is reused
+    and only the new hand and its kept state are encoded.
+    """
+    hands = state["hands"]
+    before = base.state
+    if len(hands) != len(before["hands"]) + 1 or list(state) != list(before):
+        return None, None
+    text = base.state_text
+    state_text = None
+    if list(state)[-1] == "hands" and text.endswith("]}"):
+        state_text = f"{text[:-2]}{',' if before['hands'] else ''}{_dumps(hands[-1])}]}}"
+    kept_text = None
+    if kept is not None and len(kept) == len(hands) and base.kept_text is not None:
+        old = base.kept_text
+        if old.endswith("]"):
+            kept_text = f"{old[:-1]}{',' if len(kept) > 1 else ''}{_dumps(kept[-1])}]"
+    return state_text, kept_text
 
 
 def _log(
