@@ -1,0 +1,128 @@
+"""Watch pages answered before Flask: the app's own answer, kept per version, never stale."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from flask import request
+from webutil import csrf, new_game
+
+WATCHED = ("", "/table", "/live", "/live?big=1")
+
+
+@pytest.fixture
+def through_the_app(app) -> list[str]:
+    """The paths of the requests that reached Flask."""
+    reached: list[str] = []
+
+    @app.before_request
+    def count():
+        reached.append(request.full_path.rstrip("?"))
+
+    return reached
+
+
+def _watch(app, path: str, **headers: str):
+    """A phone that has never opened the app: no cookie."""
+    return app.test_client().get(path, headers={"Accept-Encoding": "gzip", **headers})
+
+
+def _text(answer) -> str:
+    data = answer.data
+    return (gzip.decompress(data) if answer.headers.get("Content-Encoding") else data).decode()
+
+
+def _same_answer(a, b) -> None:
+    assert (a.status, a.data) == (b.status, b.data)
+    assert sorted(a.headers.items()) == sorted(b.headers.items())
+
+
+@pytest.mark.parametrize("page", WATCHED)
+def test_the_next_phones_get_the_apps_own_answer_without_reaching_flask(
+    app, client, through_the_app, page
+):
+    url = new_game(client)
+    path = f"/v/{url.split('/')[2]}{page}"
+    first = _watch(app, path)
+    assert first.status_code == 200 and "Set-Cookie" not in first.headers
+    again = [_watch(app, path) for _ in range(3)]
+    for answer in again:
+        _same_answer(first, answer)
+    assert through_the_app.count(path) == 1
+
+
+def test_every_change_shows_on_the_next_request(app, client, through_the_app):
+    url = new_game(client, players=("Ann", "Bob"), first="2")
+    game_id = url.split("/")[2]
+    pages = [f"/v/{game_id}{page}" for page in WATCHED]
+    token = csrf(client)
+
+    def shown() -> list[str]:
+        return [_text(_watch(app, path)) for path in pages]
+
+    def changed(path: str, data: dict[str, str]) -> list[str]:
+        before = shown()
+        assert client.post(f"{url}{path}", data={"csrf_token": token, **data}).status_code == 303
+        after = shown()
+        assert all(a != b for a, b in zip(before, after, strict=True)), path
+        return after
+
+    changed("/hands", {"hand_number": "1", "went_out": "0", "points-1": "50"})
+    changed("/hands", {"hand_number": "2", "went_out": "1", "points-0": "60"})
+    corrected = changed("/hands/2", {"went_out": "1", "points-0": "70"})
+    assert all(">70</strong>" in page for page in corrected)
+    changed("/hands/2/delete", {})
+    changed("/undo", {})
+    over = changed("/hands", {"hand_number": "3", "went_out": "0", "points-1": "50"})
+    assert all("wins!" in page for page in over)
+    assert _watch(app, f"/v/{game_id}/live").status_code == 286  # the kept copy stops polling too
+    reopened = changed("/undo", {})
+    assert not any("wins!" in page for page in reopened)
+    assert all("wins!" in page for page in changed("/history/7/restore", {}))
+
+
+def test_a_phone_with_the_apps_cookie_always_reaches_the_app(app, client, through_the_app):
+    url = new_game(client)
+    path = f"/v/{url.split('/')[2]}"
+    _watch(app, path)
+    for _ in range(2):
+        assert client.get(path).status_code == 200  # this client carries its session cookie
+    assert through_the_app.count(path) == 3
+
+
+def test_an_answer_that_sets_a_cookie_is_never_shared(app, client, through_the_app):
+    @app.after_request
+    def remember_the_phone(response):
+        response.set_cookie("seen", "yes")
+        return response
+
+    url = new_game(client)
+    path = f"/v/{url.split('/')[2]}"
+    for _ in range(3):
+        assert "seen=yes" in _watch(app, path).headers["Set-Cookie"]
+    assert through_the_app.count(path) == 3
+
+
+def test_each_language_and_encoding_gets_its_own_copy(app, client, through_the_app):
+    @app.after_request
+    def language_heard(response):
+        response.headers["X-Heard"] = request.headers.get("Accept-Language", "")
+        return response
+
+    url = new_game(client)
+    path = f"/v/{url.split('/')[2]}"
+    for _ in range(2):
+        for language in ("de", "es", ""):
+            assert _watch(app, path, **{"Accept-Language": language}).headers["X-Heard"] == language
+        plain = app.test_client().get(path)
+        assert "Content-Encoding" not in plain.headers and b"<!doctype html>" in plain.data
+    assert through_the_app.count(path) == 4  # three languages gzipped, and one plain
+
+
+def test_a_game_that_is_not_there_is_the_friendly_404_every_time(app, through_the_app):
+    for _ in range(2):
+        missing = _watch(app, "/v/no-such-game")
+        assert missing.status_code == 404
+        assert "no game at this link" in _text(missing)
+    assert through_the_app.count("/v/no-such-game") == 2
