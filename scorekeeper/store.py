@@ -33,6 +33,7 @@ from typing import Any
 from sqlite_utils import Database, Migrations
 
 from . import notes
+from .dbfile import DatabaseFile
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -41,8 +42,9 @@ _open_lock = threading.Lock()
 
 def _forget_connections() -> None:
     """A forked child (a gunicorn worker) opens its own: SQLite connections must not cross."""
-    global _local
+    global _local, _files, _file_of
     _local = threading.local()
+    _files, _file_of = {}, {}  # threads do not cross a fork, and locks must start free
 
 
 os.register_at_fork(after_in_child=_forget_connections)
@@ -131,10 +133,11 @@ def connect(path: str | Path) -> Database:
         with _open_lock:
             _open.add(conn)
         db = Database(conn)
-        with _open_lock:
-            _writers[conn] = _writer_locks.setdefault(key, threading.RLock())
         if key != ":memory:":
+            with _open_lock:
+                _file_of[conn] = _files.setdefault(key, DatabaseFile(key))
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # in the background (dbfile.py)
         db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
         db.execute("PRAGMA busy_timeout=10000")
         migrate(db)
@@ -149,10 +152,13 @@ def close_all() -> None:
     """
     global _generation
     with _open_lock:
-        conns = list(_open)
+        conns, files = list(_open), list(_files.values())
         _open.clear()
-        _writers.clear()
+        _files.clear()
+        _file_of.clear()
         _generation += 1
+    for file in files:
+        file.stop()
     for conn in conns:
         conn.close()
 
@@ -161,19 +167,18 @@ _generation = 0
 atexit.register(close_all)
 
 
-# Writers in one process queue on a lock per database file before asking SQLite for its
-# write lock. SQLite's own wait polls with growing sleeps (1, 2, 5, 10 ... 100 ms), so a
-# writer arriving just after another one started slept far longer than the write took:
-# the slowest recorded hands under load were waiting, not writing. Other processes (serve
-# --workers) still queue on SQLite's lock.
-_writer_locks: dict[str, threading.RLock] = {}
-_writers: dict[sqlite3.Connection, threading.RLock] = {}
+_files: dict[str, DatabaseFile] = {}  # per path: its writers' queue and checkpoints
+_file_of: dict[sqlite3.Connection, DatabaseFile] = {}
 
 
 @contextmanager
 def transaction(db: Database) -> Iterator[Database]:
-    """One write transaction, taking the write lock up front so writers queue."""
-    with _writers.get(db.conn) or nullcontext():
+    """One write transaction, taking the write lock up front so writers queue.
+
+    Writers in this process queue on their file's lock first (dbfile.py says why).
+    """
+    file = _file_of.get(db.conn)
+    with file.writers if file else nullcontext():
         db.execute("BEGIN IMMEDIATE")
         try:
             yield db
@@ -182,6 +187,8 @@ def transaction(db: Database) -> Iterator[Database]:
             if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
                 db.execute("ROLLBACK")
             raise
+    if file:
+        file.written()
 
 
 # --- schema -----------------------------------------------------------------------------
