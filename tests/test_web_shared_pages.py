@@ -106,8 +106,9 @@ def test_an_answer_that_sets_a_cookie_is_never_shared(app, client, through_the_a
 
 def test_each_language_and_encoding_gets_its_own_copy(app, client, through_the_app):
     @app.after_request
-    def language_heard(response):
+    def language_heard(response):  # as a page in the phone's language says it varies
         response.headers["X-Heard"] = request.headers.get("Accept-Language", "")
+        response.vary.update(("Accept-Language", "Cookie"))
         return response
 
     url = new_game(client)

@@ -19,8 +19,10 @@ What keeps it correct:
   answer the app gave without setting a cookie or varying on one is kept: a
   phone carrying the app's cookie always goes through the app, which may
   remember the game on it or show it a note.
-- Copies are kept per path and query, and per ``variant`` of the request:
-  whether it takes gzip, and its language (``language``).
+- Copies are kept per path and query and, as an HTTP cache keeps them, per
+  value of each request header the answer says it varies on (``Vary``):
+  Accept-Encoding, and Accept-Language, which chooses the page's language for
+  a phone without the language cookie.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ from .. import store
 WATCH = re.compile(r"/v/([\w-]{1,64})(?:/table|/live)?")
 MARK = "scorekeeper.shared_version"
 KEEP = 256  # answers kept: a few per version of the games being watched
-SHAREABLE_VARY = {"accept-encoding", "accept-language"}
 
 
 def share(version: int) -> None:
@@ -48,36 +49,25 @@ def share(version: int) -> None:
     request.environ[MARK] = version
 
 
-def language(environ: dict[str, Any]) -> str:
-    """The language part of a kept answer's key.
-
-    The phone's Accept-Language as sent: whatever language the app picks from
-    it, phones sending the same header get the same page. A language chosen
-    from a cookie needs nothing here (requests with cookies go to the app); one
-    chosen from anything else in the request must be added here.
-    """
-    return environ.get("HTTP_ACCEPT_LANGUAGE", "")
-
-
-def variant(environ: dict[str, Any]) -> tuple[str, ...]:
-    """What of a request, besides its path and query, the app's answer may depend on."""
-    gzip = "gzip" in environ.get("HTTP_ACCEPT_ENCODING", "")
-    return (environ.get("QUERY_STRING", ""), "gzip" if gzip else "", language(environ))
-
-
 @dataclass(frozen=True)
 class Answer:
+    """The app's answer, and the request headers it was made for (those it says it varies on)."""
+
     version: int
+    vary: tuple[tuple[str, str], ...]  # (environ key, value) of each header in its Vary
     status: str
     headers: list[tuple[str, str]]
     body: bytes
+
+    def fits(self, environ: dict[str, Any], version: int | None) -> bool:
+        return version == self.version and all(environ.get(k, "") == v for k, v in self.vary)
 
 
 class SharedPages:
     def __init__(self, app: Callable[..., Iterable[bytes]], database: str) -> None:
         self.app = app
         self.database = database
-        self.kept: OrderedDict[tuple, Answer] = OrderedDict()
+        self.kept: OrderedDict[tuple[str, str], tuple[Answer, ...]] = OrderedDict()
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
@@ -88,12 +78,15 @@ class SharedPages:
             or not (match := WATCH.fullmatch(path))
         ):
             return self.app(environ, start_response)
-        key = (path, *variant(environ))
+        key = (path, environ.get("QUERY_STRING", ""))
         with self.lock:
-            kept = self.kept.get(key)
-        if kept is not None and kept.version == self._version(match[1]):
-            start_response(kept.status, kept.headers)
-            return [kept.body]
+            answers = self.kept.get(key, ())
+        if answers:
+            version = self._version(match[1])
+            for answer in answers:
+                if answer.fits(environ, version):
+                    start_response(answer.status, answer.headers)
+                    return [answer.body]
         return self._through_the_app(key, environ, start_response)
 
     def _version(self, game_id: str) -> int | None:
@@ -103,7 +96,7 @@ class SharedPages:
             return None
 
     def _through_the_app(
-        self, key: tuple, environ: dict[str, Any], start_response: Callable
+        self, key: tuple[str, str], environ: dict[str, Any], start_response: Callable
     ) -> Iterable[bytes]:
         """Let the app answer, and keep its answer if the view shared it."""
         sent: list[Any] = []
@@ -114,27 +107,40 @@ class SharedPages:
 
         answer = self.app(environ, capture)
         version = environ.get(MARK)
-        if version is None or not sent or not _shareable(sent[1]):
+        vary = _vary(sent[1]) if version is not None and sent else None
+        if vary is None:
             return answer
         try:
             body = b"".join(answer)
         finally:
             if hasattr(answer, "close"):
                 answer.close()
+        made_for = tuple((name, environ.get(name, "")) for name in vary)
+        kept = Answer(version, made_for, sent[0], list(sent[1]), body)
         with self.lock:
-            self.kept[key] = Answer(version, sent[0], list(sent[1]), body)
+            others = [a for a in self.kept.get(key, ()) if a.vary != made_for]
+            self.kept[key] = (kept, *others[: VARIANTS - 1])
             self.kept.move_to_end(key)
             while len(self.kept) > KEEP:
                 self.kept.popitem(last=False)
         return [body]
 
 
-def _shareable(headers: list[tuple[str, str]]) -> bool:
-    """An answer that sets no cookie and depends on nothing but what ``variant`` keys on."""
+VARIANTS = 8  # per page: gzip or not, times the languages phones ask in
+
+
+def _vary(headers: list[tuple[str, str]]) -> tuple[str, ...] | None:
+    """The environ keys of the request headers an answer varies on; None if it may not be kept.
+
+    An answer that sets a cookie is never kept. One that varies on Cookie is
+    kept for phones without one, the only ones answered from a copy.
+    """
+    names: list[str] = []
     for name, value in headers:
-        name = name.lower()
-        if name == "set-cookie":
-            return False
-        if name == "vary" and not {v.strip().lower() for v in value.split(",")} <= SHAREABLE_VARY:
-            return False
-    return True
+        if name.lower() == "set-cookie":
+            return None
+        if name.lower() == "vary":
+            if "*" in value:
+                return None
+            names += ["HTTP_" + v.strip().upper().replace("-", "_") for v in value.split(",")]
+    return tuple(dict.fromkeys(name for name in names if name != "HTTP_"))
