@@ -127,3 +127,19 @@ def test_a_game_that_is_not_there_is_the_friendly_404_every_time(app, through_th
         assert missing.status_code == 404
         assert "no game at this link" in _text(missing)
     assert through_the_app.count("/v/no-such-game") == 2
+
+
+def test_a_watch_page_in_the_phones_language_never_goes_to_a_phone_of_another(
+    app, client, through_the_app
+):
+    url = new_game(client)
+    path = f"/v/{url.split('/')[2]}"
+    for _ in range(2):
+        for asked, spoken in (("de-DE,de;q=0.9", "de"), ("es", "es"), ("en-GB", "en")):
+            page = _text(_watch(app, path, **{"Accept-Language": asked}))
+            assert f'<html lang="{spoken}">' in page
+    chosen = app.test_client()
+    chosen.set_cookie("lang", "es", domain="table.test")  # the switcher's choice on this phone
+    page = chosen.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert '<html lang="es">' in page
+    assert through_the_app.count(path) == 4  # three languages once each, and the cookie's

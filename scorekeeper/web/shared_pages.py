@@ -106,9 +106,9 @@ class SharedPages:
             return start_response(status, headers, exc_info)
 
         answer = self.app(environ, capture)
-        version = environ.get(MARK)
+        version: int | None = environ.get(MARK)
         vary = _vary(sent[1]) if version is not None and sent else None
-        if vary is None:
+        if version is None or vary is None:
             return answer
         try:
             body = b"".join(answer)
