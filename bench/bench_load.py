@@ -2,7 +2,7 @@
 
 Not a test: it prints figures (docs/benchmarks.md has them and says how to read them).
 
-    .venv/bin/python bench/bench_load.py            # about 75 seconds, loopback only
+    .venv/bin/python bench/bench_load.py            # about 80 seconds, loopback only
 
 One waitress server, started as `scorekeeper serve` starts it (same threads, same
 connection limit, same app), serves the app and, under /bare/<bytes>, a bare Flask
@@ -18,6 +18,9 @@ same server, in the same round.
    follows, alternating between a game at hand 8 and one at hand 150.
 3. 100 phones, each sending one request a second for PACED seconds: 10 keep score
    (one hand a second through the form, plus the redirect), 90 poll the live view.
+   The server logs, for each recorded hand, its time in the app (wall clock and CPU)
+   and its write's wait for the write lock and COMMIT; afterwards the disk's own
+   fdatasync time is probed, so the tail can be read off.
 
 Everything is bounded (counts and seconds) and binds 127.0.0.1 only.
 """
