@@ -143,3 +143,18 @@ def test_a_watch_page_in_the_phones_language_never_goes_to_a_phone_of_another(
     page = chosen.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert '<html lang="es">' in page
     assert through_the_app.count(path) == 4  # three languages once each, and the cookie's
+
+
+def test_only_the_latest_pages_are_kept(app, client, through_the_app, monkeypatch):
+    from scorekeeper.web import shared_pages
+
+    monkeypatch.setattr(shared_pages, "KEEP", 3)
+    paths = [f"/v/{new_game(client).split('/')[2]}" for _ in range(5)]
+    for path in paths:
+        for language in ("en", "de"):
+            _watch(app, path, **{"Accept-Language": language})
+    middleware = app.wsgi_app.app  # inside the idle polls
+    assert middleware.count == sum(len(a) for a in middleware.kept.values()) <= 3
+    _watch(app, paths[-1], **{"Accept-Language": "de"})  # the latest: from its copy
+    _watch(app, paths[0], **{"Accept-Language": "de"})  # the oldest: dropped, to the app
+    assert [through_the_app.count(path) for path in (paths[0], paths[-1])] == [3, 2]

@@ -41,7 +41,7 @@ from .. import store
 
 WATCH = re.compile(r"/v/([\w-]{1,64})(?:/table|/live)?")
 MARK = "scorekeeper.shared_version"
-KEEP = 256  # answers kept: a few per version of the games being watched
+KEEP = 256  # answers kept in all: a few per page of the games being watched (a few KB each)
 
 
 def share(version: int) -> None:
@@ -68,6 +68,7 @@ class SharedPages:
         self.app = app
         self.database = database
         self.kept: OrderedDict[tuple[str, str], tuple[Answer, ...]] = OrderedDict()
+        self.count = 0  # answers in self.kept
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
@@ -81,6 +82,8 @@ class SharedPages:
         key = (path, environ.get("QUERY_STRING", ""))
         with self.lock:
             answers = self.kept.get(key, ())
+            if answers:
+                self.kept.move_to_end(key)
         if answers:
             version = self._version(match[1])
             for answer in answers:
@@ -119,10 +122,12 @@ class SharedPages:
         kept = Answer(version, made_for, sent[0], list(sent[1]), body)
         with self.lock:
             others = [a for a in self.kept.get(key, ()) if a.vary != made_for]
+            self.count -= len(self.kept.get(key, ()))
             self.kept[key] = (kept, *others[: VARIANTS - 1])
+            self.count += len(self.kept[key])
             self.kept.move_to_end(key)
-            while len(self.kept) > KEEP:
-                self.kept.popitem(last=False)
+            while self.count > KEEP:
+                self.count -= len(self.kept.popitem(last=False)[1])
         return [body]
 
 
