@@ -134,3 +134,13 @@ def test_two_games_with_the_same_hands_keep_their_own_links(client):
         page = client.get(url).get_data(as_text=True)
         assert f'href="{urlsplit(url).path}/hands/2"' in page
         assert f"{urlsplit(other).path}/hands/" not in page
+
+
+def test_rows_are_kept_per_language(client, rendered):
+    url = new_game(client)
+    _play(client, url, 3)
+    rendered.clear()
+    for language in ("de", "es", "de", "es"):
+        page = client.get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+        assert f'<html lang="{language}">' in page
+    assert sorted(rendered) == [1, 1, 2, 2, 3, 3]  # once for each language, then kept

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from flask import Flask, current_app
 from markupsafe import Markup
 
-from .. import store
+from .. import i18n, store
 from ..rules.game import Game, HandRecord
 from ..rules.phases import Rules
-from . import versioned
 
 GAMES = 128  # games whose rows are kept (a row is about 700 bytes)
 
@@ -43,9 +42,11 @@ def hand_rows(game: Game, stored: store.StoredGame) -> Markup:
     """The table's rows for ``game``, rendering only those not kept from an earlier version.
 
     Kept per database, game, edit link (the rows' Fix links carry it) and page
-    language (``versioned.language``).
+    language, as ``versioned.once`` keeps pages.
     """
-    key = (current_app.config["DATABASE"], versioned.language(), stored.id, stored.edit_key)
+    config = current_app.config
+    language = (i18n.language(), config["PSEUDO_LOCALE"])
+    key = (config["DATABASE"], *language, stored.id, stored.edit_key)
     with _lock:
         kept = _kept.get(key)
         if kept is not None:

@@ -28,11 +28,6 @@ _renders: OrderedDict[tuple, object] = OrderedDict()
 _lock = threading.Lock()
 
 
-def language() -> tuple[Hashable, ...]:
-    """The language this request's pages are rendered in: part of every kept render's key."""
-    return (i18n.language(), current_app.config["PSEUDO_LOCALE"])
-
-
 def once(key: tuple[Hashable, ...], render: Callable[[], T]) -> T:
     """`render()` the first time this key is asked for in this language.
 
