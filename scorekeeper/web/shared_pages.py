@@ -16,9 +16,11 @@ What keeps it correct:
 - The version is looked up for every request; a kept answer for any other
   version is never sent, so every change shows as soon as it is saved.
 - Only requests without a cookie are answered from a kept copy, and only an
-  answer the app gave without setting a cookie or varying on one is kept: a
-  phone carrying the app's cookie always goes through the app, which may
-  remember the game on it or show it a note.
+  answer the app gave a phone without one, setting none, is kept: a phone
+  carrying the app's cookie always goes through the app, which may remember
+  the game on it, speak the language it picked or show it a note. If the
+  app ever sets a cookie on a first visit to a watch page, nothing is kept
+  and every phone goes through the app again: slower, never wrong.
 - Copies are kept per path and query and, as an HTTP cache keeps them, per
   value of each request header the answer says it varies on (``Vary``):
   Accept-Encoding, and Accept-Language, which chooses the page's language for
