@@ -2,7 +2,7 @@
 
 Not a test: it prints figures (docs/benchmarks.md has them and says how to read them).
 
-    .venv/bin/python bench/bench_load.py            # about 75 seconds, loopback only
+    .venv/bin/python bench/bench_load.py            # about 80 seconds, loopback only
 
 One waitress server, started as `scorekeeper serve` starts it (same threads, same
 connection limit, same app), serves the app and, under /bare/<bytes>, a bare Flask
@@ -18,6 +18,9 @@ same server, in the same round.
    follows, alternating between a game at hand 8 and one at hand 150.
 3. 100 phones, each sending one request a second for PACED seconds: 10 keep score
    (one hand a second through the form, plus the redirect), 90 poll the live view.
+   The server logs, for each recorded hand, its time in the app (wall clock and CPU)
+   and its write's wait for the write lock and COMMIT; afterwards the disk's own
+   fdatasync time is probed, so the tail can be read off.
 
 Everything is bounded (counts and seconds) and binds 127.0.0.1 only.
 """
@@ -39,6 +42,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,8 +77,76 @@ def serve(port: int, database: str) -> None:
     def page(size: int):
         return Response((b"<!doctype html><title>bare</title>" + b"x" * size)[:size], 200)
 
-    app = DispatcherMiddleware(create_app({"DATABASE": database}), {"/bare": bare})
+    time_writes()
+    app = DispatcherMiddleware(time_posts(create_app({"DATABASE": database})), {"/bare": bare})
     waitress_serve(app, host="127.0.0.1", port=port, threads=THREADS, **WAITRESS)
+
+
+def time_posts(app):
+    """Log each recorded hand's time in the app: wall clock, and this thread's CPU time."""
+
+    def timed(environ, start_response):
+        if not environ["PATH_INFO"].endswith("/hands"):
+            return app(environ, start_response)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return app(environ, start_response)
+        finally:
+            wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+            sys.stderr.write(f"POST {wall:.6f} {cpu:.6f}\n")  # one write: lines stay whole
+
+    return timed
+
+
+def time_writes() -> None:
+    """Log how long each write waited for its turn and how long its COMMIT took (the sync).
+
+    The only difference from `scorekeeper serve`: two clock readings and a log line per write.
+    """
+    from scorekeeper import store
+
+    transaction = store.transaction
+
+    @contextmanager
+    def timed(db):
+        asked = time.perf_counter()
+        with transaction(db) as inside:
+            began = time.perf_counter()
+            yield inside
+            ended = time.perf_counter()
+        done = time.perf_counter()
+        sys.stderr.write(f"WRITE {began - asked:.6f} {done - ended:.6f}\n")
+
+    store.transaction = timed
+
+
+def timings(log: list[str], kind: str) -> tuple[list[float], list[float]]:
+    """The two figures of each `kind` line the server logged."""
+    pairs = []
+    for line in log:
+        words = line.split()
+        if len(words) == 3 and words[0] == kind:
+            pairs.append((float(words[1]), float(words[2])))
+    return [a for a, _ in pairs], [b for _, b in pairs]
+
+
+def disk_sync_times(folder: Path, seconds: float) -> list[float]:
+    """fdatasync of 64 KB (about what recording a hand at hand 150 writes) every 50 ms."""
+    times, path = [], folder / "disk-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    try:
+        stop = time.perf_counter() + seconds
+        for block in range(10**6):
+            if time.perf_counter() > stop:
+                break
+            os.pwrite(fd, b"x" * 65536, (block % 16) * 65536)
+            started = time.perf_counter()
+            os.fdatasync(fd)
+            times.append(time.perf_counter() - started)
+            time.sleep(0.05)
+    finally:
+        os.close(fd)
+    return times
 
 
 def free_port() -> int:
@@ -413,7 +485,10 @@ def main() -> None:
         print(f"   {KEEPERS} record a hand a second (half the games at hand 8, half at 150),")
         print(f"   {PHONES - KEEPERS} poll the live view")
         games = [make_game(base, SIZES[i % 2]) for i in range(KEEPERS)]
+        server_log = Path(folder.name) / "server.log"
+        before = len(server_log.read_text().splitlines())
         times = asyncio.run(paced(port, games))
+        log = server_log.read_text().splitlines()
         for kind, values in times.items():
             print(
                 f"  {kind:<20} {len(values):5d} requests   p50 {ms(statistics.median(values))}   "
@@ -423,13 +498,31 @@ def main() -> None:
         results.append(
             (f"record-hand POST p99 under 100 phones: {1000 * p99:.1f} ms (< 25)", p99 < 0.025)
         )
+        walls, cpus = timings(log[before:], "POST")
+        waits, commits = timings(log[before:], "WRITE")
+        print("\n   Where the record POST's time went, server side:")
+        for kind, values in (
+            ("in the app, wall clock", walls),
+            ("in the app, CPU", cpus),
+            ("waiting for the write lock", waits),
+            ("COMMIT (the sync)", commits),
+        ):
+            print(
+                f"  {kind:<27} p50 {ms(statistics.median(values))}   p90 {ms(pct(values, 0.9))}"
+                f"   p99 {ms(pct(values, 0.99))}   max {ms(max(values))}"
+            )
+        disk = disk_sync_times(Path(folder.name), 5.0)
+        print(
+            f"  this disk, fdatasync 64 KB p50 {ms(statistics.median(disk))}   "
+            f"p90 {ms(pct(disk, 0.9))}   p99 {ms(pct(disk, 0.99))}   max {ms(max(disk))}"
+            f"   ({len(disk)} syncs, no server load)"
+        )
 
         print("\nTargets")
         for text, ok in results:
             print(f"  {verdict(ok):<7} {text}")
-        log = (Path(folder.name) / "server.log").read_text().splitlines()
         queue = [line for line in log if "Task queue depth" in line]
-        print(f"\nServer log: {len(log)} lines, {len(queue)} 'task queue depth' warnings")
+        print(f"\nServer log: {len(queue)} 'task queue depth' warnings")
     finally:
         server.terminate()
         server.wait(timeout=10)

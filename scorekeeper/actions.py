@@ -218,6 +218,7 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
                 summary=hand_summary(game, hand),
                 detail={"hand": data},
                 kept=now.kept,
+                extends=True,
             )
         except store.Conflict:
             continue  # someone wrote first: judge again against their version
@@ -394,8 +395,12 @@ def _save(
     detail: dict[str, Any],
     kept: Sequence[Kept],
     expected: int | None = None,
+    extends: bool = False,
 ) -> Saved:
-    """Replay from the kept prefix and write; raises GameError or store.Conflict."""
+    """Replay from the kept prefix and write; raises GameError or store.Conflict.
+
+    ``extends``: the change adds one hand to ``now`` (whose kept states are all of ``kept``).
+    """
     replayed = replay_from(game, kept)
     stored = store.save_change(
         db,
@@ -407,6 +412,7 @@ def _save(
         detail=detail,
         standings=replayed.standings.to_json(),
         kept=list(replayed.kept),
+        extends=now.stored if extends else None,
     )
     return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
 

@@ -23,7 +23,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
@@ -33,6 +33,7 @@ from typing import Any
 from sqlite_utils import Database, Migrations
 
 from . import notes
+from .dbfile import DatabaseFile
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -41,8 +42,9 @@ _open_lock = threading.Lock()
 
 def _forget_connections() -> None:
     """A forked child (a gunicorn worker) opens its own: SQLite connections must not cross."""
-    global _local
+    global _local, _files, _file_of
     _local = threading.local()
+    _files, _file_of = {}, {}  # threads do not cross a fork, and locks must start free
 
 
 os.register_at_fork(after_in_child=_forget_connections)
@@ -132,7 +134,10 @@ def connect(path: str | Path) -> Database:
             _open.add(conn)
         db = Database(conn)
         if key != ":memory:":
+            with _open_lock:
+                _file_of[conn] = _files.setdefault(key, DatabaseFile(key))
             db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # in the background (dbfile.py)
         db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
         db.execute("PRAGMA busy_timeout=10000")
         migrate(db)
@@ -147,9 +152,13 @@ def close_all() -> None:
     """
     global _generation
     with _open_lock:
-        conns = list(_open)
+        conns, files = list(_open), list(_files.values())
         _open.clear()
+        _files.clear()
+        _file_of.clear()
         _generation += 1
+    for file in files:
+        file.stop()
     for conn in conns:
         conn.close()
 
@@ -158,17 +167,28 @@ _generation = 0
 atexit.register(close_all)
 
 
+_files: dict[str, DatabaseFile] = {}  # per path: its writers' queue and checkpoints
+_file_of: dict[sqlite3.Connection, DatabaseFile] = {}
+
+
 @contextmanager
 def transaction(db: Database) -> Iterator[Database]:
-    """One write transaction, taking the write lock up front so writers queue."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-        db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
-    except BaseException:
-        if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
-            db.execute("ROLLBACK")
-        raise
+    """One write transaction, taking the write lock up front so writers queue.
+
+    Writers in this process queue on their file's lock first (dbfile.py says why).
+    """
+    file = _file_of.get(db.conn)
+    with file.writers if file else nullcontext():
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")  # inside: a full disk can refuse the commit itself
+        except BaseException:
+            if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
+                db.execute("ROLLBACK")
+            raise
+    if file:
+        file.written()
 
 
 # --- schema -----------------------------------------------------------------------------
@@ -283,24 +303,32 @@ def save_change(
     standings: dict[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
     undo_to: int | None = -1,
+    extends: StoredGame | None = None,
 ) -> StoredGame:
     """Write the next version, or raise Conflict if someone else wrote first.
 
     ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
     {"number": k}, {"to": version}); without it the whole game file is logged.
     ``undo_to``: the version Undo would go back to afterwards (default: the one
-    this change replaced).
+    this change replaced). ``extends``: the version this change adds one hand
+    to (a hand recorded), whose stored text is extended rather than the whole
+    game encoded again.
     """
-    at, text = now(), _dumps(state)
+    at = now()
+    text, kept_text = _extended(extends, state, kept) if extends else (None, None)
+    text = text or _dumps(state)
+    if kept_text is None and kept is not None:
+        kept_text = _dumps(kept)
+    standings_text = None if standings is None else _dumps(standings)
     version = expected_version + 1
-    with transaction(db):
+    with transaction(db):  # everything encoded beforehand: other writers wait only for the write
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
             [
                 text,
-                None if standings is None else _dumps(standings),
-                None if kept is None else _dumps(kept),
+                standings_text,
+                kept_text,
                 version,
                 at,
                 game_id,
@@ -322,6 +350,32 @@ def save_change(
         )
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
+
+
+def _extended(
+    base: StoredGame, state: dict[str, Any], kept: list[dict[str, Any]] | None
+) -> tuple[str | None, str | None]:
+    """The texts of ``state`` and ``kept``, each ``base``'s text with one more hand, or None.
+
+    Encoding a 150-hand game again for every hand recorded took longer than
+    the rest of the write. Where ``base``'s text has the expected shape (the
+    hands last in the game file, as ``_dumps`` writes it), its text is reused
+    and only the new hand and its kept state are encoded.
+    """
+    hands = state["hands"]
+    before = base.state
+    if len(hands) != len(before["hands"]) + 1 or list(state) != list(before):
+        return None, None
+    text = base.state_text
+    state_text = None
+    if list(state)[-1] == "hands" and text.endswith("]}"):
+        state_text = f"{text[:-2]}{',' if before['hands'] else ''}{_dumps(hands[-1])}]}}"
+    kept_text = None
+    if kept is not None and len(kept) == len(hands) and base.kept_text is not None:
+        old = base.kept_text
+        if old.endswith("]"):
+            kept_text = f"{old[:-1]}{',' if len(kept) > 1 else ''}{_dumps(kept[-1])}]"
+    return state_text, kept_text
 
 
 def _log(

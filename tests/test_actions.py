@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from scorekeeper import actions, store
@@ -96,6 +98,45 @@ def test_record_after_the_game_is_over_is_a_conflict(db):
     result = actions.record(db, game_id, 2, hand("Bob", Ann=55, Cy=60))
     assert isinstance(result, actions.Conflict) and "game is over" in result.message
     assert result.next_hand is None
+
+
+def test_hands_recorded_one_by_one_are_stored_as_the_whole_game_encoded_at_once(db, game_id):
+    """Recording extends the stored text of the game and its kept states; nothing else changes."""
+    hands = [hand("Ann", Bob=55, Cy=20), hand("Bob", Ann=5, Cy=65), hand("Cy", Ann=50, Bob=90)]
+    for number, played in enumerate(hands, start=1):
+        assert isinstance(actions.record(db, game_id, number, played), actions.Saved)
+        actions._recent.clear()  # the next hand extends the row as read back from the file
+    stored = store.get_game(db, game_id)
+    assert stored.state_text == store._dumps(stored.state)
+    assert stored.kept_text == store._dumps(stored.kept)
+    whole = actions.create(db, stored.state)
+    assert isinstance(whole, actions.Saved)
+    assert whole.current.stored.state_text == stored.state_text
+    assert whole.current.stored.kept_text == stored.kept_text
+    kept_standings_are_a_full_replay(db, game_id)
+
+
+def test_phones_recording_at_once_in_one_process_each_save_their_hands(tmp_path):
+    """Writers in one process queue for the write lock; none fails or waits forever."""
+    path = tmp_path / "games.sqlite3"
+    ids = [actions.create(store.connect(path), GAME).current.stored.id for _ in range(6)]
+    results: list[actions.Result] = []
+
+    def keep_score(game_id: str) -> None:
+        db = store.connect(path)  # this thread's own connection, as each server thread has
+        for number, out in enumerate(["Ann", "Bob", "Cy", "Ann"], start=1):
+            others = {name: 50 for name in PLAYERS if name != out}
+            results.append(actions.record(db, game_id, number, hand(out, **others)))
+
+    threads = [threading.Thread(target=keep_score, args=(game_id,)) for game_id in ids]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(results) == 24 and all(isinstance(r, actions.Saved) for r in results)
+    db = store.connect(path)
+    assert {store.get_game(db, game_id).version for game_id in ids} == {5}
+    store.close_all()
 
 
 # --- correct -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from . import (
     errors,
     export,
     games,
+    hand_rows,
     hands,
     history,
     idle_polls,
@@ -29,6 +30,7 @@ from . import (
     rules_page,
     self_entry,
     share,
+    shared_pages,
     static_files,
     storage,
     tables,
@@ -47,7 +49,10 @@ def register(app: Flask) -> None:
     device.init_app(app)
     db.init_app(app)
     edit.init_app(app)
-    app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, app.config["DATABASE"])  # type: ignore[method-assign]
+    hand_rows.init_app(app)
+    database = app.config["DATABASE"]
+    app.wsgi_app = shared_pages.SharedPages(app.wsgi_app, database)  # type: ignore[method-assign]
+    app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, database)  # type: ignore[method-assign]
     app.add_template_global(final_order)
     storage.init_app(app)
     app.register_blueprint(games.bp)

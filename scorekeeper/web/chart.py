@@ -34,31 +34,30 @@ class Chart:
 def score_chart(game: Game) -> Chart:
     hands = [hand for hand in game.hands if not hand.tiebreak]
     count = len(hands)
-    totals = {name: [0] for name in game.players}
+    running = dict.fromkeys(game.players, 0)
+    totals: dict[str, list[int]] = {name: [0] for name in game.players}
     for hand in hands:
-        scores = hand.scores(game.rules)
-        for name in game.players:
-            totals[name].append(totals[name][-1] + scores.get(name, 0))
+        for name, points in hand.scores(game.rules).items():
+            if name in running:
+                running[name] += points
+        for name, total in running.items():
+            totals[name].append(total)
     top = max(50, max(series[-1] for series in totals.values()))
     plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - 2 * PAD_Y
-
-    def xy(hand: int, score: int) -> tuple[float, float]:
-        return (
-            round(PAD_LEFT + plot_w * hand / max(count, 1), 1),
-            round(PAD_Y + plot_h * (1 - score / top), 1),
-        )
+    # A long game has a few hundred points per line: every line shares the x of each hand,
+    # and ":.1f" writes the same digits as round(v, 1) does, several times faster.
+    xs = [PAD_LEFT + plot_w * hand / max(count, 1) for hand in range(count + 1)]
 
     lines = []
     for seat, name in enumerate(game.players):
-        coords = [xy(i, score) for i, score in enumerate(totals[name])]
-        end_x, end_y = coords[-1]
+        ys = [PAD_Y + plot_h * (1 - score / top) for score in totals[name]]
         lines.append(
             Line(
                 name,
                 seat,
-                " ".join(f"{x},{y}" for x, y in coords),
-                end_x,
-                end_y,
+                " ".join([f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True)]),
+                round(xs[-1], 1),
+                round(ys[-1], 1),
                 totals[name][-1],
                 DASHES[seat % len(DASHES)],
             )

@@ -29,12 +29,16 @@ __all__ = ["bp", "db", "game_or_404", "render_game", "view_context"]
 
 def view_context(current: actions.Current) -> dict:
     """What every scoreboard page shows: the kept standings of the game's version."""
-    game = current.game
+    game, stored = current.game, current.stored
+    # every page of a version shows the same chart: the scorekeeper's, the watchers', the table's
+    chart = None
+    if len(game.hands) >= 2:
+        chart = versioned.once(("chart", stored.id, stored.version), lambda: score_chart(game))
     return {
-        "stored": current.stored,
+        "stored": stored,
         "game": game,
         "standings": current.standings,
-        "chart": score_chart(game) if len(game.hands) >= 2 else None,
+        "chart": chart,
         "phase_text": lambda n: str(game.rules.phase(n)),
     }
 

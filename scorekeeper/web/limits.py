@@ -45,3 +45,21 @@ def init_app(app: Flask) -> None:
             app.view_functions[endpoint] = cast(
                 "RouteCallable", limit(app.view_functions[endpoint])
             )
+    _check_only_limited_views(app, limiter)
+
+
+def _check_only_limited_views(app: Flask, limiter: Limiter) -> None:
+    """Skip Flask-Limiter's check before every request when it has nothing to check there.
+
+    Each view limited above checks its own limits when it is called. The check
+    before every request is for app-wide limits (RATELIMIT_APPLICATION,
+    RATELIMIT_DEFAULT, RATELIMIT_META), which this app sets none of; it cost
+    about a sixth of the scorekeeper page's time. An operator who sets one
+    keeps it.
+    """
+    manager = limiter.limit_manager
+    if manager.application_limits or manager.default_limits or limiter._meta_limits:
+        return
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:
+        hooks.remove(limiter._check_request_limit)

@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from .. import store
 from ..i18n import _
-from . import edit, versioned
+from . import edit, shared_pages, versioned
 from .db import NO_GAME, db, game_or_404
 from .games import view_context
 from .hand_form import HandForm, card_fields
@@ -42,6 +42,7 @@ def _watch_page(template: str, game_id: str) -> Response:
         (template, game_id, version),
         lambda: versioned.Page.of(*_render(template, game_id, read_only=True)),
     )
+    shared_pages.share(version)
     return page.response(200)
 
 
@@ -84,6 +85,7 @@ def live(game_id: str):
             *_render("_scoreboard.html", game_id, big=big, poll_url=poll_url)
         ),
     )
+    shared_pages.share(version)
     return page.response(GAME_OVER if page.over else 200, **_fragment_headers(version))
 
 

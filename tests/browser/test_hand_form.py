@@ -132,6 +132,7 @@ def test_changing_who_went_out_drops_the_old_made_tick(request, server, js):
     start_game(page, server, ["Ann", "Bob"])
     enter_hand(page, "Ann", {"1": "50"})
     page.get_by_role("link", name="Fix hand 1").click()
+    expect(page.get_by_role("heading", name="Correct hand 1")).to_be_visible()
     page.click("label.pill:text-is('Bob')")
     expect(page.locator("input[name=made-0]")).not_to_be_checked()
     page.fill("#points-0", "50")
