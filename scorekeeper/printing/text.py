@@ -145,21 +145,28 @@ def progression_note(rules: Rules, *, brief: bool = False, ending: bool = True) 
         if ending and rules.options.get("first", "0") not in ("", "0")
         else ""
     )
-    notes = {
-        Progression.STANDARD: _("Make the phases in order; each hand you may lay down one phase."),
-        Progression.TEN_HANDS: ngettext(
-            "%(num)s hand: everyone moves on one phase each hand, made or not; the lowest total "
-            "wins.",
-            "%(num)s hands: everyone moves on one phase each hand, made or not; the lowest total "
-            "wins.",
-            count,
-        ),
-        Progression.MASTERS: _("Masters: each hand, choose any phase you have not made yet."),
-        Progression.MIXED_UP: _("Mixed-up Masters: make the phases in your own shuffled order."),
-    }
     if brief and rules.progression is Progression.STANDARD:
         return early
-    return " ".join(filter(None, (notes[rules.progression], early)))
+    return " ".join(filter(None, (_progression(rules.progression, count), early)))
+
+
+def _progression(progression: Progression, count: int) -> str:
+    """How players move through the phases under one progression."""
+    match progression:
+        case Progression.STANDARD:
+            return _("Make the phases in order; each hand you may lay down one phase.")
+        case Progression.TEN_HANDS:
+            return ngettext(
+                "%(num)s hand: everyone moves on one phase each hand, made or not; the lowest "
+                "total wins.",
+                "%(num)s hands: everyone moves on one phase each hand, made or not; the lowest "
+                "total wins.",
+                count,
+            )
+        case Progression.MASTERS:
+            return _("Masters: each hand, choose any phase you have not made yet.")
+        case Progression.MIXED_UP:
+            return _("Mixed-up Masters: make the phases in your own shuffled order.")
 
 
 def suit_mapping(rules: Rules) -> list[tuple[str, str, Colour]]:

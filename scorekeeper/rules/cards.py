@@ -15,7 +15,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from ..i18n import _, ngettext, pgettext
+from ..i18n import N_, _, ngettext, pgettext
+
+_CARD_WORDS = {
+    # Translators: a card in words, as players say it: 'rote 7', '7 rojo'.
+    "R": N_("red %(number)s"),
+    "B": N_("blue %(number)s"),
+    "G": N_("green %(number)s"),
+    "Y": N_("yellow %(number)s"),
+}
 
 
 class Colour(Enum):
@@ -27,27 +35,33 @@ class Colour(Enum):
     @property
     def word(self) -> str:
         """The colour's name on its own, in the current language: 'red', 'rot', 'rojo'."""
-        return {
-            "R": pgettext("colour", "red"),
-            "B": pgettext("colour", "blue"),
-            "G": pgettext("colour", "green"),
-            "Y": pgettext("colour", "yellow"),
-        }[self.value]
+        match self:
+            case Colour.RED:
+                return pgettext("colour", "red")
+            case Colour.BLUE:
+                return pgettext("colour", "blue")
+            case Colour.GREEN:
+                return pgettext("colour", "green")
+            case Colour.YELLOW:
+                return pgettext("colour", "yellow")
 
     def card(self, number: int | str) -> str:
         """A card of this colour in words: 'red 7', 'rote 7', '7 rojo'."""
-        return {
-            # Translators: a card in words, as players say it: 'rote 7', '7 rojo'.
-            "R": _("red %(number)s", number=number),
-            "B": _("blue %(number)s", number=number),
-            "G": _("green %(number)s", number=number),
-            "Y": _("yellow %(number)s", number=number),
-        }[self.value]
+        return _(_CARD_WORDS[self.value], number=number)
 
     @property
     def symbol(self) -> str:
         """A shape per colour, so colour is never the only signal."""
         return {"R": "\u2665", "B": "\u2660", "G": "\u2663", "Y": "\u2666"}[self.value]
+
+
+_KIND_WORDS = {
+    "number": N_("number card"),
+    "wild": N_("Wild"),
+    "skip": N_("Skip"),
+    "super wild": N_("Super Wild"),
+    "super skip": N_("Super Skip"),
+}
 
 
 class Kind(Enum):
@@ -60,24 +74,21 @@ class Kind(Enum):
     @property
     def word(self) -> str:
         """The card's name, as printed on it: 'Wild', 'Skip', 'Super Wild'."""
-        return {
-            Kind.NUMBER: _("number card"),
-            Kind.WILD: _("Wild"),
-            Kind.SKIP: _("Skip"),
-            Kind.SUPER_WILD: _("Super Wild"),
-            Kind.SUPER_SKIP: _("Super Skip"),
-        }[self]
+        return _(_KIND_WORDS[self.value])
 
     def count(self, n: int) -> str:
         """'1 wild', '4 skips': how many cards of this kind the deck holds."""
-        if self is Kind.NUMBER:
-            return ngettext("%(num)s number card", "%(num)s number cards", n)
-        return {
-            Kind.WILD: ngettext("%(num)s wild", "%(num)s wilds", n),
-            Kind.SKIP: ngettext("%(num)s skip", "%(num)s skips", n),
-            Kind.SUPER_WILD: ngettext("%(num)s super wild", "%(num)s super wilds", n),
-            Kind.SUPER_SKIP: ngettext("%(num)s super skip", "%(num)s super skips", n),
-        }[self]
+        match self:
+            case Kind.NUMBER:
+                return ngettext("%(num)s number card", "%(num)s number cards", n)
+            case Kind.WILD:
+                return ngettext("%(num)s wild", "%(num)s wilds", n)
+            case Kind.SKIP:
+                return ngettext("%(num)s skip", "%(num)s skips", n)
+            case Kind.SUPER_WILD:
+                return ngettext("%(num)s super wild", "%(num)s super wilds", n)
+            case Kind.SUPER_SKIP:
+                return ngettext("%(num)s super skip", "%(num)s super skips", n)
 
 
 class CardError(ValueError):

@@ -106,6 +106,11 @@ MAX_PHASE_CARDS = 30
 MAX_ALTERNATIVES = 4  # 'or' choices in one phase: the official lists use at most 3
 MAX_PHASE_TEXT = 10_000  # characters in a custom phase list
 _GROUP_LIMITS = {GroupKind.SET: (2, 12), GroupKind.RUN: (2, 12), GroupKind.COLOUR: (2, 24)}
+_GROUP_SIZE_ERRORS = {
+    GroupKind.SET: N_("a set must hold %(low)s to %(high)s cards, not %(size)s"),
+    GroupKind.RUN: N_("a run must hold %(low)s to %(high)s cards, not %(size)s"),
+    GroupKind.COLOUR: N_("a colour group must hold %(low)s to %(high)s cards, not %(size)s"),
+}
 _PART = re.compile(
     r"^(?:(\d+)\s*(?:x\s*)?)?(?:"
     r"(?P<set>sets?)\s+of\s+(?P<set_n>\d+)"
@@ -136,20 +141,7 @@ def _parse_part(part: str) -> list[GroupSpec]:
         kind, size = GroupKind.COLOUR, int(match.group("col_n") or match.group("col_m"))
     low, high = _GROUP_LIMITS[kind]
     if not low <= size <= high:
-        values = {"low": low, "high": high, "size": size}
-        raise RulesError(
-            {
-                GroupKind.SET: _(
-                    "a set must hold %(low)s to %(high)s cards, not %(size)s", **values
-                ),
-                GroupKind.RUN: _(
-                    "a run must hold %(low)s to %(high)s cards, not %(size)s", **values
-                ),
-                GroupKind.COLOUR: _(
-                    "a colour group must hold %(low)s to %(high)s cards, not %(size)s", **values
-                ),
-            }[kind]
-        )
+        raise RulesError(_(_GROUP_SIZE_ERRORS[kind], low=low, high=high, size=size))
     if not 1 <= count <= MAX_GROUPS:
         raise RulesError(
             _("a phase has 1 to %(most)s groups, not %(count)s", most=MAX_GROUPS, count=count)

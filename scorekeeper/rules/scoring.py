@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 
-from ..i18n import _, join, ngettext
+from ..i18n import N_, _, join, ngettext
 from . import reasons as rule
 from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
 from .phases import Rules
@@ -71,40 +71,51 @@ def hand_points(rules: Rules, cards: Iterable[Card]) -> int:
 _WORDS = ("low", "high", "skips", "wilds", "super_wilds", "super_skips")  # CardsLeft's kinds
 
 
+_KIND_WORDS = {
+    "low": N_("card 1-9"),
+    "high": N_("card 10-12"),
+    "skips": N_("Skip"),
+    "wilds": N_("Wild"),
+    "super_wilds": N_("Super Wild"),
+    "super_skips": N_("Super Skip"),
+}
+_KINDS_WORDS = {
+    "low": N_("cards 1-9"),
+    "high": N_("cards 10-12"),
+    "skips": N_("Skips"),
+    "wilds": N_("Wilds"),
+    "super_wilds": N_("Super Wilds"),
+    "super_skips": N_("Super Skips"),
+}
+
+
 def _count_words(count: int, kind: str) -> str:
     """'2 cards 1-9', '1 Wild', in the current language."""
-    return {
-        "low": ngettext("%(num)s card 1-9", "%(num)s cards 1-9", count),
-        "high": ngettext("%(num)s card 10-12", "%(num)s cards 10-12", count),
-        "skips": ngettext("%(num)s Skip", "%(num)s Skips", count),
-        "wilds": ngettext("%(num)s Wild", "%(num)s Wilds", count),
-        "super_wilds": ngettext("%(num)s Super Wild", "%(num)s Super Wilds", count),
-        "super_skips": ngettext("%(num)s Super Skip", "%(num)s Super Skips", count),
-    }[kind]
+    match kind:
+        case "low":
+            return ngettext("%(num)s card 1-9", "%(num)s cards 1-9", count)
+        case "high":
+            return ngettext("%(num)s card 10-12", "%(num)s cards 10-12", count)
+        case "skips":
+            return ngettext("%(num)s Skip", "%(num)s Skips", count)
+        case "wilds":
+            return ngettext("%(num)s Wild", "%(num)s Wilds", count)
+        case "super_wilds":
+            return ngettext("%(num)s Super Wild", "%(num)s Super Wilds", count)
+        case "super_skips":
+            return ngettext("%(num)s Super Skip", "%(num)s Super Skips", count)
+        case _:
+            raise KeyError(kind)
 
 
 def _kind_word(kind: str) -> str:
     """One card of a kind, named: 'Super Wild'."""
-    return {
-        "low": _("card 1-9"),
-        "high": _("card 10-12"),
-        "skips": _("Skip"),
-        "wilds": _("Wild"),
-        "super_wilds": _("Super Wild"),
-        "super_skips": _("Super Skip"),
-    }[kind]
+    return _(_KIND_WORDS[kind])
 
 
 def _kinds_word(kind: str) -> str:
     """Cards of a kind, named: 'cards 1-9', 'Wilds'."""
-    return {
-        "low": _("cards 1-9"),
-        "high": _("cards 10-12"),
-        "skips": _("Skips"),
-        "wilds": _("Wilds"),
-        "super_wilds": _("Super Wilds"),
-        "super_skips": _("Super Skips"),
-    }[kind]
+    return _(_KINDS_WORDS[kind])
 
 
 def _cards_word(count: int) -> str:

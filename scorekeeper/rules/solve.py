@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..i18n import _
+from ..i18n import N_, _
 from .cards import (
     SKIP,
     SUPER_SKIP,
@@ -783,14 +783,17 @@ def _ordinal(n: int, group: str) -> str:
     return _("the %(n)sth %(group)s", n=n, group=group)
 
 
+_ANY_NUMBER = {
+    Colour.RED: N_("a red card (any number) for %(group)s"),
+    Colour.BLUE: N_("a blue card (any number) for %(group)s"),
+    Colour.GREEN: N_("a green card (any number) for %(group)s"),
+    Colour.YELLOW: N_("a yellow card (any number) for %(group)s"),
+}
+
+
 def _any_number(colour: Colour, group: str) -> str:
     """'a red card (any number) for the 7 of one colour'."""
-    return {
-        Colour.RED: _("a red card (any number) for %(group)s", group=group),
-        Colour.BLUE: _("a blue card (any number) for %(group)s", group=group),
-        Colour.GREEN: _("a green card (any number) for %(group)s", group=group),
-        Colour.YELLOW: _("a yellow card (any number) for %(group)s", group=group),
-    }[colour]
+    return _(_ANY_NUMBER[colour], group=group)
 
 
 # --- every way to get closer ------------------------------------------------------
@@ -838,29 +841,34 @@ def describe_cards(cards: Sequence[Card]) -> tuple[str, ...]:
     return tuple(words)
 
 
+_ANY_CARD = {
+    Colour.RED: N_("any red card"),
+    Colour.BLUE: N_("any blue card"),
+    Colour.GREEN: N_("any green card"),
+    Colour.YELLOW: N_("any yellow card"),
+}
+_A_CARD = {
+    Colour.RED: N_("a red %(number)s"),
+    Colour.BLUE: N_("a blue %(number)s"),
+    Colour.GREEN: N_("a green %(number)s"),
+    Colour.YELLOW: N_("a yellow %(number)s"),
+}
+_A_KIND = {
+    Kind.WILD: N_("a Wild"),
+    Kind.SKIP: N_("a Skip"),
+    Kind.SUPER_WILD: N_("a Super Wild"),
+    Kind.SUPER_SKIP: N_("a Super Skip"),
+}
+
+
 def _any_card(colour: Colour) -> str:
-    return {
-        Colour.RED: _("any red card"),
-        Colour.BLUE: _("any blue card"),
-        Colour.GREEN: _("any green card"),
-        Colour.YELLOW: _("any yellow card"),
-    }[colour]
+    return _(_ANY_CARD[colour])
 
 
 def _a_card(colour: Colour, number: int) -> str:
     """'a red 7' (German 'eine rote 7', Spanish 'un 7 rojo')."""
-    return {
-        Colour.RED: _("a red %(number)s", number=number),
-        Colour.BLUE: _("a blue %(number)s", number=number),
-        Colour.GREEN: _("a green %(number)s", number=number),
-        Colour.YELLOW: _("a yellow %(number)s", number=number),
-    }[colour]
+    return _(_A_CARD[colour], number=number)
 
 
 def _a_kind(kind: Kind) -> str:
-    return {
-        Kind.WILD: _("a Wild"),
-        Kind.SKIP: _("a Skip"),
-        Kind.SUPER_WILD: _("a Super Wild"),
-        Kind.SUPER_SKIP: _("a Super Skip"),
-    }[kind]
+    return _(_A_KIND[kind])

@@ -8,39 +8,80 @@ the checks never glue English endings onto words.
 
 from __future__ import annotations
 
-from ..i18n import _, join, ngettext
+from ..i18n import N_, _, join, ngettext
+
+# One text per size, so German can say 'Drilling' and 'Viererfolge'; translated where used.
+_SET_NAMES = {
+    2: N_("set of 2"),
+    3: N_("set of 3"),
+    4: N_("set of 4"),
+    5: N_("set of 5"),
+    6: N_("set of 6"),
+}
+_RUN_NAMES = {
+    2: N_("run of 2"),
+    3: N_("run of 3"),
+    4: N_("run of 4"),
+    5: N_("run of 5"),
+    6: N_("run of 6"),
+    7: N_("run of 7"),
+    8: N_("run of 8"),
+    9: N_("run of 9"),
+    10: N_("run of 10"),
+    11: N_("run of 11"),
+    12: N_("run of 12"),
+}
+_ORDINAL_GROUPS = {
+    1: N_("the 1st group"),
+    2: N_("the 2nd group"),
+    3: N_("the 3rd group"),
+}
 
 
 def sets(count: int, size: int) -> str:
     """'1 set of 3', '2 sets of 4' (German: '1 Drilling', '2 Vierlinge')."""
-    forms = {
-        2: ngettext("%(num)s set of 2", "%(num)s sets of 2", count),
-        3: ngettext("%(num)s set of 3", "%(num)s sets of 3", count),
-        4: ngettext("%(num)s set of 4", "%(num)s sets of 4", count),
-        5: ngettext("%(num)s set of 5", "%(num)s sets of 5", count),
-        6: ngettext("%(num)s set of 6", "%(num)s sets of 6", count),
-    }
-    return forms.get(size) or ngettext(
-        "%(num)s set of %(size)s", "%(num)s sets of %(size)s", count, size=size
-    )
+    match size:
+        case 2:
+            return ngettext("%(num)s set of 2", "%(num)s sets of 2", count)
+        case 3:
+            return ngettext("%(num)s set of 3", "%(num)s sets of 3", count)
+        case 4:
+            return ngettext("%(num)s set of 4", "%(num)s sets of 4", count)
+        case 5:
+            return ngettext("%(num)s set of 5", "%(num)s sets of 5", count)
+        case 6:
+            return ngettext("%(num)s set of 6", "%(num)s sets of 6", count)
+        case _:
+            return ngettext("%(num)s set of %(size)s", "%(num)s sets of %(size)s", count, size=size)
 
 
 def runs(count: int, size: int) -> str:
     """'1 run of 4', '2 runs of 4' (German: '1 Viererfolge', '2 Viererfolgen')."""
-    forms = {
-        2: ngettext("%(num)s run of 2", "%(num)s runs of 2", count),
-        3: ngettext("%(num)s run of 3", "%(num)s runs of 3", count),
-        4: ngettext("%(num)s run of 4", "%(num)s runs of 4", count),
-        5: ngettext("%(num)s run of 5", "%(num)s runs of 5", count),
-        6: ngettext("%(num)s run of 6", "%(num)s runs of 6", count),
-        7: ngettext("%(num)s run of 7", "%(num)s runs of 7", count),
-        8: ngettext("%(num)s run of 8", "%(num)s runs of 8", count),
-        9: ngettext("%(num)s run of 9", "%(num)s runs of 9", count),
-        10: ngettext("%(num)s run of 10", "%(num)s runs of 10", count),
-        11: ngettext("%(num)s run of 11", "%(num)s runs of 11", count),
-        12: ngettext("%(num)s run of 12", "%(num)s runs of 12", count),
-    }
-    return forms[size]
+    match size:
+        case 2:
+            return ngettext("%(num)s run of 2", "%(num)s runs of 2", count)
+        case 3:
+            return ngettext("%(num)s run of 3", "%(num)s runs of 3", count)
+        case 4:
+            return ngettext("%(num)s run of 4", "%(num)s runs of 4", count)
+        case 5:
+            return ngettext("%(num)s run of 5", "%(num)s runs of 5", count)
+        case 6:
+            return ngettext("%(num)s run of 6", "%(num)s runs of 6", count)
+        case 7:
+            return ngettext("%(num)s run of 7", "%(num)s runs of 7", count)
+        case 8:
+            return ngettext("%(num)s run of 8", "%(num)s runs of 8", count)
+        case 9:
+            return ngettext("%(num)s run of 9", "%(num)s runs of 9", count)
+        case 10:
+            return ngettext("%(num)s run of 10", "%(num)s runs of 10", count)
+        case 11:
+            return ngettext("%(num)s run of 11", "%(num)s runs of 11", count)
+        case 12:
+            return ngettext("%(num)s run of 12", "%(num)s runs of 12", count)
+        case _:
+            raise KeyError(size)  # a run holds 2 to 12 cards (phases.py checks)
 
 
 def colour_cards(count: int, size: int) -> str:
@@ -52,32 +93,14 @@ def colour_cards(count: int, size: int) -> str:
 
 def set_name(size: int) -> str:
     """One set, named in a message: 'set of 3' (German: 'Drilling')."""
-    names = {
-        2: _("set of 2"),
-        3: _("set of 3"),
-        4: _("set of 4"),
-        5: _("set of 5"),
-        6: _("set of 6"),
-    }
-    return names.get(size) or _("set of %(size)s", size=size)
+    if size in _SET_NAMES:
+        return _(_SET_NAMES[size])
+    return _("set of %(size)s", size=size)
 
 
 def run_name(size: int) -> str:
     """One run, named in a message: 'run of 4' (German: 'Viererfolge')."""
-    names = {
-        2: _("run of 2"),
-        3: _("run of 3"),
-        4: _("run of 4"),
-        5: _("run of 5"),
-        6: _("run of 6"),
-        7: _("run of 7"),
-        8: _("run of 8"),
-        9: _("run of 9"),
-        10: _("run of 10"),
-        11: _("run of 11"),
-        12: _("run of 12"),
-    }
-    return names[size]
+    return _(_RUN_NAMES[size])
 
 
 def colour_name(size: int) -> str:
@@ -87,12 +110,9 @@ def colour_name(size: int) -> str:
 
 def ordinal_group(n: int) -> str:
     """'the 1st group', 'the 4th group'."""
-    names = {
-        1: _("the 1st group"),
-        2: _("the 2nd group"),
-        3: _("the 3rd group"),
-    }
-    return names.get(n) or _("the %(n)sth group", n=n)
+    if n in _ORDINAL_GROUPS:
+        return _(_ORDINAL_GROUPS[n])
+    return _("the %(n)sth group", n=n)
 
 
 def cards(n: int) -> str:

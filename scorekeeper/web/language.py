@@ -20,7 +20,6 @@ from flask_babel import (
     format_date,
     format_datetime,
     format_decimal,
-    format_number,
     get_locale,
 )
 from markupsafe import Markup
@@ -87,10 +86,6 @@ class Pseudo(gettext.NullTranslations):
         return f"⟦{dressed}⟧"
 
 
-def _translations() -> gettext.NullTranslations:
-    return i18n.active()
-
-
 def day_of(day: date | None) -> Markup:
     """A day as the reader's language writes it, marked up as a <time>."""
     if day is None:
@@ -131,7 +126,6 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.filters.update(
-        number=format_number,
         decimal=format_decimal,
         day=format_date,
         moment=lambda when: format_datetime(when, "short"),

@@ -10,6 +10,8 @@ import os
 import shutil
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -47,23 +49,41 @@ def browser():
         browser.close()
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def browser_app(database: Path, **config):
+    """The app on its own SQLite file, polling every second, with `config` on top."""
+    from scorekeeper import create_app
+
+    return create_app(
+        {"DATABASE": str(database), "SECRET_KEY": "browser", "POLL_SECONDS": 1, **config}
+    )
+
+
+@contextmanager
+def served(database: Path, **config) -> Iterator[str]:
+    """The app under waitress on a free loopback port until the block ends; yields its URL."""
+    from waitress.server import create_server
+
+    port = free_port()
+    server = create_server(browser_app(database, **config), host="127.0.0.1", port=port, threads=4)
+    thread = serve_in_thread(server)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        shut_down(server, thread)
+
+
 @pytest.fixture
 def server(tmp_path):
     """The app under waitress on a free loopback port, on its own SQLite file."""
-    from waitress.server import create_server
-
-    from scorekeeper import create_app
-
-    app = create_app(
-        {"DATABASE": str(tmp_path / "games.sqlite3"), "SECRET_KEY": "browser", "POLL_SECONDS": 1}
-    )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = create_server(app, host="127.0.0.1", port=port, threads=4)
-    thread = serve_in_thread(server)
-    yield f"http://127.0.0.1:{port}"
-    shut_down(server, thread)
+    with served(tmp_path / "games.sqlite3") as url:
+        yield url
 
 
 def serve_in_thread(server) -> threading.Thread:
@@ -97,9 +117,7 @@ class RestartableServer:
 
     def __init__(self, database: Path) -> None:
         self.database = database
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._server = None
         self.start()
@@ -107,11 +125,7 @@ class RestartableServer:
     def start(self) -> None:
         from waitress.server import create_server
 
-        from scorekeeper import create_app
-
-        app = create_app(
-            {"DATABASE": str(self.database), "SECRET_KEY": "browser", "POLL_SECONDS": 1}
-        )
+        app = browser_app(self.database)
         self._server = create_server(app, host="127.0.0.1", port=self.port, threads=4)
         self._thread = serve_in_thread(self._server)
 

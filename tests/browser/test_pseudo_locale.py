@@ -9,10 +9,9 @@ nobody marked for translation: German and Spanish players would read English.
 from __future__ import annotations
 
 import re
-import socket
 
 import pytest
-from conftest import serve_in_thread, shut_down
+from conftest import served
 
 PLAYERS = ("Ann", "Bob", "Cy")
 TABLE = "Smiths"
@@ -56,25 +55,9 @@ def unmarked(text: str) -> list[str]:
 
 @pytest.fixture
 def pseudo_server(tmp_path):
-    from waitress.server import create_server
-
-    from scorekeeper import create_app
-
-    app = create_app(
-        {
-            "DATABASE": str(tmp_path / "games.sqlite3"),
-            "SECRET_KEY": "browser",
-            "POLL_SECONDS": 1,
-            "PSEUDO_LOCALE": True,
-        }
-    )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = create_server(app, host="127.0.0.1", port=port, threads=4)
-    thread = serve_in_thread(server)
-    yield f"http://127.0.0.1:{port}"
-    shut_down(server, thread)
+    """The app speaking the pseudo-language, which brackets every catalogue text."""
+    with served(tmp_path / "games.sqlite3", PSEUDO_LOCALE=True) as url:
+        yield url
 
 
 def test_the_unit_finds_unmarked_words():
