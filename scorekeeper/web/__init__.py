@@ -22,6 +22,7 @@ from . import (
     history,
     idle_polls,
     keep,
+    keeper_pages,
     language,
     limits,
     openapi,
@@ -65,6 +66,7 @@ def register(app: Flask) -> None:
     edit.init_app(app)
     hand_rows.init_app(app)
     database = app.config["DATABASE"]
+    app.wsgi_app = keeper_pages.KeeperPages(app.wsgi_app, app)  # type: ignore[method-assign]
     app.wsgi_app = shared_pages.SharedPages(app.wsgi_app, database)  # type: ignore[method-assign]
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, database)  # type: ignore[method-assign]
     app.add_template_global(final_order)
