@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, request
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.http import parse_cookie
 
 from .. import i18n, self_entry, store
@@ -112,8 +113,10 @@ class KeeperPages:
         """The session's CSRF token, if the app would answer this phone without a cookie."""
         app = self.flask_app
         cookie = cookies.get(app.config["SESSION_COOKIE_NAME"])
-        serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-        if not cookie or serializer is None:
+        if not cookie or not isinstance(app.session_interface, SecureCookieSessionInterface):
+            return None  # another kind of session: only the app knows how to open it
+        serializer = app.session_interface.get_signing_serializer(app)
+        if serializer is None:
             return None
         max_age = int(app.permanent_session_lifetime.total_seconds())
         try:  # as Flask opens the session: signed by this app, not expired
