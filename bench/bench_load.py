@@ -443,6 +443,35 @@ async def paced(port: int, games: list[dict]) -> dict[str, list[float]]:
     return times
 
 
+# --- 4. bytes stored per recorded hand ----------------------------------------------------------
+
+
+def stored_per_hand(folder: Path) -> tuple[float, float]:
+    """Bytes the games file grows by per recorded hand (six players), from hand 10 to 60 and
+    from 60 to 110, measured after VACUUM so free pages do not count."""
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper import actions, store
+    from scorekeeper.rules.game import HandRecord
+
+    db = store.connect(folder / "stored.sqlite3")
+    game = {"rules": "plus10", "players": PLAYERS, "dealer": PLAYERS[0], "hands": []}
+    game_id = actions.create(db, game).current.stored.id  # type: ignore[union-attr]
+    sizes = {}
+    for number in range(1, 111):
+        out = PLAYERS[(number - 1) % len(PLAYERS)]
+        points = {name: 50 + 5 * (number % 7) for name in PLAYERS if name != out}
+        if not isinstance(
+            actions.record(db, game_id, number, HandRecord(out, (out,), points)), actions.Saved
+        ):
+            raise SystemExit(f"hand {number} was not saved")
+        if number in (10, 60, 110):
+            db.execute("VACUUM")
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            sizes[number] = pages * db.execute("PRAGMA page_size").fetchone()[0]
+    store.close_all()
+    return (sizes[60] - sizes[10]) / 50, (sizes[110] - sizes[60]) / 50
+
+
 # --- report --------------------------------------------------------------------------------------
 
 
@@ -548,6 +577,13 @@ def main() -> None:
             f"  this disk, fdatasync 64 KB p50 {ms(statistics.median(disk))}   "
             f"p90 {ms(pct(disk, 0.9))}   p99 {ms(pct(disk, 0.99))}   max {ms(max(disk))}"
             f"   ({len(disk)} syncs, no server load)"
+        )
+
+        early, late = stored_per_hand(Path(folder.name))
+        print("\n4. Bytes stored per recorded hand (six players, after VACUUM)")
+        print(f"  hands 10 to 60: {early:.0f} B per hand   hands 60 to 110: {late:.0f} B per hand")
+        results.append(
+            (f"stored per hand: {max(early, late):.0f} B (<= 1024)", max(early, late) <= 1024)
         )
 
         print("\nTargets")
