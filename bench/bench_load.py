@@ -18,9 +18,10 @@ same server, in the same round.
    follows, alternating between a game at hand 8 and one at hand 150.
 3. 100 phones, each sending one request a second for PACED seconds: 10 keep score
    (one hand a second through the form, plus the redirect), 90 poll the live view.
-   The server logs, for each recorded hand, its time in the app (wall clock and CPU)
-   and its write's wait for the write lock and COMMIT; afterwards the disk's own
-   fdatasync time is probed, so the tail can be read off.
+   Every phone has opened its page before the clock starts (a table already playing).
+   The server logs, for each recorded hand, its time in the app (wall clock and CPU),
+   its write's wait for the write lock and COMMIT, and each garbage collection;
+   afterwards the disk's own fdatasync time is probed, so the tail can be read off.
 
 Everything is bounded (counts and seconds) and binds 127.0.0.1 only.
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import gzip
 import json
 import os
@@ -55,7 +57,7 @@ CONNECTIONS = 20
 RECORDS = 20  # per game size, one phone alone
 PHONES = 100
 KEEPERS = 10
-PACED = 10.0  # seconds
+PACED = 24.0  # seconds: a game at hand 150 on 30 phases ends at hand 175
 
 
 # --- the server ----------------------------------------------------------------------------------
@@ -70,6 +72,7 @@ def serve(port: int, database: str) -> None:
 
     from scorekeeper import create_app
     from scorekeeper.cli import WAITRESS
+    from scorekeeper.web.ready import ready
 
     bare = Flask("bare")
 
@@ -78,7 +81,9 @@ def serve(port: int, database: str) -> None:
         return Response((b"<!doctype html><title>bare</title>" + b"x" * size)[:size], 200)
 
     time_writes()
-    app = DispatcherMiddleware(time_posts(create_app({"DATABASE": database})), {"/bare": bare})
+    time_collections()
+    scorekeeper = ready(create_app({"DATABASE": database}))  # as `scorekeeper serve` does
+    app = DispatcherMiddleware(time_posts(scorekeeper), {"/bare": bare})
     waitress_serve(app, host="127.0.0.1", port=port, threads=THREADS, **WAITRESS)
 
 
@@ -118,6 +123,20 @@ def time_writes() -> None:
         sys.stderr.write(f"WRITE {began - asked:.6f} {done - ended:.6f}\n")
 
     store.transaction = timed
+
+
+def time_collections() -> None:
+    """Log each garbage collection's generation and how long it stopped the process."""
+    started = [0.0]
+
+    def timed(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            took = time.perf_counter() - started[0]
+            sys.stderr.write(f"GC {info['generation']} {took:.6f}\n")
+
+    gc.callbacks.append(timed)
 
 
 def timings(log: list[str], kind: str) -> tuple[list[float], list[float]]:
@@ -378,12 +397,20 @@ async def record_alone(port: int, games: dict[int, dict]) -> dict[int, list[tupl
 
 
 async def paced(port: int, games: list[dict]) -> dict[str, list[float]]:
+    """Every phone first opens its page (a table already playing), then the clock starts."""
     times: dict[str, list[float]] = {"record POST": [], "record + redirect": [], "live poll": []}
     errors = 0
+    keepers = [await open_keeper(port, games[i]) for i in range(KEEPERS)]
+    watchers = []
+    for i in range(PHONES - KEEPERS):
+        conn = Connection(port)
+        _, headers, _, _ = await conn.request("GET", games[i % KEEPERS]["view"] + "/live")
+        watchers.append((conn, headers["etag"]))
+    await asyncio.sleep(1.0)
     stop = time.perf_counter() + PACED
 
-    async def keeper(game: dict, offset: float) -> None:
-        conn, token = await open_keeper(port, game)
+    async def keeper(i: int, offset: float) -> None:
+        (conn, token), game = keepers[i], games[i]
         await asyncio.sleep(offset)
         while time.perf_counter() < stop:
             tick = time.perf_counter()
@@ -393,9 +420,9 @@ async def paced(port: int, games: list[dict]) -> dict[str, list[float]]:
             await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
         conn.close()
 
-    async def watcher(game: dict, offset: float) -> None:
+    async def watcher(i: int, offset: float) -> None:
         nonlocal errors
-        conn, etag = Connection(port), ""
+        (conn, etag), game = watchers[i], games[i % KEEPERS]
         await asyncio.sleep(offset)
         while time.perf_counter() < stop:
             tick = time.perf_counter()
@@ -408,12 +435,41 @@ async def paced(port: int, games: list[dict]) -> dict[str, list[float]]:
             await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
         conn.close()
 
-    phones = [keeper(games[i], i / KEEPERS) for i in range(KEEPERS)]
-    phones += [watcher(games[i % KEEPERS], i / PHONES) for i in range(PHONES - KEEPERS)]
+    phones = [keeper(i, i / KEEPERS) for i in range(KEEPERS)]
+    phones += [watcher(i, i / PHONES) for i in range(PHONES - KEEPERS)]
     await asyncio.gather(*phones)
     if errors:
         raise SystemExit(f"{errors} live polls failed")
     return times
+
+
+# --- 4. bytes stored per recorded hand ----------------------------------------------------------
+
+
+def stored_per_hand(folder: Path) -> tuple[float, float]:
+    """Bytes the games file grows by per recorded hand (six players), from hand 10 to 60 and
+    from 60 to 110, measured after VACUUM so free pages do not count."""
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper import actions, store
+    from scorekeeper.rules.game import HandRecord
+
+    db = store.connect(folder / "stored.sqlite3")
+    game = {"rules": "plus10", "players": PLAYERS, "dealer": PLAYERS[0], "hands": []}
+    game_id = actions.create(db, game).current.stored.id  # type: ignore[union-attr]
+    sizes = {}
+    for number in range(1, 111):
+        out = PLAYERS[(number - 1) % len(PLAYERS)]
+        points = {name: 50 + 5 * (number % 7) for name in PLAYERS if name != out}
+        if not isinstance(
+            actions.record(db, game_id, number, HandRecord(out, (out,), points)), actions.Saved
+        ):
+            raise SystemExit(f"hand {number} was not saved")
+        if number in (10, 60, 110):
+            db.execute("VACUUM")
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            sizes[number] = pages * db.execute("PRAGMA page_size").fetchone()[0]
+    store.close_all()
+    return (sizes[60] - sizes[10]) / 50, (sizes[110] - sizes[60]) / 50
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -492,7 +548,7 @@ def main() -> None:
         for kind, values in times.items():
             print(
                 f"  {kind:<20} {len(values):5d} requests   p50 {ms(statistics.median(values))}   "
-                f"p99 {ms(pct(values, 0.99))}"
+                f"p90 {ms(pct(values, 0.9))}   p99 {ms(pct(values, 0.99))}   max {ms(max(values))}"
             )
         p99 = pct(times["record POST"], 0.99)
         results.append(
@@ -511,11 +567,23 @@ def main() -> None:
                 f"  {kind:<27} p50 {ms(statistics.median(values))}   p90 {ms(pct(values, 0.9))}"
                 f"   p99 {ms(pct(values, 0.99))}   max {ms(max(values))}"
             )
+        pauses = [float(line.split()[2]) for line in log[before:] if line.startswith("GC 2 ")]
+        print(
+            f"  full garbage collections    {len(pauses)}, the longest "
+            f"{ms(max(pauses, default=0.0))} (every thread stopped)"
+        )
         disk = disk_sync_times(Path(folder.name), 5.0)
         print(
             f"  this disk, fdatasync 64 KB p50 {ms(statistics.median(disk))}   "
             f"p90 {ms(pct(disk, 0.9))}   p99 {ms(pct(disk, 0.99))}   max {ms(max(disk))}"
             f"   ({len(disk)} syncs, no server load)"
+        )
+
+        early, late = stored_per_hand(Path(folder.name))
+        print("\n4. Bytes stored per recorded hand (six players, after VACUUM)")
+        print(f"  hands 10 to 60: {early:.0f} B per hand   hands 60 to 110: {late:.0f} B per hand")
+        results.append(
+            (f"stored per hand: {max(early, late):.0f} B (<= 1024)", max(early, late) <= 1024)
         )
 
         print("\nTargets")

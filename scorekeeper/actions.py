@@ -96,11 +96,12 @@ Result = Saved | Refused | Conflict
 def current(stored: store.StoredGame) -> Current:
     """The game with its kept standings; replays only a game stored without them.
 
-    A version never changes once written, so the game read for it is kept (per
-    process) and the next request for the same version skips reading it again.
+    A version never changes once written, so the latest version read of each game
+    is kept (per process) and the next request for it skips reading it again. Only
+    the latest: a long game's kept states are thousands of objects, and every
+    object kept is one more for the garbage collector to walk (web/ready.py).
     """
-    key = (stored.id, stored.version)
-    found = _recent.get(key)
+    found = _recent.get(stored.id)
     if found is None or found.stored != stored:  # the same row, or read it afresh
         found = _keep(_read(stored))
     return found
@@ -109,14 +110,15 @@ def current(stored: store.StoredGame) -> Current:
 def _keep(current: Current) -> Current:
     """Remember a version just read or written, for the requests that read it next."""
     with _recent_lock:
-        _recent[(current.stored.id, current.version)] = current
+        _recent.pop(current.stored.id, None)
+        _recent[current.stored.id] = current  # the most recent last
         while len(_recent) > RECENT_GAMES:
             del _recent[next(iter(_recent))]
     return current
 
 
 RECENT_GAMES = 256
-_recent: dict[tuple[str, int], Current] = {}
+_recent: dict[str, Current] = {}  # game id -> the version of it read or written last
 _recent_lock = threading.Lock()
 
 

@@ -329,6 +329,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from . import create_app
     from .printing.qr import error_correction
+    from .web.ready import ready
 
     if args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
@@ -359,7 +360,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
     try:
-        return _run_server(app, config, args)
+        return _run_server(ready(app), config, args)
     finally:
         if replicator is not None:
             replicator.stop()

@@ -62,15 +62,26 @@ def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
 
 def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
     """This hand's submissions by seat."""
-    rows = db.query(
+    rows = db.execute(  # not db.query, which wraps a read in a savepoint
         "SELECT seat, points, made, went_out, at FROM hand_entries "
         "WHERE game_id = ? AND hand_number = ? ORDER BY seat",
         [game_id, hand_number],
-    )
+    ).fetchall()
     return {
-        r["seat"]: Entry(r["seat"], r["points"], bool(r["made"]), bool(r["went_out"]), r["at"])
-        for r in rows
+        seat: Entry(seat, points, bool(made), bool(went_out), at)
+        for seat, points, made, went_out, at in rows
     }
+
+
+def waiting(db: Database, game_id: str, hand_number: int) -> bool:
+    """Whether any player has sent points for this hand."""
+    return (
+        db.execute(
+            "SELECT 1 FROM hand_entries WHERE game_id = ? AND hand_number = ? LIMIT 1",
+            [game_id, hand_number],
+        ).fetchone()
+        is not None
+    )
 
 
 def form_values(found: dict[int, Entry]) -> dict[str, str]:

@@ -26,6 +26,7 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int, thr
     from gunicorn.app.base import BaseApplication
 
     from . import create_app
+    from .web.ready import ready
 
     class Scorekeeper(BaseApplication):
         def load_config(self) -> None:
@@ -45,6 +46,6 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int, thr
                 self.cfg.set(key, value)
 
         def load(self):
-            return create_app(config)
+            return ready(create_app(config))
 
     Scorekeeper().run()

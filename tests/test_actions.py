@@ -315,3 +315,17 @@ def test_changes_replay_only_from_the_hand_they_touch(db, game_id, monkeypatch):
     assert isinstance(actions.record(db, game_id, 7, nth(7)), actions.Saved)
     assert replayed == [2, 2, 1]
     kept_standings_are_a_full_replay(db, game_id)
+
+
+def test_only_the_latest_version_of_each_game_stays_read(db, game_id):
+    """Old versions' kept states would only weigh on memory and the garbage collector."""
+    for number in range(1, 6):
+        result = actions.record(db, game_id, number, hand("Ann", Bob=55, Cy=60))
+        assert isinstance(result, actions.Saved)
+    other = actions.create(db, GAME).current.stored.id
+    assert [key for key in actions._recent if key in (game_id, other)] == [game_id, other]
+    assert actions._recent[game_id].version == 6
+    older = actions.undo(db, game_id, 6)
+    assert isinstance(older, actions.Saved)
+    assert actions.load(db, game_id).standings.hand_number == 5
+    assert actions._recent[game_id].version == 7

@@ -22,6 +22,7 @@ from . import (
     history,
     idle_polls,
     keep,
+    keeper_pages,
     language,
     limits,
     openapi,
@@ -29,6 +30,7 @@ from . import (
     redact,
     rules_page,
     self_entry,
+    session_cookie,
     share,
     shared_pages,
     static_files,
@@ -36,8 +38,21 @@ from . import (
     tables,
 )
 
+# Sent with every answer, unless a view sent its own.
+SECURITY_HEADERS = (
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+
 
 def register(app: Flask) -> None:
+    app.session_interface = session_cookie.SessionCookies()
     language.init_app(app)  # first: every later hook and page speaks the request's language
     tables.init_app(app)  # before CSRF, which reads the form
     csrf.init_app(app)
@@ -51,6 +66,7 @@ def register(app: Flask) -> None:
     edit.init_app(app)
     hand_rows.init_app(app)
     database = app.config["DATABASE"]
+    app.wsgi_app = keeper_pages.KeeperPages(app.wsgi_app, app)  # type: ignore[method-assign]
     app.wsgi_app = shared_pages.SharedPages(app.wsgi_app, database)  # type: ignore[method-assign]
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, database)  # type: ignore[method-assign]
     app.add_template_global(final_order)
@@ -73,14 +89,10 @@ def register(app: Flask) -> None:
     @app.after_request
     def security_headers(response):
         headers = response.headers
-        headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        )
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("X-Frame-Options", "DENY")
-        if response.mimetype == "text/html":
-            headers.setdefault("Cache-Control", "no-store")
+        present = {name.lower() for name in headers.keys()}
+        for name, value in SECURITY_HEADERS:
+            if name.lower() not in present:
+                headers.add(name, value)
+        if response.mimetype == "text/html" and "cache-control" not in present:
+            headers.add("Cache-Control", "no-store")
         return response

@@ -7,6 +7,9 @@ ones drop off so the cookie stays small.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import Flask, Response, g, request, session
 
 KEY = "device"
@@ -14,8 +17,9 @@ MAX_GAMES = 24
 MAX_TABLES = 12
 
 
-def _memory() -> dict[str, list]:
-    memory = session.get(KEY)
+def _memory(data: Mapping[str, Any] | None = None) -> dict[str, list]:
+    """What the session ``data`` (this request's session by default) remembers."""
+    memory = (session if data is None else data).get(KEY)
     if not isinstance(memory, dict):
         memory = {}
     return {"g": list(memory.get("g", [])), "t": list(memory.get("t", []))}
@@ -32,12 +36,24 @@ def table_ids() -> list[str]:
 
 def remember_game(game_id: str, edit_key: str | None) -> None:
     memory = _memory()
-    known = dict((item[0], item[1]) for item in memory["g"] if len(item) == 2)
-    edit_key = edit_key or known.get(game_id) or ""  # watching later keeps the edit key
-    entries = [[game_id, edit_key]] + [item for item in memory["g"] if item[0] != game_id]
-    if entries[: len(memory["g"])] != memory["g"] or len(entries) != len(memory["g"]):
-        memory["g"] = entries[:MAX_GAMES]
+    if (games := _with_game(memory["g"], game_id, edit_key)) is not None:
+        memory["g"] = games
         session[KEY] = memory
+
+
+def remembers_first(data: Mapping[str, Any], game_id: str, edit_key: str) -> bool:
+    """True when the session ``data`` already has this game first: opening it changes nothing."""
+    return _with_game(_memory(data)["g"], game_id, edit_key) is None
+
+
+def _with_game(games: list, game_id: str, edit_key: str | None) -> list | None:
+    """The remembered games with this one first, or None if it already is."""
+    known = dict((item[0], item[1]) for item in games if len(item) == 2)
+    edit_key = edit_key or known.get(game_id) or ""  # watching later keeps the edit key
+    entries = [[game_id, edit_key]] + [item for item in games if item[0] != game_id]
+    if entries[: len(games)] != games or len(entries) != len(games):
+        return entries[:MAX_GAMES]
+    return None
 
 
 def forget_watched(game_id: str) -> None:

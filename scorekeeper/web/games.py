@@ -13,7 +13,7 @@ from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from ..rules.reasons import Rule
-from . import versioned
+from . import keeper_pages, versioned
 from .chart import score_chart
 from .csrf import reading
 from .db import db, game_or_404
@@ -251,9 +251,9 @@ def game_page():
     if "_flashes" in session or _phone_entries():  # a note, or points waiting to be saved
         return render_game()
     stored = g.stored
-    return versioned.page_with_token(
-        ("game.html", stored.id, stored.version), lambda: render_game()[0]
-    )
+    page = versioned.token_page(("game.html", stored.id, stored.version), lambda: render_game()[0])
+    keeper_pages.offer(page, g.current)
+    return versioned.token_response(page)
 
 
 @bp.get("/g/<game_id>/<key>/share")

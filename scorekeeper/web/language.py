@@ -12,8 +12,10 @@ from __future__ import annotations
 import gettext
 import re
 from datetime import date
+from functools import lru_cache
 from urllib.parse import urlsplit
 
+from babel import Locale
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
 from flask_babel import (
     Babel,
@@ -23,6 +25,8 @@ from flask_babel import (
     get_locale,
 )
 from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from .. import i18n
 
@@ -33,9 +37,24 @@ YEAR = 365 * 24 * 3600
 
 def choose() -> str:
     """The switcher's choice, else the browser's best match, else English."""
-    if chosen := i18n.supported(request.cookies.get(COOKIE)):
+    return choice(request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+@lru_cache(maxsize=1024)
+def choice(cookie: str | None, accepted: str | None) -> str:
+    """The language for this cookie and Accept-Language header (each pair is read once)."""
+    if chosen := i18n.supported(cookie):
         return chosen
-    return request.accept_languages.best_match(list(i18n.LANGUAGES)) or i18n.DEFAULT
+    found = parse_accept_header(accepted, LanguageAccept).best_match(i18n.LANGUAGES)
+    return found or i18n.DEFAULT
+
+
+_LOCALES = {code: Locale.parse(code) for code in i18n.LANGUAGES}
+
+
+def _locale() -> Locale:
+    """Flask-Babel's choice, as a Locale made once per language (not parsed per request)."""
+    return _LOCALES[choose()]
 
 
 @bp.get("/language/<code>")
@@ -95,7 +114,7 @@ def day_of(day: date | None) -> Markup:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
-    Babel(app, locale_selector=choose)
+    Babel(app, locale_selector=_locale)
     pseudo = Pseudo()
 
     # The first hook of a request (URL values are read before any before_request), so a

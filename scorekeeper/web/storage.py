@@ -9,8 +9,10 @@ carries the form's fields so one tap sends them again once there is room.
 from __future__ import annotations
 
 import sqlite3
+from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, jsonify, render_template, request
+from sqlite_utils import Database
 
 from ..i18n import N_, _
 from .csrf import FIELD
@@ -54,6 +56,7 @@ OUTCOMES = {
     sqlite3.SQLITE_BUSY: BUSY,
     sqlite3.SQLITE_LOCKED: BUSY,
 }
+_capped: WeakKeyDictionary[Database, int] = WeakKeyDictionary()  # connection -> its cap
 
 
 def outcome(error: sqlite3.Error) -> tuple[int, str, str] | None:
@@ -74,7 +77,10 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def cap_the_database():
         pages = max(1, current_app.config["MAX_DATABASE_BYTES"] // PAGE_SIZE)
-        db().execute(f"PRAGMA max_page_count = {pages}")
+        database = db()
+        if _capped.get(database) != pages:  # a connection keeps its cap: set it once
+            database.execute(f"PRAGMA max_page_count = {pages}")
+            _capped[database] = pages
 
     @app.errorhandler(sqlite3.Error)
     def storage_error(error: sqlite3.Error):

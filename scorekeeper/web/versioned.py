@@ -49,12 +49,23 @@ def once(key: tuple[Hashable, ...], render: Callable[[], T]) -> T:
 
 def page_with_token(key: tuple[Hashable, ...], render: Callable[[], str]) -> Response:
     """Like `once`, for an HTML page that carries this session's CSRF token."""
+    return token_response(token_page(key, render))
+
+
+def token_page(key: tuple[Hashable, ...], render: Callable[[], str]) -> TokenPage:
+    """The kept pieces of a page that carries this session's CSRF token (`once` per key)."""
     token = csrf.token()
-    page = once(key, lambda: TokenPage.of(render(), token))
-    response = Response(page.body(token), mimetype="text/html")
+    return once(key, lambda: TokenPage.of(render(), token))
+
+
+def token_response(page: TokenPage) -> Response:
+    """``page`` with this session's token, gzipped if the phone asks for it."""
+    token = csrf.token()
     if "gzip" in request.headers.get("Accept-Encoding", ""):
-        response.set_data(page.gzipped(token))
+        response = Response(page.gzipped(token), mimetype="text/html")
         response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(page.body(token), mimetype="text/html")
     response.vary.add("Accept-Encoding")
     return response
 
