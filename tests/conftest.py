@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from flask import request
 from webutil import csrf
 
 from scorekeeper import create_app, store
@@ -29,3 +30,15 @@ def client(app):
 @pytest.fixture
 def token(client) -> str:
     return csrf(client)
+
+
+@pytest.fixture
+def through_the_app(app) -> list[str]:
+    """The paths of the requests that reached Flask (not answered before it by a middleware)."""
+    reached: list[str] = []
+
+    @app.before_request
+    def count():
+        reached.append(request.full_path.rstrip("?"))
+
+    return reached

@@ -11,23 +11,10 @@ import re
 import time
 
 import pytest
-from flask import request
 from test_web_self_entry import player_links, send
 from webutil import csrf, new_game, record
 
 from scorekeeper.web import keeper_pages
-
-
-@pytest.fixture
-def through_the_app(app) -> list[str]:
-    """The paths of the requests that reached Flask."""
-    reached: list[str] = []
-
-    @app.before_request
-    def count():
-        reached.append(request.full_path.rstrip("?"))
-
-    return reached
 
 
 def _text(answer) -> str:

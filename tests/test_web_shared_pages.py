@@ -11,18 +11,6 @@ from webutil import csrf, new_game
 WATCHED = ("", "/table", "/live", "/live?big=1")
 
 
-@pytest.fixture
-def through_the_app(app) -> list[str]:
-    """The paths of the requests that reached Flask."""
-    reached: list[str] = []
-
-    @app.before_request
-    def count():
-        reached.append(request.full_path.rstrip("?"))
-
-    return reached
-
-
 def _watch(app, path: str, **headers: str):
     """A phone that has never opened the app: no cookie."""
     return app.test_client().get(path, headers={"Accept-Encoding": "gzip", **headers})

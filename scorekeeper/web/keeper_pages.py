@@ -40,6 +40,7 @@ from werkzeug.http import parse_cookie
 from .. import i18n, self_entry, store
 from ..actions import Current
 from . import csrf, device, language
+from .shared_pages import answered
 from .versioned import TokenPage
 
 KEEPER_PAGE = re.compile(r"/g/([\w-]{1,64})/([\w-]{1,64})")
@@ -147,13 +148,7 @@ class KeeperPages:
         self, environ: dict[str, Any], start_response: Callable
     ) -> Iterable[bytes]:
         """Let the app answer, and keep the page its view offered, if it set no cookie."""
-        sent: list[Any] = []
-
-        def capture(status: str, headers: list[tuple[str, str]], exc_info=None):
-            sent[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        answer = self.app(environ, capture)
+        answer, sent = answered(self.app, environ, start_response)
         offered: Offer | None = environ.get(MARK)
         if offered is None or not sent or not sent[0].startswith("200 "):
             return answer

@@ -104,13 +104,7 @@ class SharedPages:
         self, key: tuple[str, str], environ: dict[str, Any], start_response: Callable
     ) -> Iterable[bytes]:
         """Let the app answer, and keep its answer if the view shared it."""
-        sent: list[Any] = []
-
-        def capture(status: str, headers: list[tuple[str, str]], exc_info=None):
-            sent[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        answer = self.app(environ, capture)
+        answer, sent = answered(self.app, environ, start_response)
         version: int | None = environ.get(MARK)
         vary = _vary(sent[1]) if version is not None and sent else None
         if version is None or vary is None:
@@ -131,6 +125,19 @@ class SharedPages:
             while self.count > KEEP:
                 self.count -= len(self.kept.popitem(last=False)[1])
         return [body]
+
+
+def answered(
+    app: Callable[..., Iterable[bytes]], environ: dict[str, Any], start_response: Callable
+) -> tuple[Iterable[bytes], list[Any]]:
+    """The app's answer, and the status and headers it started it with (empty if none yet)."""
+    sent: list[Any] = []
+
+    def capture(status: str, headers: list[tuple[str, str]], exc_info=None):
+        sent[:] = [status, headers]
+        return start_response(status, headers, exc_info)
+
+    return app(environ, capture), sent
 
 
 VARIANTS = 8  # per page: gzip or not, times the languages phones ask in
