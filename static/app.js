@@ -93,19 +93,20 @@
     if (announcer && text && announcer.textContent !== text) { announcer.textContent = text; }
   });
   // The hand check's messages appear beside the fields and above Save. When they change, keep
-  // what the thumb is on where it is: the + or − it last pressed, else Save. A stepper moved
-  // away between pressing and lifting the thumb would lose that tap.
-  var stepper = null;
+  // what the thumb is on where it is: the control last pressed or focused (a tap whose target
+  // moved between press and lift would be lost), or Save once the thumb has gone to type.
+  var touched = null;
   ["pointerdown", "focusin"].forEach(function (kind) {
-    document.addEventListener(kind, function (event) {
-      stepper = event.target.closest ? event.target.closest("button.step") : null;
-    }, true);
+    document.addEventListener(kind, function (event) { touched = event.target; }, true);
   });
+  document.addEventListener("input", function (event) {
+    if (event.target.type === "text") { touched = null; }
+  }, true);
   var held = null;
   function underThumb(target) {
     var form = target.id === "hand-check" && target.closest("form");
     if (!form) { return null; }
-    return stepper && form.contains(stepper) ? stepper : form.querySelector("button[type=submit]");
+    return touched && form.contains(touched) ? touched : form.querySelector("button[type=submit]");
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var el = underThumb(event.detail.target);

@@ -135,6 +135,24 @@ def test_taps_on_plus_count_when_a_message_comes_or_goes_under_the_thumb(phone, 
     expect(phone.locator("#points-1")).to_have_value("80")
 
 
+def test_a_tap_on_the_next_points_box_counts_when_a_message_comes_under_it(phone, server):
+    """Bob's 20 points bring a message above Cy's box just as the thumb taps it: the box
+    stays under the thumb, so Cy's points go in Cy's box."""
+    start_game(phone, server, ["Ann", "Bob", "Cy"])
+    with phone.expect_response("**/hands/check"):
+        phone.click("label.pill:text-is('Ann')")
+    checks, thumb = SlowChecks(phone), Thumb(phone)
+    with phone.expect_request("**/hands/check"):
+        phone.fill("#points-1", "20")
+    thumb.press(phone.locator("#points-2"))
+    checks.answer()
+    expect(phone.locator("#live-1")).to_contain_text("Bob will be marked")
+    thumb.lift()
+    phone.keyboard.type("60")
+    expect(phone.locator("#points-2")).to_have_value("60")
+    expect(phone.locator("#points-1")).to_have_value("20")
+
+
 def test_a_failed_players_cards_take_fewer_than_11_actions(phone, server):
     """Ten cards left (6 low, 3 high, a Wild): typed into the stepper boxes, not ten taps."""
     start_game(phone, server, ["Ann", "Bob"])
