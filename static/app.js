@@ -92,20 +92,31 @@
     var text = verdict ? verdict.textContent.replace(/\s+/g, " ").trim() : "";
     if (announcer && text && announcer.textContent !== text) { announcer.textContent = text; }
   });
-  // The hand check sits above Save: when its messages change, keep Save where the thumb is.
-  var saveTop = null;
-  function saveButton(target) {
+  // The hand check's messages appear beside the fields and above Save. When they change, keep
+  // what the thumb is on where it is: the control last pressed or focused (a tap whose target
+  // moved between press and lift would be lost), or Save once the thumb has gone to type.
+  var touched = null;
+  ["pointerdown", "focusin"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) { touched = event.target; }, true);
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.type === "text") { touched = null; }
+  }, true);
+  var held = null;
+  function underThumb(target) {
     var form = target.id === "hand-check" && target.closest("form");
-    return form ? form.querySelector("button[type=submit]") : null;
+    if (!form) { return null; }
+    return touched && form.contains(touched) ? touched : form.querySelector("button[type=submit]");
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var save = saveButton(event.detail.target);
-    saveTop = save ? save.getBoundingClientRect().top : null;
+    var el = underThumb(event.detail.target);
+    held = el ? { el: el, top: el.getBoundingClientRect().top } : null;
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    var save = saveButton(event.detail.target);
-    if (save && saveTop !== null) { window.scrollBy(0, save.getBoundingClientRect().top - saveTop); }
-    saveTop = null;
+    if (held && held.el.isConnected && event.detail.target.id === "hand-check") {
+      window.scrollBy(0, held.el.getBoundingClientRect().top - held.top);
+    }
+    held = null;
   });
   // The live check marks each field it complains about, as a refused save does without
   // JavaScript: aria-invalid, described by its message beside the field (id "<field>-error").

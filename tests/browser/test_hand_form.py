@@ -24,6 +24,44 @@ class Counted:
         self.actions += len(text)
 
 
+class Thumb:
+    """A finger on the touch screen that stays down until lifted, as a real tap does."""
+
+    def __init__(self, page):
+        self.touch = page.context.new_cdp_session(page)
+
+    def press(self, locator) -> None:
+        locator.scroll_into_view_if_needed()
+        box = locator.bounding_box()
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        self.touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+
+    def lift(self) -> None:
+        self.touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+class SlowChecks:
+    """The hand check's answers held back, as on a slow network, until answer()."""
+
+    def __init__(self, page):
+        self.holding, self.held = True, []
+        page.route("**/hands/check", self._arrive)
+
+    def _arrive(self, route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def answer(self) -> None:
+        self.holding = False
+        while self.held:
+            self.held.pop(0).continue_()
+
+    def hold(self) -> None:
+        self.holding = True
+
+
 @pytest.mark.parametrize("js", [True, False], ids=["with-js", "without-js"])
 def test_typed_card_counts_count(request, server, js):
     page = request.getfixturevalue("phone" if js else "phone_without_js")
@@ -69,6 +107,50 @@ def test_super_wild_games_count_super_wilds_and_super_skips(phone, server):
     expect(phone.locator("#count-total-1")).to_have_text(str(8 * 5 + 50 + 25))
     phone.click("button:has-text('Save')")
     expect(score_of(phone, "Bob")).to_have_text("115")
+
+
+def test_taps_on_plus_count_when_a_message_comes_or_goes_under_the_thumb(phone, server):
+    """The check answers while a thumb is on +, adding or removing a message above the
+    steppers: the + stays under the thumb and the tap counts (it used to move, and the
+    tap was lost: the flaky super-wild test above, 65 instead of 115)."""
+    start_game(phone, server, ["Ann", "Bob"])
+    with phone.expect_response("**/hands/check"):
+        phone.click("label.pill:text-is('Ann')")
+    phone.locator(".seat-1 summary").click()
+    checks, thumb = SlowChecks(phone), Thumb(phone)
+    with phone.expect_request("**/hands/check"):
+        phone.fill("#low-1", "9")  # 45 points: Bob made his phase, so 9 cards is too many
+    thumb.press(phone.locator("button[data-for='high-1'][data-step='1']"))
+    checks.answer()
+    expect(phone.locator("#live-1")).to_contain_text("cards left, not 9")  # a message comes
+    checks.hold()
+    thumb.lift()
+    expect(phone.locator("#count-total-1")).to_have_text(str(9 * 5 + 10))
+    thumb.press(phone.locator("button[data-for='wilds-1'][data-step='1']"))
+    checks.answer()
+    expect(phone.locator("#hand-check")).to_contain_text("fits the rules")  # and goes
+    expect(phone.locator("#live-1")).to_be_empty()
+    thumb.lift()
+    expect(phone.locator("#count-total-1")).to_have_text(str(9 * 5 + 10 + 25))
+    expect(phone.locator("#points-1")).to_have_value("80")
+
+
+def test_a_tap_on_the_next_points_box_counts_when_a_message_comes_under_it(phone, server):
+    """Bob's 20 points bring a message above Cy's box just as the thumb taps it: the box
+    stays under the thumb, so Cy's points go in Cy's box."""
+    start_game(phone, server, ["Ann", "Bob", "Cy"])
+    with phone.expect_response("**/hands/check"):
+        phone.click("label.pill:text-is('Ann')")
+    checks, thumb = SlowChecks(phone), Thumb(phone)
+    with phone.expect_request("**/hands/check"):
+        phone.fill("#points-1", "20")
+    thumb.press(phone.locator("#points-2"))
+    checks.answer()
+    expect(phone.locator("#live-1")).to_contain_text("Bob will be marked")
+    thumb.lift()
+    phone.keyboard.type("60")
+    expect(phone.locator("#points-2")).to_have_value("60")
+    expect(phone.locator("#points-1")).to_have_value("20")
 
 
 def test_a_failed_players_cards_take_fewer_than_11_actions(phone, server):
