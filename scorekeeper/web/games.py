@@ -18,6 +18,7 @@ from .chart import score_chart
 from .csrf import reading
 from .db import db, game_or_404
 from .hand_form import HandForm, card_fields
+from .links import public_url, this_computer_only
 from .listing import device_home, suggested_names
 from .numbers import whole_number
 from .qr import qr_svg
@@ -260,14 +261,15 @@ def game_page():
 def game_share():
     stored = g.stored
     links = {
-        "edit": url_for("games.game_page", _external=True),
-        "view": url_for("share.view", game_id=stored.id, _external=True),
+        "edit": public_url("games.game_page", game_id=stored.id, key=stored.edit_key),
+        "view": public_url("share.view", game_id=stored.id),
     }
     return render_template(
         "share.html",
         stored=stored,
         game=g.game,
         links=links,
+        local_address=this_computer_only(links["view"]),
         edit_qr=qr_svg(links["edit"]),
         view_qr=qr_svg(links["view"]),
     )
