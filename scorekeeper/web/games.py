@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from .. import actions, notes, self_entry, tables
 from ..i18n import N_, _
 from ..jsontext import JsonError, parse_json
+from ..printing.text import rules_line
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
@@ -41,6 +42,7 @@ def view_context(current: actions.Current) -> dict:
         "standings": current.standings,
         "chart": chart,
         "phase_text": lambda n: str(game.rules.phase(n)),
+        "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
     }
 
 
