@@ -8,6 +8,7 @@ It speaks the language of ``--lang``, else the shell's (LANGUAGE, LC_ALL, LANG);
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import signal
 import socket
@@ -227,17 +228,51 @@ def cmd_printables(args: argparse.Namespace) -> int:
     return 0
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network, if it has one."""
+# Where `lan_address` pretends to send: a documentation address (RFC 5737), then a private one.
+# Connecting a UDP socket only picks the route and the interface's address; nothing is sent.
+PROBE_ADDRESSES = ("192.0.2.1", "10.255.255.255")
+
+
+def _reachable(address: str) -> bool:
+    """An IPv4 address other phones could use: not loopback, not unspecified."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_unspecified)
+
+
+def outward_address() -> str | None:
+    """The address of the interface this machine would use to reach the network."""
+    for target in PROBE_ADDRESSES:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect((target, 9))
+                address = str(probe.getsockname()[0])
+        except OSError:  # no route that way
+            continue
+        if _reachable(address):
+            return address
+    return None
+
+
+def hostname_address() -> str | None:
+    """The first address this machine's name resolves to, unless it is a loopback one
+    (Debian and Ubuntu map the name to 127.0.1.1)."""
     try:
         infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
     except OSError:
         return None
     for info in infos:
         address = str(info[4][0])  # an AF_INET sockaddr: (host, port)
-        if not address.startswith("127."):
+        if _reachable(address):
             return address
     return None
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, if it has one; never a loopback one."""
+    return outward_address() or hostname_address()
 
 
 def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:

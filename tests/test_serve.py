@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.cli import phone_address, startup_message
+from scorekeeper import cli
+from scorekeeper.cli import lan_address, phone_address, startup_message
 
 
 def free_port() -> int:
@@ -158,3 +159,72 @@ def test_backup_without_db_copies_the_default_games_file(tmp_path, monkeypatch):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "copy.sqlite3").exists()
+
+
+class _Probe:
+    """A UDP socket whose route goes out through ``address`` (or nowhere, when None)."""
+
+    def __init__(self, address: str | None, connected: list[tuple[str, int]]):
+        self.address = address
+        self.connected = connected
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def connect(self, target):
+        self.connected.append(target)
+        if self.address is None:
+            raise OSError(101, "Network is unreachable")
+
+    def getsockname(self):
+        return (self.address, 40000)
+
+
+def _machine(monkeypatch, route: str | None, hostname: list[str]) -> list[tuple[str, int]]:
+    """Stand in for the network: the outward route's address and what the name resolves to."""
+    connected: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        cli.socket, "socket", lambda family, kind: _Probe(route, connected), raising=True
+    )
+    monkeypatch.setattr(
+        cli.socket,
+        "getaddrinfo",
+        lambda host, port, family: [(family, 2, 17, "", (a, 0)) for a in hostname],
+    )
+    return connected
+
+
+def test_lan_address_is_the_outward_interface_when_the_name_means_loopback(monkeypatch):
+    # Debian and Ubuntu: the hostname resolves to 127.0.1.1 although eth0 is on the LAN.
+    connected = _machine(monkeypatch, route="192.168.1.20", hostname=["127.0.1.1"])
+    assert lan_address() == "192.168.1.20"
+    assert connected and not connected[0][0].startswith("127.")  # probed outward, sent nothing
+
+
+@pytest.mark.parametrize(
+    ("route", "hostname", "found"),
+    [
+        (None, ["127.0.1.1", "192.168.1.30"], "192.168.1.30"),  # no route: the name, as before
+        ("127.0.0.1", ["10.0.0.5"], "10.0.0.5"),  # a loopback route is never the answer
+        ("0.0.0.0", ["127.0.0.1"], None),
+        (None, ["127.0.1.1", "127.0.0.1"], None),  # only loopback: "could not be found"
+    ],
+)
+def test_lan_address_falls_back_to_the_name_and_is_never_loopback(
+    monkeypatch, route, hostname, found
+):
+    _machine(monkeypatch, route=route, hostname=hostname)
+    assert lan_address() == found
+
+
+def test_lan_address_on_a_machine_whose_name_does_not_resolve(monkeypatch):
+    _machine(monkeypatch, route=None, hostname=[])
+
+    def unknown(*args):
+        raise socket.gaierror(-2, "Name or service not known")
+
+    monkeypatch.setattr(cli.socket, "getaddrinfo", unknown)
+    assert lan_address() is None

@@ -522,3 +522,22 @@ def test_a_change_made_from_a_stale_or_broken_page_is_refused(client, version, s
             as_text=True
         )
     assert export(client, url) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "rules", "house_rule"),
+    [
+        ("en", "Official rules", "A Wild left in hand scores 20"),
+        ("de", "Offizielle Regeln", "Hausregeln"),
+        ("es", "Reglas oficiales", "Reglas de la casa"),
+    ],
+)
+def test_the_game_page_names_the_rules_in_the_familys_language(client, language, rules, house_rule):
+    headers = {"Accept-Language": f"{language},en;q=0.5"}
+    plain = client.get(new_game(client), headers=headers).get_data(as_text=True)
+    line = re.search(r'<p class="hint" id="rules-line">(.*?)</p>', plain).group(1)
+    assert line.startswith(rules) and "official" not in line
+    house = client.get(new_game(client, wild_points="20"), headers=headers).get_data(as_text=True)
+    line = re.search(r'<p class="hint" id="rules-line">(.*?)</p>', house).group(1)
+    assert line.startswith(rules) and house_rule in line and "20" in line
+    assert "wild points" not in line and "wild_points" not in line

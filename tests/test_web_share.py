@@ -210,3 +210,45 @@ def test_an_idle_poll_is_answered_from_the_version_alone(app, client, monkeypatc
         monkeypatch.setitem(app.view_functions, endpoint, no_rendering)
         idle = client.get(path, headers={"If-None-Match": '"v1"'})
         assert idle.status_code == 304 and idle.headers["ETag"] == '"v1"'
+
+
+LOCALHOST_WARNING = {
+    "en": "Other phones cannot open these links",
+    "de": "Andere Handys können diese Links nicht öffnen",
+    "es": "Otros teléfonos no pueden abrir estos enlaces",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+@pytest.mark.parametrize("host", ["localhost:5010", "127.0.0.1:5010", "[::1]:5010"])
+def test_the_share_page_warns_when_its_links_point_to_this_computer(app, client, host, language):
+    app.config["SERVER_NAME"] = None  # as `serve` runs it: links follow the browser's address
+    url = new_game(client)
+    page = client.get(
+        f"{url}/share",
+        base_url=f"http://{host}/",
+        headers={"Accept-Language": f"{language},en;q=0.5"},
+    ).get_data(as_text=True)
+    assert f'value="http://{host}/v/' in page  # the link the QR code carries
+    assert LOCALHOST_WARNING[language] in page
+    assert "--host 0.0.0.0" in page and host in page  # and how to fix it
+
+
+def test_the_share_page_links_to_the_address_phones_can_open(app, client):
+    app.config["SERVER_NAME"] = None
+    url = new_game(client)
+    game_id, key = _ids(url)
+    page = client.get(f"{url}/share", base_url="http://192.168.1.20:5010/").get_data(as_text=True)
+    assert f'value="http://192.168.1.20:5010/v/{game_id}"' in page
+    assert LOCALHOST_WARNING["en"] not in page
+
+
+def test_the_share_page_uses_the_address_serve_announced_on_the_laptop(app, client):
+    # The scorekeeper opened http://localhost:5010 on the laptop; `serve` found its LAN address.
+    app.config.update(SERVER_NAME=None, PUBLIC_URL="http://192.168.1.20:5010/")
+    url = new_game(client)
+    game_id, key = _ids(url)
+    page = client.get(f"{url}/share", base_url="http://localhost:5010/").get_data(as_text=True)
+    assert f'value="http://192.168.1.20:5010/v/{game_id}"' in page
+    assert f'value="http://192.168.1.20:5010/g/{game_id}/{key}"' in page
+    assert LOCALHOST_WARNING["en"] not in page

@@ -13,19 +13,37 @@ from pathlib import Path
 import pytest
 from test_serve import free_port
 
+from scorekeeper.i18n import DEFAULT, LANGUAGES
+
 SOURCE = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
+def built(tmp_path_factory) -> tuple[Path, str]:
+    """The wheel, and what building it printed."""
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(SOURCE)],
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(SOURCE)],
         check=True,
         capture_output=True,
+        text=True,
     )
-    (built,) = out.glob("*.whl")
-    return built
+    (wheel,) = out.glob("*.whl")
+    return wheel, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(built) -> Path:
+    return built[0]
+
+
+def test_the_wheel_holds_every_language_without_setuptools_warnings(built):
+    wheel, log = built
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for language in LANGUAGES.keys() - {DEFAULT}:
+        assert f"scorekeeper/translations/{language}/LC_MESSAGES/messages.mo" in names
+    assert not [name for name in names if name.endswith(".po")]  # sources stay in the repository
+    assert "would be ignored" not in log  # ./scripts/serve's first run stays readable
 
 
 def test_the_wheel_holds_every_template_and_static_file(wheel):

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from .. import actions, notes, self_entry, tables
 from ..i18n import N_, _
 from ..jsontext import JsonError, parse_json
+from ..printing.text import rules_line
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
@@ -18,6 +19,7 @@ from .chart import score_chart
 from .csrf import reading
 from .db import db, game_or_404
 from .hand_form import HandForm, card_fields
+from .links import public_url, this_computer_only
 from .listing import device_home, suggested_names
 from .numbers import whole_number
 from .qr import qr_svg
@@ -40,6 +42,7 @@ def view_context(current: actions.Current) -> dict:
         "standings": current.standings,
         "chart": chart,
         "phase_text": lambda n: str(game.rules.phase(n)),
+        "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
     }
 
 
@@ -260,14 +263,15 @@ def game_page():
 def game_share():
     stored = g.stored
     links = {
-        "edit": url_for("games.game_page", _external=True),
-        "view": url_for("share.view", game_id=stored.id, _external=True),
+        "edit": public_url("games.game_page", game_id=stored.id, key=stored.edit_key),
+        "view": public_url("share.view", game_id=stored.id),
     }
     return render_template(
         "share.html",
         stored=stored,
         game=g.game,
         links=links,
+        local_address=this_computer_only(links["view"]),
         edit_qr=qr_svg(links["edit"]),
         view_qr=qr_svg(links["view"]),
     )

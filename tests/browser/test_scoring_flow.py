@@ -131,7 +131,7 @@ def test_picking_masters_on_the_form_gives_a_masters_game(phone, server):
     phone.check("input[name=profile][value=masters]")
     phone.click("text=Start the game")
     expect(phone.locator("select[name=attempt-0]")).to_be_visible()
-    expect(phone.locator(".more .hint")).to_contain_text("masters")
+    expect(phone.locator(".more .hint")).to_have_text("Masters.")
 
 
 def test_ticking_made_phase_rechecks_the_total(phone, server):

@@ -1,0 +1,78 @@
+"""The running-score chart: every number and name it draws fits inside the picture."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from flask import render_template
+
+from scorekeeper.rules.game import Game, HandRecord
+from scorekeeper.rules.phases import make_rules
+from scorekeeper.web.chart import FONT, score_chart, text_width
+
+TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
+
+
+def _long_game(players: dict[str, int], hands: int = 150) -> Game:
+    """`hands` hands where player i scores so that they end on players[name] points."""
+    names = list(players)
+    game = Game(make_rules("official", {}), (*names, "Out"), names[0])
+    for number in range(1, hands + 1):
+        points = {}
+        for name, total in players.items():
+            each = total // hands // 5 * 5
+            points[name] = each if number < hands else total - each * (hands - 1)
+        game = game.with_hand(HandRecord(went_out="Out", points=points))
+    return game
+
+
+def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bool, str]]]:
+    chart = score_chart(game)
+    with app.test_request_context():
+        svg = render_template("_chart.html", chart=chart)
+    view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
+    size = {"width": int(view.group(1)), "height": int(view.group(2))}
+    texts = [
+        (float(x), float(y), kind, bool(end), html.unescape(words))
+        for x, y, kind, end, words in TEXT.findall(svg)
+    ]
+    return size, texts
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        {"Grandma Rosemarie": 10865, "Chloé": 10795, "Bob": 7500},  # the walkthrough's game
+        {"Ann": 95, "Bob": 60, "Cy": 0, "Dee": 0, "Eve": 0},  # labels crowd at the bottom
+        {"Maximiliane-Sophie": 99995, "Wolfgang Amadeus": 99990},
+    ],
+)
+def test_every_number_and_name_fits_inside_the_chart(app, players):
+    size, texts = _drawn_text(app, _long_game(players))
+    assert texts
+    for x, y, _kind, anchored_end, words in texts:
+        width = text_width(words)  # the estimate the layout itself uses
+        start = x - width if anchored_end else x
+        assert start >= 0 and start + width <= size["width"], (words, start, width)
+        assert y - FONT * 0.8 >= 0 and y + FONT * 0.25 <= size["height"], (words, y)
+    ticks = [words for *_, kind, _end, words in texts if kind == "tick"]
+    assert str(max(max(players.values()), 50)) in ticks  # "10865", never ".0865"
+    labels = [words for *_, kind, _end, words in texts if kind.startswith("label")]
+    for name, total in players.items():  # each total whole, after its name or its start
+        (label,) = [label for label in labels if label.startswith(name[:3])]
+        assert label.endswith(f" {total}"), label
+    ys = sorted(y for _x, y, kind, *_ in texts if kind.startswith("label"))
+    assert all(b - a >= 12 - 0.1 for a, b in zip(ys, ys[1:], strict=False))  # no overlap
+
+
+def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
+    lines = {
+        line.name: line.label
+        for line in score_chart(
+            _long_game({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
+        ).lines
+    }
+    assert lines["Chloé"] == "Chloé 10795"
+    assert lines["Grandma Rosemarie of the Hill"].endswith("… 10865")
