@@ -138,6 +138,19 @@
     var form = target && target.id === "hand-check" && target.closest("form");
     if (form) { markInvalid(form); }
   });
+  // A refused Save opens at its reasons (the hand form's action ends in #refused; the server
+  // asks htmx to show that element): the keyboard goes there too. A saved hand has no
+  // reasons to show, so its address keeps no #refused.
+  document.addEventListener("htmx:beforeHistoryUpdate", function (event) {
+    var history = event.detail.history;
+    if (event.detail.xhr.status < 400 && history.path) {
+      history.path = history.path.replace(/#refused$/, "");
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var refused = document.getElementById("refused");
+    if (refused && event.detail.target === document.body) { refused.focus({ preventScroll: true }); }
+  });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
   // Points sent from players' phones fill in the scorekeeper's form as they arrive.
   // A field the scorekeeper changed by hand is left alone; nothing is saved here.

@@ -51,6 +51,7 @@ class HandForm:
     rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
     marked: list[int] = field(default_factory=list)  # seats under 50: made their phase
     hand: HandRecord | None = None
+    draft: HandRecord | None = None  # what was read, even with fields missing or wrong
 
     @property
     def will_mark(self) -> list[int]:
@@ -77,6 +78,9 @@ def parse_hand(
     form: Mapping[str, str], game: Game, standings: Standings, *, partial: bool = False
 ) -> HandForm:
     """Read the form; on success ``hand`` is set (the engine checks it further).
+
+    ``draft`` is always set: the fields read correctly, for the engine to judge
+    what was typed even when something else is missing.
 
     ``partial`` (the live check while typing): players with nothing typed yet are
     left out instead of being an error.
@@ -159,9 +163,7 @@ def parse_hand(
             result.marked.append(i)
     if went_out and went_out not in made:  # going out is laying down, in a tiebreak too
         made.append(went_out)
-    if errors:
-        return result
-    result.hand = HandRecord(
+    result.draft = HandRecord(
         went_out=went_out,
         made=tuple(n for n in game.players if n in made),
         points=points,
@@ -170,6 +172,8 @@ def parse_hand(
         cards=cards,
         tiebreak=tiebreak,
     )
+    if not errors:
+        result.hand = result.draft
     return result
 
 

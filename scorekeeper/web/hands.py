@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from .. import actions
 from ..i18n import _
@@ -85,7 +96,8 @@ def record():
         )
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
-        return render_game(form, 422)
+        typed_into(form, current.game, current.game, current.kept)
+        return _refused(render_game(form, 422))
     result = actions.record(db(), current.stored.id, number, form.hand)
     if isinstance(result, actions.Saved):
         if not result.changed:
@@ -98,7 +110,7 @@ def record():
         return redirect(url_for("games.game_page"), 303)
     if isinstance(result, actions.Refused):
         refusal_into(form, current.game, result)
-        return render_game(form, 422)
+        return _refused(render_game(form, 422))
     if result.current is not None:
         remember(result.current)
     message = result.message
@@ -108,7 +120,25 @@ def record():
             "Here is the game as it stands now: fix that hand if it is wrong.",
             number=number,
         )
-    return render_game(message=message, status=409)
+    return _refused(render_game(message=message, status=409))
+
+
+def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:
+    """A refused or conflicting save (htmx): the address bar keeps the page the form was on
+    (never the form's action, a dead end on reload), and the phone shows the summary."""
+    page, status = rendered
+    response = make_response(page, status)
+    if request.headers.get("HX-Request"):
+        response.headers["HX-Replace-Url"] = address or url_for("games.game_page")
+        if status == 422:
+            response.headers["HX-Reswap"] = "innerHTML show:#refused:top"
+    return response
+
+
+@bp.get("/g/<game_id>/<key>/hands")
+def reopened():
+    """The form's address reloaded or reopened: the game page, not a dead end."""
+    return redirect(url_for("games.game_page"), 303)
 
 
 @bp.post("/g/<game_id>/<key>/hands/check")
@@ -129,29 +159,74 @@ def check_edit(number: int):
 
 
 def _live_check(before: Game, standings: Standings, kept) -> str:
-    """Judge the form against the game up to this hand, messages at each field.
-
-    Players with nothing typed yet stand in with a neutral total, and only the
-    problems of players already filled in are shown.
-    """
+    """Judge the form against the game up to this hand, messages at each field."""
     game = g.game
     form = parse_hand(request.form, game, standings, partial=True)
-    hand = form.hand
-    if hand is not None and hand.went_out is not None:
-        untyped = [n for n in game.players if n not in hand.points and n != hand.went_out]
-        if untyped:
-            filled = {**hand.points, **dict.fromkeys(untyped, NEUTRAL_POINTS)}
-            guess = replace(hand, points=filled)
-            problems_into(form, game, hand_problems(before, guess, kept))
-            typed = {str(i) for i, n in enumerate(game.players) if n not in untyped}
-            form.errors = {k: m for k, m in form.errors.items() if k.rsplit("-", 1)[-1] in typed}
-            form.general, form.hand = [], None
-        else:
-            problems_into(form, game, hand_problems(before, hand, kept))
-    elif hand is not None:
-        form.hand = None  # nobody has gone out yet: nothing to judge
+    if form.hand is not None and form.hand.went_out is not None and not _untyped(game, form.hand):
+        problems_into(form, game, hand_problems(before, form.hand, kept))
+    else:
+        typed_into(form, game, before, kept)
+        form.hand = None  # not the whole hand yet: no "fits the rules"
     seats = [] if standings.tiebreak else range(len(game.players))
     return render_template("_hand_check.html", form=form, game=game, oob_seats=seats, live=True)
+
+
+def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
+    """The engine's verdict on each total typed so far, while other fields are missing.
+
+    Players with nothing typed stand in with a neutral total (and one of them as the
+    player who went out, when nobody is picked); only the problems of the players
+    typed in correctly are shown, each at its field.
+    """
+    draft = form.draft
+    if draft is None or draft.tiebreak:
+        return
+    wrong = {key.rsplit("-", 1)[-1] for key in form.errors}
+    typed = [
+        name
+        for i, name in enumerate(game.players)
+        if (name in draft.points or name in draft.cards) and str(i) not in wrong
+    ]
+    stand_ins = [name for name in _untyped(game, draft) if name != draft.went_out]
+    if draft.went_out is not None:
+        outs = [draft.went_out]
+    elif stand_ins:
+        outs = stand_ins[:1]
+    else:  # everyone typed, nobody out: judge each total with another as the one out
+        outs = list(game.players[:2])
+    problems: list[Problem] = []
+    for k, out in enumerate(outs):
+        judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
+        points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
+        points.pop(out, None)
+        made = draft.made if out in draft.made else (*draft.made, out)
+        guess = replace(draft, went_out=out, points=points, made=made)
+        problems += [
+            p
+            for p in hand_problems(before, guess, kept)
+            if p.player in judged and p.field in FORM_FIELDS
+        ]
+    seat = {name: i for i, name in enumerate(game.players)}
+    fresh = [  # a field read wrong keeps its own message
+        p
+        for p in problems
+        if p.player is not None
+        and p.field is not None
+        and f"{FORM_FIELDS[p.field]}-{seat[p.player]}" not in form.errors
+    ]
+    problems_into(form, game, fresh)
+
+
+def _untyped(game: Game, hand: HandRecord) -> list[str]:
+    """The players (not the one out) with no points and no cards in this hand."""
+    return [
+        n
+        for n in game.players
+        if n not in hand.points
+        and n not in hand.cards
+        and n != hand.went_out
+        and n not in hand.floaters
+    ]
 
 
 def _hand(number: int) -> HandRecord:
@@ -170,11 +245,12 @@ def edit(number: int):
         return _edit_form(HandForm(form_values(current.game, hand)), number, standings)
     form = parse_hand(request.form, current.game, standings)
     if form.hand is None:
-        return _edit_form(form, number, standings), 422
+        typed_into(form, current.game, before, current.kept[: number - 1])
+        return _refused((_edit_form(form, number, standings), 422), request.path)
     result = actions.correct(db(), current.stored.id, version_seen(), number, form.hand)
     if isinstance(result, actions.Refused):
         refusal_into(form, current.game, result)
-        return _edit_form(form, number, standings), 422
+        return _refused((_edit_form(form, number, standings), 422), request.path)
     if isinstance(result, actions.Conflict):
         abort(409, _(actions.STALE))
     return redirect(url_for("games.game_page"), 303)
