@@ -364,7 +364,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from . import create_app
     from .printing.qr import error_correction
-    from .web.ready import ready
 
     if args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
@@ -395,7 +394,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
     try:
-        return _run_server(ready(app), config, args)
+        return _run_server(app, config, args)
     finally:
         if replicator is not None:
             replicator.stop()
@@ -417,6 +416,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     from waitress import serve
 
     from . import workers
+    from .web.ready import ready
 
     if args.workers > 1 and workers.available():
         workers.serve(config, args.host, args.port, args.workers, args.threads)
@@ -425,7 +425,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     try:
         serve(
-            app,
+            ready(app),  # each gunicorn worker makes its own app ready (workers.py)
             host=args.host,
             port=args.port,
             threads=args.threads,
