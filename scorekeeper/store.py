@@ -106,6 +106,7 @@ class Change:
 
 
 def now() -> str:
+    """The store's clock: every time it writes comes from here (tests set it)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 

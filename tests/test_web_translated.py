@@ -344,7 +344,9 @@ def test_a_players_own_entry_is_refused_in_their_language(client, app):
     ("language", "day"),
     [("en", "Nov 23, 2026"), ("de", "23.11.2026"), ("es", "23 nov 2026")],
 )
-def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language, day):
+def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language, day, monkeypatch):
+    # The store's clock says the game was played on the 23rd, whatever day the test runs.
+    monkeypatch.setattr(store, "now", lambda: "2026-11-23T20:15:00+00:00")
     with app.test_request_context("/", headers={"Accept-Language": language}):
         app.preprocess_request()  # choose the request's language, as for any page
         database = db()
