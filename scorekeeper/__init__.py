@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        POLL_SECONDS=2,
+        POLL_SECONDS=2,  # a page asks again this soon after its last answer...
+        POLL_HOLD=15,  # ...which waits up to this long for the game to change (web/live.py)
+        # The device's memory (web/device.py) lasts a year, signed afresh whenever it is
+        # used to open a game or table, not on every request.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     # operators' settings, e.g. SCOREKEEPER_RATE_LIMIT_CREATE="60 per minute" (docs/scaling.md)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -64,11 +70,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import self_entry, store, tables
+    from . import store
     from .web import register
 
-    db = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
-    tables.migrate(db)
-    self_entry.migrate(db)
+    store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
     register(app)
     return app

@@ -23,41 +23,34 @@ class Entry:
     at: str
 
 
-def migrate(db: Database) -> None:
-    """Create the table of pending submissions; safe to run at every start."""
-    if db["hand_entries"].exists():
-        return
-    with store.transaction(db):
-        db.table("hand_entries").create(
-            {
-                "game_id": str,
-                "hand_number": int,
-                "seat": int,
-                "points": int,
-                "made": int,
-                "went_out": int,
-                "at": str,
-            },
-            pk=("game_id", "hand_number", "seat"),
-            foreign_keys=[("game_id", "games", "id")],
-            if_not_exists=True,
-        )
-
-
 def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
+    """Keep a player's line for this hand; a new sending replaces theirs (with a new id,
+    so the scorekeeper's live poll sees that something arrived)."""
     with store.transaction(db):
-        db.table("hand_entries").upsert(
-            {
-                "game_id": game_id,
-                "hand_number": hand_number,
-                "seat": entry.seat,
-                "points": entry.points,
-                "made": int(entry.made),
-                "went_out": int(entry.went_out),
-                "at": entry.at,
-            },
-            pk=("game_id", "hand_number", "seat"),
+        db.execute(
+            "DELETE FROM hand_entries WHERE game_id = ? AND hand_number = ? AND seat = ?",
+            [game_id, hand_number, entry.seat],
         )
+        db.execute(
+            "INSERT INTO hand_entries (game_id, hand_number, seat, points, made, went_out, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                game_id,
+                hand_number,
+                entry.seat,
+                entry.points,
+                int(entry.made),
+                int(entry.went_out),
+                entry.at,
+            ],
+        )
+
+
+def clear(db: Database, game_id: str, hand_number: int) -> None:
+    """The hand was recorded: what was sent for it is used up (Undo does not bring it back)."""
+    db.execute(
+        "DELETE FROM hand_entries WHERE game_id = ? AND hand_number = ?", [game_id, hand_number]
+    )
 
 
 def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:

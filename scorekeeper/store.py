@@ -9,8 +9,7 @@ restore went back to. Nothing is ever overwritten in the log, so any version can
 be rebuilt and restored, and undo is one more change.
 
 Each write is one transaction guarded by the version the writer read: two phones
-saving at once cannot both win. The schema is kept by sqlite-utils ``Migrations``,
-applied at start-up and safe to re-run.
+saving at once cannot both win. Every table is in ``schema.py``.
 """
 
 from __future__ import annotations
@@ -19,10 +18,9 @@ import atexit
 import hmac
 import json
 import os
-import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,10 +28,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
-from . import notes
+from . import notes, schema
 from .dbfile import DatabaseFile
+from .schema import new_code, new_key
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -66,6 +65,7 @@ class StoredGame:
     state_text: str
     standings_text: str | None = None
     kept_text: str | None = None
+    code: str | None = None  # the short code read aloud to open the watch page
 
     @cached_property
     def state(self) -> dict[str, Any]:
@@ -108,11 +108,6 @@ class Change:
 def now() -> str:
     """The store's clock: every time it writes comes from here (tests set it)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def new_key() -> str:
-    """22 url-safe characters: 128 bits of randomness."""
-    return secrets.token_urlsafe(16)
 
 
 # --- connections ------------------------------------------------------------------------
@@ -177,7 +172,11 @@ def transaction(db: Database) -> Iterator[Database]:
     """One write transaction, taking the write lock up front so writers queue.
 
     Writers in this process queue on their file's lock first (dbfile.py says why).
+    Inside another transaction it is part of that one: all of it is written, or none.
     """
+    if db.conn.in_transaction:
+        yield db
+        return
     file = _file_of.get(db.conn)
     with file.writers if file else nullcontext():
         db.execute("BEGIN IMMEDIATE")
@@ -192,54 +191,29 @@ def transaction(db: Database) -> Iterator[Database]:
         file.written()
 
 
-# --- schema -----------------------------------------------------------------------------
-
-migrations = Migrations("scorekeeper")
+# --- schema ---------------------------------------------------------------------------
 
 
-@migrations(name="games_and_changes")
-def _create_tables(db: Database) -> None:
-    """Schema 1: each change kept a full copy of the game (databases before the log)."""
-    db.table("games").create(
-        {"id": str, "edit_key": str, "version": int, "created": str, "updated": str, "state": str},
-        pk="id",
-        if_not_exists=True,
-    )
-    db.table("changes").create(
-        {
-            "game_id": str,
-            "version": int,
-            "at": str,
-            "action": str,
-            "summary": str,
-            "state": str,
-        },
-        pk=("game_id", "version"),
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
-    db.table("names").create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
-
-
-@migrations(name="change_log")
-def _change_log(db: Database) -> None:
-    """Schema 2: store each change itself, and keep the current standings."""
-    from .migrate_v2 import to_change_log
-
-    to_change_log(db)
+def wait_for_commit(db: Database, seen: int | None, timeout: float) -> int:
+    """The count of commits to ``db``'s file seen by this process, after waiting at most
+    ``timeout`` seconds for one more than ``seen`` (None: just the count)."""
+    file = _file_of.get(db.conn)
+    if file is None:  # an in-memory database: nothing to wait for
+        return 0
+    return file.commits if seen is None else file.wait_for_commit(seen, timeout)
 
 
 def migrate(db: Database) -> None:
-    """Create or upgrade the schema; safe to run at every start and from many threads."""
-    if not migrations.pending(db):
+    """Create or upgrade the schema (schema.py); safe at every start and from many threads."""
+    if not schema.migrations.pending(db):
         return
     with transaction(db):  # one writer migrates; the others wait, then find nothing to do
-        migrations.apply(db)
+        schema.migrations.apply(db)
 
 
 # --- games ------------------------------------------------------------------------------
 
-_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept"
+_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept, code"
 
 
 def _dumps(data: Any) -> str:
@@ -258,23 +232,34 @@ def create_game(
     summary: str = notes.note("create"),
     standings: dict[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
 ) -> StoredGame:
-    """A new game; the log's first change is its game file."""
-    game_id, edit_key, at = new_key(), new_key(), now()
+    """A new game; the log's first change is its game file.
+
+    ``follows``: the game it was started after (a rematch). ``dates``: when it was
+    first and last played, for a game brought back from a backup (else now).
+    """
+    game_id, edit_key = new_key(), new_key()
+    created, updated = dates or (now(), now())
     text = _dumps(state)
     row = (
         game_id,
         edit_key,
         1,
-        at,
-        at,
+        created,
+        updated,
         text,
         None if standings is None else _dumps(standings),
         None if kept is None else _dumps(kept),
+        new_code(),
     )
     with transaction(db):
-        db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
-        _log(db, game_id, 1, at, action, summary, {"game": state}, len(state["hands"]), None)
+        db.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [*row, follows],
+        )
+        _log(db, game_id, 1, created, action, summary, {"game": state}, len(state["hands"]), None)
     return _row_to_game(row)
 
 
@@ -285,11 +270,6 @@ def get_game(db: Database, game_id: str) -> StoredGame | None:
 
 def edit_key_matches(game: StoredGame, key: str) -> bool:
     return hmac.compare_digest(game.edit_key.encode(), key.encode())
-
-
-def game_version(db: Database, game_id: str) -> int | None:
-    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
-    return row[0] if row else None
 
 
 def save_change(
@@ -305,6 +285,7 @@ def save_change(
     kept: list[dict[str, Any]] | None = None,
     undo_to: int | None = -1,
     extends: StoredGame | None = None,
+    then: Callable[[Database], None] | None = None,
 ) -> StoredGame:
     """Write the next version, or raise Conflict if someone else wrote first.
 
@@ -313,7 +294,7 @@ def save_change(
     ``undo_to``: the version Undo would go back to afterwards (default: the one
     this change replaced). ``extends``: the version this change adds one hand
     to (a hand recorded), whose stored text is extended rather than the whole
-    game encoded again.
+    game encoded again. ``then``: more to write in the same transaction.
     """
     at = now()
     text, kept_text = _extended(extends, state, kept) if extends else (None, None)
@@ -349,6 +330,8 @@ def save_change(
             len(state["hands"]),
             expected_version if undo_to == -1 else undo_to,
         )
+        if then is not None:
+            then(db)
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
 
@@ -481,9 +464,38 @@ def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
     return undone, target
 
 
-def edit_version(db: Database, game_id: str, key: str) -> int | None:
-    """The game's version, when `key` is its edit key: the scorekeeper's idle poll."""
-    row = db.execute("SELECT version, edit_key FROM games WHERE id = ?", [game_id]).fetchone()
-    if row is None or not hmac.compare_digest(row[1].encode(), key.encode()):
+@dataclass(frozen=True)
+class Link:
+    """What checking a game's link reads: its keys, and what tells whether a page showing
+    it is still current, without reading the game itself."""
+
+    game_id: str
+    edit_key: str
+    player_key: str | None
+    version: int
+    entries: int  # the newest points sent from players' phones (0: none)
+    next_game: str | None  # the game started after this one (a rematch, the table's next)
+
+    def edit_key_matches(self, key: str) -> bool:
+        return hmac.compare_digest(self.edit_key.encode(), key.encode())
+
+
+def game_link(db: Database, game_id: str) -> Link | None:
+    """One indexed read per request, however long the game."""
+    row = db.execute(
+        "SELECT g.id, g.edit_key, g.player_key, g.version, "
+        "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
+        "(SELECT n.id FROM games n WHERE n.follows = g.id ORDER BY n.created, n.rowid LIMIT 1) "
+        "FROM games g WHERE g.id = ?",
+        [game_id],
+    ).fetchone()
+    if row is None:
         return None
-    return row[0]
+    game, edit_key, player_key, version, entries, next_game = row
+    return Link(game, edit_key, player_key, version, entries or 0, next_game)
+
+
+def game_by_code(db: Database, code: str) -> str | None:
+    """The game whose short code this is."""
+    row = db.execute("SELECT id FROM games WHERE code = ?", [code]).fetchone()
+    return row[0] if row else None

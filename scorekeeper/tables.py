@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlite_utils import Database
-from sqlite_utils.db import NotFoundError
 
 from . import store
 from .i18n import _
@@ -24,6 +23,7 @@ class Table:
     id: str
     name: str
     created: str
+    view_id: str  # the read-only address of the table's screen (/tv/<view_id>)
 
 
 @dataclass(frozen=True)
@@ -32,49 +32,39 @@ class RosterPlayer:
     retired: bool
 
 
-def migrate(db: Database) -> None:
-    """Create the table schema; safe to run at every start."""
-    if db["tables"].exists() and db["table_games"].exists():
-        return
-    with store.transaction(db):
-        db.table("tables").create(
-            {"id": str, "name": str, "created": str}, pk="id", if_not_exists=True
-        )
-        db.table("table_players").create(
-            {"table_id": str, "name": str, "retired": int, "added": str},
-            pk=("table_id", "name"),
-            foreign_keys=[("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        # an old spelling of a roster name: games that used it count for `name`
-        db.table("table_aliases").create(
-            {"table_id": str, "alias": str, "name": str},
-            pk=("table_id", "alias"),
-            foreign_keys=[("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        db.table("table_games").create(
-            {"game_id": str, "table_id": str, "added": str},
-            pk="game_id",
-            foreign_keys=[("game_id", "games", "id"), ("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        db.table("table_games").create_index(["table_id"], if_not_exists=True)
-
-
 def create_table(db: Database, name: str) -> Table:
-    table = Table(store.new_key(), name, store.now())
+    table = Table(store.new_key(), name, store.now(), store.new_key())
     with store.transaction(db):
-        db.table("tables").insert({"id": table.id, "name": table.name, "created": table.created})
+        db.execute(
+            "INSERT INTO tables (id, name, created, view_id) VALUES (?, ?, ?, ?)",
+            [table.id, table.name, table.created, table.view_id],
+        )
     return table
 
 
 def get_table(db: Database, table_id: str) -> Table | None:
-    try:
-        row = db.table("tables").get(table_id)
-    except NotFoundError:
-        return None
-    return Table(row["id"], row["name"], row["created"])
+    row = db.execute(
+        "SELECT id, name, created, view_id FROM tables WHERE id = ?", [table_id]
+    ).fetchone()
+    return Table(*row) if row else None
+
+
+def table_by_view(db: Database, view_id: str) -> Table | None:
+    """The table whose screen is at /tv/<view_id>."""
+    row = db.execute(
+        "SELECT id, name, created, view_id FROM tables WHERE view_id = ?", [view_id]
+    ).fetchone()
+    return Table(*row) if row else None
+
+
+def latest_game(db: Database, table_id: str) -> str | None:
+    """The game the table started last: what its screen shows."""
+    row = db.execute(
+        "SELECT game_id FROM table_games WHERE table_id = ? ORDER BY added DESC, rowid DESC "
+        "LIMIT 1",
+        [table_id],
+    ).fetchone()
+    return row[0] if row else None
 
 
 def table_of_game(db: Database, game_id: str) -> str | None:
@@ -117,11 +107,18 @@ def _add_players(db: Database, table_id: str, names: list[str]) -> None:
         )
 
 
-def add_game(db: Database, table_id: str, game_id: str, players: list[str]) -> None:
-    """File a game under the table (moving it from any other) and add its players."""
+def file_game(
+    db: Database, table_id: str, game_id: str, players: list[str], added: str | None = None
+) -> None:
+    """File a game under the table (moving it from any other) and add its players.
+
+    Inside a transaction (a game being started) it is part of it. ``added``: when the
+    game was started, for one brought back from a backup (else now).
+    """
     with store.transaction(db):
         db.table("table_games").upsert(
-            {"game_id": game_id, "table_id": table_id, "added": store.now()}, pk="game_id"
+            {"game_id": game_id, "table_id": table_id, "added": added or store.now()},
+            pk="game_id",
         )
         _add_players(db, table_id, players)
 
@@ -178,17 +175,6 @@ def set_retired(db: Database, table_id: str, name: str, retired: bool) -> None:
         )
         if cursor.rowcount != 1:
             raise RosterError(_("%(player)s is not on this table's list of players", player=name))
-
-
-def restore_dates(db: Database, game_id: str, created: str, updated: str) -> None:
-    """An imported game keeps the dates it was played on, not the day of the import."""
-    if created and updated:
-        with store.transaction(db):
-            db.execute(
-                "UPDATE games SET created = ?, updated = ? WHERE id = ?",
-                [created, updated, game_id],
-            )
-            db.execute("UPDATE table_games SET added = ? WHERE game_id = ?", [created, game_id])
 
 
 def restore_roster(
