@@ -13,6 +13,7 @@ guarded by the version read, and returns a result value:
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -21,7 +22,7 @@ from typing import Any
 from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import notes, store
+from . import notes, store, tables
 from .i18n import N_, _, language
 from .rules.game import (
     Game,
@@ -36,8 +37,9 @@ from .rules.game import (
     load_game,
     replay_from,
 )
-from .rules.phases import RulesError
+from .rules.phases import Progression, RulesError, make_rules
 from .rules.reasons import Rule
+from .table_archive import TableArchive
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
 STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")
@@ -136,32 +138,132 @@ def load(db: Database, game_id: str) -> Current | None:
     return None if stored is None else current(stored)
 
 
-# --- create -----------------------------------------------------------------------------
+# --- starting games ---------------------------------------------------------------------
 
 
-def create(
-    db: Database, data: Mapping[str, Any], *, action: str = "create", note: str = ""
+def start_game(
+    db: Database,
+    data: Mapping[str, Any],
+    *,
+    action: str = "create",
+    note: str = "",
+    table_id: str | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
 ) -> Saved | Refused:
-    """A new game from its game file (hands may already be in it, as for an import).
+    """Every new game: started on the form, imported, from the API, a rematch, a backup's.
 
-    ``note``: how the history tells it (``notes.note``); "Game created" by default.
+    ``data`` is its game file (hands may already be in it, as for an import). A new
+    Mixed-up Masters game deals each player a shuffled order of the phases. Filed
+    under ``table_id`` (its players join the roster) in the same transaction.
+    ``follows``: the game it was started after, whose screens follow it here;
+    ``dates``: when a game from a backup was first and last played. ``note``: how
+    the history tells it (``notes.note``); "Game created" by default.
     """
     try:
-        game = load_game(data)
+        game = load_game(_dealt_orders(data))
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
         problems = tuple(getattr(error, "problems", ()))
         return Refused(str(error), problems, getattr(error, "rule", None))
     summary = note or notes.note("create")
-    stored = store.create_game(
-        db,
-        game_to_json(game),
-        action=action,
-        summary=summary,
-        standings=replayed.standings.to_json(),
-        kept=list(replayed.kept),
-    )
+    with store.transaction(db):
+        stored = store.create_game(
+            db,
+            game_to_json(game),
+            action=action,
+            summary=summary,
+            standings=replayed.standings.to_json(),
+            kept=list(replayed.kept),
+            follows=follows,
+            dates=dates,
+        )
+        if table_id is not None:
+            added = dates[0] if dates else None
+            tables.file_game(db, table_id, stored.id, list(game.players), added)
     return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
+
+
+def _dealt_orders(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A new Mixed-up Masters game without phase orders: each player's, shuffled."""
+    if not isinstance(data, Mapping) or data.get("orders") or data.get("hands"):
+        return data  # an imported game keeps its own (or lacks them, and is refused)
+    options = data.get("options") or {}
+    players = data.get("players")
+    if not isinstance(options, Mapping) or not isinstance(players, list):
+        return data  # the engine says what is wrong
+    try:
+        rules = make_rules(
+            str(data.get("rules", "official")), {str(k): str(v) for k, v in options.items()}
+        )
+    except RulesError:
+        return data
+    if rules.progression is not Progression.MIXED_UP:
+        return data
+    shuffle = secrets.SystemRandom().sample
+    sequence = list(rules.sequence)
+    return {**data, "orders": {str(name): shuffle(sequence, len(sequence)) for name in players}}
+
+
+def rematch(db: Database, game_id: str) -> Saved | Refused:
+    """The same players, rules and table; the player after the last game's first dealer deals.
+
+    Tapped on two phones at once, it starts one game: the second finds the first.
+    """
+    with store.transaction(db):
+        now = load(db, game_id)
+        if now is None:
+            return Refused(_(NO_GAME))
+        link = store.game_link(db, game_id)
+        if link is not None and link.next_game is not None:
+            started = load(db, link.next_game)
+            if started is not None:
+                return Saved(started, notes.note("rematch"), changed=False)
+        game = now.game
+        data = game_to_json(game)
+        players = list(game.players)
+        data.update(hands=[], dealer=players[(players.index(game.dealer) + 1) % len(players)])
+        data.pop("orders", None)
+        table_id = tables.table_of_game(db, game_id)
+        return start_game(db, data, note=notes.note("rematch"), table_id=table_id, follows=game_id)
+
+
+def next_at_table(db: Database, table_id: str) -> str | None:
+    """The game a new game at this table follows: the table's latest, if nothing followed it."""
+    latest = tables.latest_game(db, table_id)
+    link = store.game_link(db, latest) if latest else None
+    return latest if link is not None and link.next_game is None else None
+
+
+def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
+    """A table and all its games from a backup, in one transaction: all of it, or nothing."""
+    try:
+        with store.transaction(db):
+            table = tables.create_table(db, archive.name)
+            note = notes.note("table-import", table=archive.name)
+            for entry in archive.games:
+                dates = (entry.created, entry.updated) if entry.created and entry.updated else None
+                result = start_game(
+                    db,
+                    game_to_json(entry.game),
+                    action="import",
+                    note=note,
+                    table_id=table.id,
+                    dates=dates,
+                )
+                if isinstance(result, Refused):
+                    raise _Undone(result)
+            tables.restore_roster(db, table.id, archive.players, archive.aliases)
+    except _Undone as undone:
+        return undone.refused
+    return table
+
+
+class _Undone(Exception):
+    """Ends a transaction whose work must not stay (the refusal is what to say)."""
+
+    def __init__(self, refused: Refused) -> None:
+        self.refused = refused
 
 
 # --- hands ------------------------------------------------------------------------------
