@@ -271,7 +271,9 @@ def main() -> None:
             server.terminate()
             server.wait()
     print(f"one scorekeeper page and {WATCHERS} watch pages; idle windows of {idle:.0f} s")
-    print("| | idle table-minute (CPU) | recorded hand (CPU, median / max) | every screen shows it |")
+    print(
+        "| | idle table-minute (CPU) | recorded hand (CPU, median / max) | every screen shows it |"
+    )
     print("|---|---|---|---|")
     for size, result in results.items():
         hand_ms = result["hand_ms"]

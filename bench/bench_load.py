@@ -455,7 +455,7 @@ def stored_per_hand(folder: Path) -> tuple[float, float]:
 
     db = store.connect(folder / "stored.sqlite3")
     game = {"rules": "plus10", "players": PLAYERS, "dealer": PLAYERS[0], "hands": []}
-    game_id = actions.create(db, game).current.stored.id  # type: ignore[union-attr]
+    game_id = actions.start_game(db, game).current.stored.id  # type: ignore[union-attr]
     sizes = {}
     for number in range(1, 111):
         out = PLAYERS[(number - 1) % len(PLAYERS)]

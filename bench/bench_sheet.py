@@ -77,7 +77,7 @@ def main() -> int:
         for hands in SIZES:
             game = long_game(hands)
             kept = replay_from(game).kept
-            saved = actions.create(db, game_to_json(game))
+            saved = actions.start_game(db, game_to_json(game))
             assert isinstance(saved, actions.Saved), saved
             url = f"/v/{saved.current.stored.id}/print/score-sheet.pdf"
             pages = game_sheet(game, view_url=VIEW_URL).count(b"/Type /Page\n")

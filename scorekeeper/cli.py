@@ -301,7 +301,11 @@ def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
 
 
 # How `serve` runs waitress (bench/bench_load.py serves its bare route the same way).
-WAITRESS = {"ident": "scorekeeper", "connection_limit": 1000}  # a club night: many phones
+WAITRESS = {
+    "ident": "scorekeeper",
+    "connection_limit": 1000,  # a club night: many phones
+    "channel_request_lookahead": 1,  # a waiting live poll learns when its page has gone
+}
 
 
 def phone_address(url: str) -> str | None:
@@ -574,7 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("port (default %(port)s)", port=DEFAULT_PORT),
     )
     p.add_argument("--db", help=database_help)
-    p.add_argument("--threads", type=int, default=8, help=_("worker threads (default 8)"))
+    # each page's live poll waits in a thread: a table of phones, a tablet and players' phones
+    p.add_argument("--threads", type=int, default=32, help=_("worker threads (default 32)"))
     p.add_argument(
         "--workers",
         type=int,

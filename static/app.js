@@ -51,30 +51,88 @@
   // Live pages (elements marked data-live poll themselves): refresh at once when the phone
   // wakes, the tab comes back or the network returns, and do not poll from a pocket.
   function refreshLive() {
-    if (document.hidden || !window.htmx) { return; }
-    document.querySelectorAll("[data-live]").forEach(function (el) { htmx.trigger(el, "live-refresh"); });
+    if (!window.htmx) { return; }
+    document.querySelectorAll("[data-live]").forEach(function (el) {
+      // a page put away stops its waiting poll (the server need not answer a pocket)
+      htmx.trigger(el, document.hidden ? "htmx:abort" : "live-refresh");
+    });
   }
   document.addEventListener("visibilitychange", refreshLive);
   window.addEventListener("focus", refreshLive);
   window.addEventListener("online", refreshLive);
   window.addEventListener("pageshow", function (event) { if (event.persisted) { refreshLive(); } });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (document.hidden && event.detail.elt.hasAttribute("data-live")) { event.preventDefault(); }
+    var elt = event.detail.elt;
+    if (elt.hasAttribute("data-live") && (document.hidden || elt.dataset.leaving)) {
+      event.preventDefault();
+    }
+    // Leaving the page (a link, or a form such as Save): its waiting live poll has nobody to
+    // tell, so let the server know at once rather than render an answer for it.
+    if (event.detail.boosted) {
+      document.querySelectorAll("[data-live]").forEach(function (el) {
+        el.dataset.leaving = "1";
+        htmx.trigger(el, "htmx:abort");
+      });
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.boosted && !event.detail.successful) {  // still here: keep up again
+      document.querySelectorAll("[data-live][data-leaving]").forEach(function (el) { delete el.dataset.leaving; });
+      refreshLive();
+    }
   });
 
   // A hand form someone has started typing in is theirs: another phone's change updates the
-  // scoreboard and the hands, and saving a stale hand is refused with an explanation.
+  // scoreboard and the hands, and saving a stale hand is refused with an explanation. Only a
+  // person's own input counts as typing (the page filling in players' points does not).
   ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTyping); });
   function markTyping(event) {
-    var form = event.target.closest && event.target.closest("#record form");
+    var form = event.isTrusted && event.target.closest && event.target.closest("#record form");
     if (form) { form.dataset.typing = "1"; }
   }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    if (target && target.id === "record" && target.querySelector("form[data-typing]")) {
-      event.detail.shouldSwap = false;
+    var form = target && target.id === "record" && target.querySelector("form[data-typing]");
+    if (!form) { return; }
+    event.detail.shouldSwap = false;
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector("form.hand-form");
+    if (incoming && sameHand(form, incoming)) {
+      fillFromPhones(form, incoming);
+      var note = target.querySelector(".from-phones");
+      var sent = fragment.querySelector(".from-phones");
+      if (note && sent) { note.textContent = sent.textContent; }
     }
   });
+  function sameHand(form, other) {
+    var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };
+    return number(form) === number(other);
+  }
+  // Points sent from players' phones arrive with the live poll. In a form someone is typing
+  // in, they fill only the fields nobody changed by hand; nothing is saved here.
+  function fillFromPhones(form, incoming) {
+    var changed = false;
+    incoming.querySelectorAll("input[data-phone]").forEach(function (sent) {
+      var points = form.querySelector("input[name='" + sent.name + "']");
+      if (!points || points.dataset.phone === sent.dataset.phone || document.activeElement === points) { return; }
+      var seat = sent.name.split("-")[1];
+      var parts = sent.dataset.phone.split(":");
+      var untouched = points.value === "" || points.value === (points.dataset.phoneValue || "");
+      if (parts[2] === "1") {
+        var out = form.querySelector("input[name=went_out][value='" + seat + "']");
+        if (out && !form.querySelector("input[name=went_out]:checked")) { out.checked = true; }
+      } else if (untouched) {
+        points.value = parts[0];
+        points.dataset.phoneValue = points.value;
+      }
+      var made = form.querySelector("input[name='made-" + seat + "']");
+      if (made && (parts[1] === "1" || points.dataset.phone)) { made.checked = parts[1] === "1"; }
+      points.dataset.phone = sent.dataset.phone;
+      points.classList.add("from-phone");
+      changed = true;
+    });
+    if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
+  }
 
   // The table view stays on: ask for a screen wake lock where the browser has one.
   var wakeLock = null;
@@ -152,49 +210,6 @@
     if (refused && event.detail.target === document.body) { refused.focus({ preventScroll: true }); }
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
-  // Points sent from players' phones fill in the scorekeeper's form as they arrive.
-  // A field the scorekeeper changed by hand is left alone; nothing is saved here.
-  function fillFromPhones() {
-    var box = document.querySelector("[data-entries-url]");
-    var form = box && box.querySelector("form.hand-form");
-    if (!form || document.hidden) { return; }
-    fetch(box.dataset.entriesUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) {
-        if (!data || String(data.hand) !== box.dataset.hand) { return; }
-        var changed = false;
-        var sent = [];
-        var note = box.querySelector(".from-phones");
-        var words = (note && note.dataset) || {};  // the page's language, from the template
-        Object.keys(data.entries).forEach(function (seat) {
-          var entry = data.entries[seat];
-          sent.push(entry.name + ": " + (entry.went_out ? words.wentOut || "went out"
-            : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")));
-          var points = form.querySelector("input[name='points-" + seat + "']");
-          var made = form.querySelector("input[name='made-" + seat + "']");
-          var stamp = [entry.points, entry.made, entry.went_out].join(":");
-          if (!points || points.dataset.phone === stamp || document.activeElement === points) { return; }
-          var untouched = points.value === "" || points.value === points.dataset.phoneValue;
-          if (entry.went_out) {
-            var out = form.querySelector("input[name=went_out][value='" + seat + "']");
-            if (out && !form.querySelector("input[name=went_out]:checked")) { out.checked = true; }
-          } else if (untouched) {
-            points.value = String(entry.points);
-            points.dataset.phoneValue = points.value;
-          }
-          if (made && (entry.made || points.dataset.phone)) { made.checked = entry.made; }
-          points.dataset.phone = stamp;
-          points.classList.add("from-phone");
-          changed = true;
-        });
-        if (note && sent.length) {
-          note.textContent = (words.sent || "Sent from phones (check, then save):") + " " + sent.join("; ");
-        }
-        if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
-      })
-      .catch(function () { /* offline for a moment: the next round tries again */ });
-  }
-  setInterval(fillFromPhones, 2000);
   document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

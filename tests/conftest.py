@@ -17,6 +17,7 @@ def app(tmp_path):
             "DATABASE": str(tmp_path / "games.sqlite3"),
             "SECRET_KEY": "test",
             "SERVER_NAME": "table.test",
+            "POLL_HOLD": 0,  # the test client asks one thing at a time: never hold a poll
         }
     )
     store.close_all()  # the connections each test's threads opened

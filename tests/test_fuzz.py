@@ -19,7 +19,10 @@ from schemathesis import checks
 from webutil import csrf, new_game
 
 from scorekeeper import create_app
-from scorekeeper.web.openapi import SPEC
+from scorekeeper.rules.phases import OPTIONS, PROFILES
+from scorekeeper.web.api import description
+
+SPEC = description()
 
 FUZZ = settings(
     max_examples=50,
@@ -67,6 +70,26 @@ OPERATIONS = [
 
 def test_the_served_description_is_the_one_the_fuzzer_reads(client):
     assert client.get("/api/openapi.json").get_json() == SPEC
+
+
+def test_the_description_names_the_engines_rules_and_house_rules():
+    """docs/openapi.json is a data file: it must keep up with the engine."""
+
+    def enums(node):
+        if isinstance(node, dict):
+            if "official" in node.get("enum", []):
+                yield node["enum"]
+            for value in node.values():
+                yield from enums(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from enums(value)
+
+    found = list(enums(SPEC))
+    assert len(found) >= 4 and all(names == sorted(PROFILES) for names in found)
+    text = json.dumps(SPEC)
+    for option in OPTIONS:
+        assert option in text, f"house rule {option} is not in docs/openapi.json"
 
 
 def test_every_api_route_is_described(app):

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from webutil import csrf, new_game, record
 
 from scorekeeper import create_app, store
-from scorekeeper.web.redact import RedactEditKeys
+from scorekeeper.web.security import RedactKeys as RedactEditKeys
 
 HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 50}}
 
@@ -218,7 +218,7 @@ def test_unknown_api_addresses_and_methods_are_answered_in_json(client):
 
 
 def test_a_crash_in_a_check_api_is_answered_in_json(tmp_path, monkeypatch):
-    from scorekeeper.web import check
+    from scorekeeper.web import api as check
 
     app = create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "SECRET_KEY": "x"})
 

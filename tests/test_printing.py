@@ -792,7 +792,7 @@ def test_the_sheet_from_the_kept_standings_equals_the_sheet_from_a_replay(tmp_pa
     players = ["Zoë", "Дмитрий", "李雷", "דוד"]
     db = store.connect(tmp_path / "games.sqlite3")
     try:
-        created = actions.create(db, {"players": players, "dealer": "李雷", "hands": []})
+        created = actions.start_game(db, {"players": players, "dealer": "李雷", "hands": []})
         assert isinstance(created, actions.Saved)
         game_id = created.current.stored.id
 

@@ -146,8 +146,8 @@ def test_a_poll_on_a_damaged_file_gets_the_clear_503_too(tmp_path, monkeypatch):
         error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
         raise error
 
-    monkeypatch.setattr(store, "game_version", broken)
+    monkeypatch.setattr(store, "game_link", broken)
     monkeypatch.setattr(store, "get_game", broken)
-    response = client.get(f"/v/{game_id}/live", headers={"If-None-Match": '"v1"'})
+    response = client.get(f"/v/{game_id}", headers={"HX-Request": "true"})
     assert response.status_code == 503
     assert "damaged" in response.get_data(as_text=True)

@@ -10,7 +10,7 @@ from flask import render_template
 
 from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.phases import make_rules
-from scorekeeper.web.chart import FONT, score_chart, text_width
+from scorekeeper.web.charts import FONT, score_chart, text_width
 
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
 

@@ -84,7 +84,7 @@ def test_static_files_are_compressed_once_at_start_not_per_request(client, monke
 
 
 def test_a_changed_file_gets_a_new_url(tmp_path):
-    from scorekeeper.web.static_files import load
+    from scorekeeper.web.assets import load
 
     (tmp_path / "app.css").write_text("body { color: black; }")
     before = load(tmp_path)["app.css"].digest

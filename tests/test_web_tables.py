@@ -10,31 +10,9 @@ import re
 import zipfile
 
 import pytest
-from webutil import csrf, export, new_game, record
+from webutil import csrf, export, new_game, new_table, record, table_game
 
 from scorekeeper import store, tables
-
-
-def new_table(client, name="The Smiths") -> str:
-    response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": name})
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"]
-
-
-def table_game(client, table_url, players=("Ann", "Bob", "Cy"), dealer=0, **options) -> str:
-    page = client.get(f"{table_url}/new?" + "&".join(f"player={p}" for p in players))
-    assert page.status_code == 303
-    form = client.get(page.headers["Location"]).get_data(as_text=True)
-    table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
-    for i, name in enumerate(players):
-        assert f'id="player-{i}" name="player-{i}"' in form and f'value="{name}"' in form
-    data = {"csrf_token": csrf(client), "profile": "official", "dealer": str(dealer)}
-    data.update({f"player-{i}": name for i, name in enumerate(players)})
-    data["table"] = table_id
-    data.update({f"opt-{key}": value for key, value in options.items()})
-    response = client.post("/new", data=data)
-    assert response.status_code == 303, response.get_data(as_text=True)
-    return response.headers["Location"]
 
 
 def finish(client, url, winner=0, others=(1, 2)):
@@ -183,47 +161,28 @@ def test_a_device_that_opens_a_watch_link_keeps_the_game_without_its_edit_key(ap
     record(client, url, 1, went_out=0, points={1: 60, 2: 60})
     game_id, key = url.rsplit("/", 2)[1:]
     watcher = app.test_client()
-    page = watcher.get(f"/v/{game_id}")
-    assert "Set-Cookie" not in page.headers  # one page for every watcher, rendered once
-    assert f'hx-get="/v/{game_id}/keep" hx-trigger="load"' in page.get_data(as_text=True)
-    asked = watcher.get(f"/v/{game_id}/keep", headers=HTMX)  # what the watch page asks as it loads
-    assert asked.headers["Cache-Control"] == "no-store" and "HX-Request" in asked.vary
-    form = asked.get_data(as_text=True)
-    assert form.startswith('<div id="keep"') and 'hx-trigger="load, submit"' in form
-    assert _watching(watcher.get("/").get_data(as_text=True)) == ""  # asking keeps nothing yet
-    token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
-    kept = watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token}, headers=HTMX)
-    assert "on this device's start page" in kept.get_data(as_text=True)
+    page = watcher.get(f"/v/{game_id}")  # a plain page load: it works without JavaScript
+    assert "on this device's start page" in page.get_data(as_text=True)
+    assert "session=" in page.headers["Set-Cookie"]  # this device's own memory
     home = watcher.get("/").get_data(as_text=True)
     watching = _watching(home)
     assert f'href="/v/{game_id}"' in watching and "Ann, Bob, Cy" in watching
     assert "hand 2" in watching
     assert key not in home and "Continue:" not in home  # watching gives no edit rights
     assert _watching(app.test_client().get("/").get_data(as_text=True)) == ""  # nor other devices
+    poll = app.test_client().get(f"/v/{game_id}", headers=HTMX)
+    assert "Set-Cookie" not in poll.headers  # its live part remembers nothing
 
 
-def test_without_javascript_the_watch_link_keeps_the_game_through_a_form(app, client):
+def test_forgetting_needs_the_devices_token_and_a_real_game(app, client):
     game_id = new_game(client).rsplit("/", 2)[1]
     watcher = app.test_client()
-    page = watcher.get(f"/v/{game_id}/keep").get_data(as_text=True)
-    assert "<h1>Keep this game on this device</h1>" in page and "Ann, Bob, Cy" in page
-    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
-    assert "hx-post" not in page  # a plain form, sent by a tap
-    kept = watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token})
-    assert kept.status_code == 303 and kept.headers["Location"] == f"/v/{game_id}/keep"
-    assert "start page, under Watching" in watcher.get(f"/v/{game_id}/keep").get_data(as_text=True)
+    watcher.get(f"/v/{game_id}")
+    assert watcher.post(f"/v/{game_id}/forget", headers=HTMX).status_code == 400
     assert f'href="/v/{game_id}"' in _watching(watcher.get("/").get_data(as_text=True))
-
-
-def test_keeping_a_watch_link_needs_the_devices_token_and_a_real_game(app, client):
-    game_id = new_game(client).rsplit("/", 2)[1]
-    watcher = app.test_client()
-    assert watcher.post(f"/v/{game_id}/keep", headers=HTMX).status_code == 400
-    assert _watching(watcher.get("/").get_data(as_text=True)) == ""
     token = csrf(watcher)
-    assert watcher.get("/v/nosuchgame/keep").status_code == 404
-    assert watcher.post("/v/nosuchgame/keep", data={"csrf_token": token}).status_code == 404
-    assert watcher.post("/v/nosuchgame/forget", data={"csrf_token": token}).status_code == 303
+    assert watcher.get("/v/nosuchgame").status_code == 404
+    assert watcher.post("/v/nosuchgame/forget", data={"csrf_token": token}).status_code == 404
 
 
 def test_a_watched_game_can_be_forgotten_and_a_scorekeepers_game_is_not(app, client):
@@ -231,14 +190,14 @@ def test_a_watched_game_can_be_forgotten_and_a_scorekeepers_game_is_not(app, cli
     client.get(url)
     game_id = url.rsplit("/", 2)[1]
     token = csrf(client)
-    client.post(f"/v/{game_id}/keep", data={"csrf_token": token})  # the scorekeeper watches too
+    client.get(f"/v/{game_id}")  # the scorekeeper watches too
     home = client.get("/").get_data(as_text=True)
     assert f'href="{url}"' in home and _watching(home) == ""  # still kept as theirs to score
     client.post(f"/v/{game_id}/forget", data={"csrf_token": token})
     assert f'href="{url}"' in client.get("/").get_data(as_text=True)
     watcher = app.test_client()
     token = csrf(watcher)
-    watcher.post(f"/v/{game_id}/keep", data={"csrf_token": token})
+    watcher.get(f"/v/{game_id}")
     assert f'action="/v/{game_id}/forget"' in _watching(watcher.get("/").get_data(as_text=True))
     gone = watcher.post(f"/v/{game_id}/forget", data={"csrf_token": token})
     assert gone.status_code == 303 and gone.headers["Location"] == "/"
@@ -456,7 +415,7 @@ def test_a_backup_that_unpacks_to_too_much_is_refused(client):
 def test_table_and_player_links_are_kept_out_of_logs():
     import logging
 
-    from scorekeeper.web.redact import RedactEditKeys
+    from scorekeeper.web.security import RedactKeys as RedactEditKeys
 
     record = logging.LogRecord(
         "waitress",

@@ -1,4 +1,4 @@
-"""The JSON API for games: create one, read its standings, record hands.
+"""The JSON API: games (create one, read it, record hands) and the checkers, at /api/.
 
 Other programs (a bot, a spreadsheet, a second app at the table) use the same
 game file as the export (docs/game-format.md). The edit key in the URL is the
@@ -6,26 +6,43 @@ only credential: these routes never read or set a cookie, which is why they can
 be exempt from CSRF (a browser cannot make a cross-site request carry a secret
 it does not know). Every check is the engine's, every write one versioned
 transaction (scorekeeper.actions), so a hand re-sent after a lost answer, or the
-same hand sent from three phones at once, is recorded exactly once.
+same hand sent from three phones at once, is recorded exactly once. What each
+route accepts and answers is described in docs/openapi.json, served as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, g, jsonify, request
+from werkzeug.datastructures import MultiDict
 
-from .. import actions, notes, store
+from .. import actions, notes, shipped, store
 from ..i18n import _
+from ..rules.check import check_phase
 from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
 from ..rules.names import lookalike_warning, lookalikes
-from .csrf import exempt
-from .db import db
-from .jsonbody import JsonError, request_json
+from .access import db, public_url
+from .forms import JsonError, request_json
+from .security import checking, creating, csrf_exempt
+from .tools import BadRequest, Tool, make_tool, run_hit, run_solve
 
-bp = Blueprint("api", __name__, url_prefix="/api/games")
+bp = Blueprint("api", __name__, url_prefix="/api")
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
+
+
+@cache
+def description() -> dict[str, Any]:
+    """The OpenAPI 3.1 description (docs/openapi.json)."""
+    return json.loads((shipped("docs") / "openapi.json").read_text(encoding="utf-8"))
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(description())
 
 
 class ApiError(Exception):
@@ -55,14 +72,12 @@ def _body() -> dict[str, Any]:
 
 
 def _links(stored: store.StoredGame) -> dict[str, str]:
+    """The game's links, at the address phones open (access.public_url)."""
+    game, key = stored.id, stored.edit_key
     return {
-        "view_url": url_for("share.view", game_id=stored.id, _external=True),
-        "edit_url": url_for(
-            "games.game_page", game_id=stored.id, key=stored.edit_key, _external=True
-        ),
-        "hands_url": url_for(
-            "api.record_hand", game_id=stored.id, key=stored.edit_key, _external=True
-        ),
+        "view_url": public_url("watch.view", game_id=game),
+        "edit_url": public_url("games.game_page", game_id=game, key=key),
+        "hands_url": public_url("api.record_hand", game_id=game, key=key),
     }
 
 
@@ -84,15 +99,16 @@ def _refused(result: actions.Refused) -> ApiError:
 # --- create and read -----------------------------------------------------------------
 
 
-@bp.post("")
-@exempt
+@bp.post("/games")
+@csrf_exempt
+@creating
 def create_game():
     """A new game from its game file (hands may already be in it, as for an import)."""
     body = _body()
     hands = body.get("hands")
     count = len(hands) if isinstance(hands, list) else 0
     note = notes.note("api-create", hands=count)
-    result = actions.create(db(), body, action="api-create", note=note)
+    result = actions.start_game(db(), body, action="api-create", note=note)
     if isinstance(result, actions.Refused):
         raise _refused(result)
     stored, standings = result.current.stored, result.current.standings
@@ -111,21 +127,22 @@ def create_game():
     return response
 
 
-def _current(game_id: str) -> actions.Current:
-    current = actions.load(db(), game_id)
+def _current() -> actions.Current:
+    """The game the URL names: the link was checked already (access.py)."""
+    current = actions.load(db(), g.link.game_id)
     if current is None:
         raise ApiError(404, _(NOT_FOUND))
     return current
 
 
-@bp.get("/<game_id>")
-def read_game(game_id: str):
+@bp.get("/games/<game_id>")
+def read_game():
     """Standings and the game file: what anyone holding the view link may see."""
-    current = _current(game_id)
+    current = _current()
     return jsonify(
         id=current.stored.id,
         version=current.version,
-        view_url=url_for("share.view", game_id=current.stored.id, _external=True),
+        view_url=public_url("watch.view", game_id=current.stored.id),
         standings=current.standings.to_json(),
         game=current.stored.state,
     )
@@ -167,16 +184,14 @@ def _answer(current: actions.Current, status: int, **extra: Any):
     return response
 
 
-@bp.post("/<game_id>/<key>/hands")
-@exempt
-def record_hand(game_id: str, key: str):
+@bp.post("/games/<game_id>/<key>/hands")
+@csrf_exempt
+def record_hand():
     """Record hand N: 201 when saved, 200 when this very hand was saved already."""
-    current = _current(game_id)
-    if not store.edit_key_matches(current.stored, key):
-        raise ApiError(404, _(NOT_FOUND))
+    current = _current()
     number, raw = _request_hand()
     hand = _read_hand(current.game, raw, number)
-    result = actions.record(db(), game_id, number, hand)
+    result = actions.record(db(), current.stored.id, number, hand)
     if isinstance(result, actions.Saved):
         if not result.changed:
             return _answer(result.current, 200, hand_number=number, recorded=False)
@@ -191,3 +206,70 @@ def record_hand(game_id: str, key: str):
     if now is None:
         raise ApiError(503, result.message)
     raise ApiError(409, result.message, **extra)
+
+
+# --- the checkers ---------------------------------------------------------------------
+
+
+def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
+    args = MultiDict(request.args)
+    if request.is_json:
+        try:
+            body = request_json()
+        except JsonError as error:
+            return jsonify(error=_("The body cannot be read: %(reason)s.", reason=error)), 400
+        if not isinstance(body, dict):
+            return jsonify(error=_("send a JSON object")), 400
+        args = MultiDict()
+        for key, value in body.items():
+            for item in value if isinstance(value, list) else [value]:
+                if key == "options" and isinstance(item, dict):
+                    for k, v in item.items():
+                        args.add("option", f"{k}={v}")
+                else:
+                    args.add(key, str(item))
+    try:
+        tool = make_tool(args)
+    except BadRequest as error:
+        return jsonify(error=error.message, field=error.field), 400
+    for name in required:
+        if not args.get(name):
+            return jsonify(error=_("%(field)s is required", field=name), field=name), 400
+    result = run(tool)
+    if tool.errors:
+        name, message = next(iter(tool.errors.items()))
+        return jsonify(error=message, field=name), 400
+    return jsonify(
+        {**result.to_json(), "phase": tool.phase} if hasattr(result, "to_json") else result
+    )
+
+
+def _api_phase(tool: Tool):
+    groups = [tool.cards(f"g{i}") for i, _ in enumerate(tool.args.getlist("group"))]
+    return check_phase(tool.rules, tool.phase, groups) if not tool.errors else None
+
+
+@bp.route("/check", methods=["GET", "POST"])
+@csrf_exempt
+@checking
+def check():
+    def run(tool: Tool):
+        for i, text in enumerate(tool.args.getlist("group")):
+            tool.args[f"g{i}"] = text
+        return _api_phase(tool)
+
+    return _api(run, ("group",))
+
+
+@bp.route("/hit", methods=["GET", "POST"])
+@csrf_exempt
+@checking
+def hit():
+    return _api(run_hit, ("kind", "group", "card"))
+
+
+@bp.route("/solve", methods=["GET", "POST"])
+@csrf_exempt
+@checking
+def solve():
+    return _api(run_solve, ("hand",))

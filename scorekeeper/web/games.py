@@ -1,55 +1,42 @@
-"""Games: start one, import one, its scorekeeper page and its share page."""
+"""Games: start one, import one, its scorekeeper page (and that page's live part), share it,
+start the rematch."""
 
 from __future__ import annotations
 
-import secrets
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
-
-from .. import actions, notes, self_entry, tables
+from .. import actions, notes, self_entry, store, tables
 from ..i18n import N_, _
 from ..jsontext import JsonError, parse_json
 from ..printing.text import rules_line
 from ..rules.game import Problem, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
-from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
+from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
 from ..rules.reasons import Rule
-from . import keeper_pages, versioned
-from .chart import score_chart
-from .csrf import reading
-from .db import db, game_or_404
-from .hand_form import HandForm, card_fields
-from .links import public_url, this_computer_only
-from .listing import device_home, suggested_names
-from .numbers import whole_number
-from .qr import qr_svg
+from . import device, live
+from .access import db, game, public_url, qr_svg, this_computer_only
+from .charts import score_chart
+from .forms import HandForm, card_fields, whole_number
+from .security import creating, reading
 
 bp = Blueprint("games", __name__)
 
-__all__ = ["bp", "db", "game_or_404", "render_game", "view_context"]
-
 
 def view_context(current: actions.Current) -> dict:
-    """What every scoreboard page shows: the kept standings of the game's version."""
+    """What every scoreboard shows: the kept standings of the game's version."""
     game, stored = current.game, current.stored
-    # every page of a version shows the same chart: the scorekeeper's, the watchers', the table's
-    chart = None
-    if len(game.hands) >= 2:
-        chart = versioned.once(("chart", stored.id, stored.version), lambda: score_chart(game))
     return {
         "stored": stored,
         "game": game,
         "standings": current.standings,
-        "chart": chart,
+        "chart": score_chart(game) if len(game.hands) >= 2 else None,
         "phase_text": lambda n: str(game.rules.phase(n)),
         "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
     }
 
 
-@bp.get("/")
-def home():
-    return render_template("home.html", **device_home(db()))
-
+# --- starting a game ----------------------------------------------------------------------
 
 # Words for the house-rule choices (the option values themselves are for files and the CLI).
 CHOICE_LABELS = {
@@ -97,14 +84,15 @@ def _new_game_form(
         error_rules=rules or {},
         options=OPTIONS,
         profiles=PROFILES,
-        names=suggested_names(db()),
+        names=device.suggested_names(db()),
         table=_table_from(values.get("table", "")),
         choice_labels={key: _(label) for key, label in CHOICE_LABELS.items()},
     )
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game():
+@creating
+def new_game() -> Response | str | tuple[str, int]:
     if reading():
         prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
         return _new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
@@ -117,8 +105,8 @@ def new_game():
         if value.strip()
     )
     players = [name for _, name in seated]
-    dealer_seat = request.form.get("dealer", "0")
-    dealer = dict(seated).get(whole_number(dealer_seat))
+    dealer_seat = whole_number(request.form.get("dealer", "0"))
+    dealer = dict(seated).get(dealer_seat) if dealer_seat is not None else None
     profile = request.form.get("profile", "official")
     options = {key: request.form[f"opt-{key}"] for key in OPTIONS if f"opt-{key}" in request.form}
     errors: dict[str, str] = {}
@@ -145,16 +133,11 @@ def new_game():
         "dealer": dealer,
         "hands": [],
     }
-    if rules.progression is Progression.MIXED_UP:
-        shuffle = secrets.SystemRandom().sample
-        state["orders"] = {
-            name: shuffle(list(rules.sequence), len(rules.sequence)) for name in players
-        }
-    result = actions.create(db(), state)  # the engine has the last word on what a game is
-    if isinstance(result, actions.Refused):
+    table_id = table.id if table else None
+    follows = actions.next_at_table(db(), table_id) if table_id else None
+    result = actions.start_game(db(), state, table_id=table_id, follows=follows)
+    if isinstance(result, actions.Refused):  # the engine has the last word on what a game is
         return _new_game_form(values, {"player-0": result.message}), 422
-    if table is not None:
-        tables.add_game(db(), table.id, result.current.stored.id, players)
     for pair in lookalikes(players):
         flash(_("Note: %(warning)s.", warning=lookalike_warning(*pair)))
     return _to_game(result)
@@ -185,7 +168,8 @@ def _changed(profile: str, options: dict[str, str]) -> dict[str, str]:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game():
+@creating
+def import_game() -> Response | str | tuple[str, int]:
     if reading():
         return render_template("import.html", text="", error=None)
     upload = request.files.get("file")
@@ -197,16 +181,15 @@ def import_game():
         message = _("This file cannot be read: %(reason)s.", reason=error)
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
-    count = len(hands) if isinstance(hands, list) else 0
-    note = notes.note("import", hands=count)
-    result = actions.create(db(), data, action="import", note=note)
+    note = notes.note("import", hands=len(hands) if isinstance(hands, list) else 0)
+    result = actions.start_game(db(), data, action="import", note=note)
     if isinstance(result, actions.Refused):
         page = render_template("import.html", text=text, error=result.message, rule=result.rule)
         return page, 422
     return _to_game(result)
 
 
-def _to_game(result: actions.Saved):
+def _to_game(result: actions.Saved) -> Response:
     stored = result.current.stored
     return redirect(url_for("games.game_page", game_id=stored.id, key=stored.edit_key), 303)
 
@@ -219,17 +202,20 @@ def render_game(
     status: int = 200,
     message: str | None = None,
     message_rule: Rule | None = None,
-):
-    """The scorekeeper's page; ``message``: why a change was not made, and its rule."""
-    sent = _phone_entries()
+    template: str = "game.html",
+) -> tuple[str, int]:
+    """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
+    current = game()
+    sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
     return render_template(
-        "game.html",
+        template,
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
-        card_fields=card_fields(g.game.rules),
+        card_fields=card_fields(current.game.rules),
         phone_entries=sent,
-        **view_context(g.current),
+        live_tag=live.keeper_live(g.link),
+        **view_context(current),
     ), status
 
 
@@ -244,34 +230,46 @@ def after_change(result: actions.Result, *, say_what: bool = False):
     return redirect(url_for("games.game_page"), 303)
 
 
-def _phone_entries() -> dict[int, self_entry.Entry]:
-    """Points players sent from their phones for the hand being recorded."""
-    return self_entry.entries(db(), g.stored.id, g.current.standings.hand_number)
-
-
 @bp.get("/g/<game_id>/<key>")
 def game_page():
-    if "_flashes" in session or _phone_entries():  # a note, or points waiting to be saved
-        return render_game()
-    stored = g.stored
-    page = versioned.token_page(("game.html", stored.id, stored.version), lambda: render_game()[0])
-    keeper_pages.offer(page, g.current)
-    return versioned.token_response(page)
+    """The page; for its own poll (htmx), the scoreboard with the form and hands out of band."""
+    if (early := live.game_answer(live.keeper_live, _keeper_url)) is not None:
+        return early
+    if live.polled():
+        return live.fragment(*render_game(template="_keeper_live.html"), live.keeper_live(g.link))
+    current = game()
+    device.remember_game(current.stored.id, current.stored.edit_key)
+    return live.page(*render_game())
+
+
+def _keeper_url(link: store.Link) -> str:
+    return url_for("games.game_page", game_id=link.game_id, key=link.edit_key)
 
 
 @bp.get("/g/<game_id>/<key>/share")
-def game_share():
-    stored = g.stored
+def share():
+    current = game()
+    stored = current.stored
     links = {
         "edit": public_url("games.game_page", game_id=stored.id, key=stored.edit_key),
-        "view": public_url("share.view", game_id=stored.id),
+        "view": public_url("watch.view", game_id=stored.id),
     }
     return render_template(
         "share.html",
         stored=stored,
-        game=g.game,
+        game=current.game,
         links=links,
         local_address=this_computer_only(links["view"]),
         edit_qr=qr_svg(links["edit"]),
         view_qr=qr_svg(links["view"]),
     )
+
+
+@bp.post("/g/<game_id>/<key>/rematch")
+@creating
+def rematch():
+    """Same players, rules and table; the player after the last game's first dealer deals."""
+    result = actions.rematch(db(), g.link.game_id)
+    if isinstance(result, actions.Refused):
+        abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
+    return _to_game(result)

@@ -4,13 +4,15 @@ The browser's Accept-Language decides, unless someone picked a language with
 the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
 the engine alike, is translated through scorekeeper/i18n.py from the same
-catalogues (docs/decisions.md says why).
+catalogues (docs/decisions.md says why). Names in pages are isolated with <bdi>,
+so a right-to-left name cannot reorder the text around it.
 """
 
 from __future__ import annotations
 
 import gettext
 import re
+from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -24,7 +26,7 @@ from flask_babel import (
     format_decimal,
     get_locale,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -112,6 +114,14 @@ def day_of(day: date | None) -> Markup:
     return Markup('<time datetime="%s">%s</time>') % (day.isoformat(), format_date(day))
 
 
+def bdi(name: object) -> Markup:
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def bdi_join(names: Iterable[object], separator: str = ", ") -> Markup:
+    return escape(separator).join(bdi(name) for name in names)
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
     Babel(app, locale_selector=_locale)
@@ -145,6 +155,8 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.filters.update(
+        bdi=bdi,
+        bdi_join=bdi_join,
         decimal=format_decimal,
         day=format_date,
         moment=lambda when: format_datetime(when, "short"),

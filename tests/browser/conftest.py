@@ -57,11 +57,18 @@ def free_port() -> int:
 
 
 def browser_app(database: Path, **config):
-    """The app on its own SQLite file, polling every second, with `config` on top."""
+    """The app on its own SQLite file, its polls held 2 s and asked again within a second,
+    with `config` on top."""
     from scorekeeper import create_app
 
     return create_app(
-        {"DATABASE": str(database), "SECRET_KEY": "browser", "POLL_SECONDS": 1, **config}
+        {
+            "DATABASE": str(database),
+            "SECRET_KEY": "browser",
+            "POLL_SECONDS": 1,
+            "POLL_HOLD": 2,
+            **config,
+        }
     )
 
 
@@ -71,7 +78,7 @@ def served(database: Path, **config) -> Iterator[str]:
     from waitress.server import create_server
 
     port = free_port()
-    server = create_server(browser_app(database, **config), host="127.0.0.1", port=port, threads=4)
+    server = create_server(browser_app(database, **config), host="127.0.0.1", port=port, threads=16)
     thread = serve_in_thread(server)
     try:
         yield f"http://127.0.0.1:{port}"
@@ -110,6 +117,9 @@ def shut_down(server, thread: threading.Thread | None = None) -> None:
     server.task_dispatcher.shutdown()
     if thread is not None:
         thread.join(timeout=5)
+    from scorekeeper import store
+
+    store.close_all()  # each of the server's threads kept a connection to the games file
 
 
 class RestartableServer:
@@ -126,7 +136,7 @@ class RestartableServer:
         from waitress.server import create_server
 
         app = browser_app(self.database)
-        self._server = create_server(app, host="127.0.0.1", port=self.port, threads=4)
+        self._server = create_server(app, host="127.0.0.1", port=self.port, threads=16)
         self._thread = serve_in_thread(self._server)
 
     def stop(self) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import render_template
 from test_web_chart import _long_game
 
-from scorekeeper.web.chart import score_chart
+from scorekeeper.web.charts import score_chart
 
 CSS = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
 

@@ -1,0 +1,352 @@
+"""Reading what people type: whole numbers, JSON bodies, and the hand form.
+
+The hand form's fields use the player's seat number, never their name: ``went_out``,
+``points-2``, ``made-2``, ``low-2``, ``high-2``, ``skips-2``, ``wilds-2``,
+``super_wilds-2``, ``super_skips-2``, ``floater-2``, ``attempt-2``. Card counts
+that are typed count: they give the points (and must agree with a typed total).
+The engine judges what was read; its problems are put back on the fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from flask import request
+
+from .. import actions
+from ..i18n import N_, _
+from ..jsontext import JsonError, parse_json
+from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems
+from ..rules.phases import Progression, Rules
+from ..rules.reasons import Rule
+from ..rules.scoring import SUPER_SKIP_POINTS, SUPER_WILD_POINTS, CardsLeft, laid_down_implied
+
+__all__ = ["JsonError", "request_json", "whole_number", "number_in"]
+
+# --- numbers and JSON -----------------------------------------------------------------
+
+# str.isdigit accepts superscripts such as "²" that int refuses, and int accepts "٣",
+# "+5" and "1_000": neither is what a score sheet means. Only ASCII digits are read.
+_DIGITS = re.compile(r"[0-9]{1,9}")
+
+
+def whole_number(text: str | None) -> int | None:
+    """The number written in plain digits (spaces around are fine), else None."""
+    if text is None:
+        return None
+    text = text.strip()
+    return int(text) if _DIGITS.fullmatch(text) else None
+
+
+def number_in(text: str | None, low: int, high: int) -> int | None:
+    """A whole number from ``low`` to ``high``, else None."""
+    number = whole_number(text)
+    return number if number is not None and low <= number <= high else None
+
+
+def request_json() -> Any:
+    """The request body as JSON (its size is bounded by MAX_CONTENT_LENGTH: 413 beyond)."""
+    try:
+        text = request.get_data(cache=True).decode("utf-8")
+    except UnicodeDecodeError:
+        raise JsonError(_("the body is not UTF-8 text")) from None
+    return parse_json(text)
+
+
+# --- the hand form --------------------------------------------------------------------
+
+# (field and CardsLeft attribute, label, points each); Wilds' worth depends on the game
+CARD_FIELDS = (
+    ("low", "1-9", 5),
+    ("high", "10-12", 10),
+    ("skips", N_("Skip"), 15),
+    ("wilds", N_("Wild"), 25),
+    ("super_wilds", N_("Super Wild"), SUPER_WILD_POINTS),
+    ("super_skips", N_("Super Skip"), SUPER_SKIP_POINTS),
+)
+SUPER_FIELDS = ("super_wilds", "super_skips")
+MAX_COUNT = 20
+
+
+def card_fields(rules: Rules) -> list[tuple[str, str, int]]:
+    """The card kinds a player can be left holding in this game, with their words and worth."""
+    return [
+        (key, _(label), rules.wild_points if key == "wilds" else worth)
+        for key, label, worth in CARD_FIELDS
+        if rules.super_wild or key not in SUPER_FIELDS
+    ]
+
+
+@dataclass
+class HandForm:
+    """What the user typed (kept on errors), and what it means."""
+
+    values: dict[str, str]
+    errors: dict[str, str] = field(default_factory=dict)  # field -> message
+    general: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # warnings that do not block saving
+    rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
+    marked: list[int] = field(default_factory=list)  # seats under 50: made their phase
+    hand: HandRecord | None = None
+    draft: HandRecord | None = None  # what was read, even with fields missing or wrong
+
+    @property
+    def will_mark(self) -> list[int]:
+        """The seats to tell "will be marked as made": under 50, with nothing wrong typed."""
+        wrong = {key.rsplit("-", 1)[-1] for key in self.errors}
+        return [seat for seat in self.marked if str(seat) not in wrong]
+
+
+def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str) -> int | None:
+    text = values.get(key, "").strip()
+    if not text:
+        return None
+    number = whole_number(text)
+    if number is None:
+        errors[key] = _("%(field)s: '%(text)s' is not a whole number", field=label, text=text[:20])
+        return None
+    if not 0 <= number <= 1000:
+        errors[key] = _("%(field)s: enter a number from 0 to 1000", field=label)
+        return None
+    return number
+
+
+def parse_hand(
+    form: Mapping[str, str], game: Game, standings: Standings, *, partial: bool = False
+) -> HandForm:
+    """Read the form; on success ``hand`` is set (the engine checks it further).
+
+    ``draft`` is always set: the fields read correctly, for the engine to judge
+    what was typed even when something else is missing.
+
+    ``partial`` (the live check while typing): players with nothing typed yet are
+    left out instead of being an error.
+    """
+    values = {k: v for k, v in form.items() if isinstance(v, str) and len(k) < 40}
+    result = HandForm(values)
+    errors = result.errors
+    tiebreak = bool(standings.tiebreak)
+    seats = [i for i, name in enumerate(game.players) if not tiebreak or name in standings.tiebreak]
+    out_text = values.get("went_out", "")
+    went_out = None
+    if (seat := whole_number(out_text)) is not None and seat in seats:
+        went_out = game.players[seat]
+    elif out_text:
+        errors["went_out"] = _("Pick who went out from the list")
+    elif not partial:
+        errors["went_out"] = _("Who went out? Tap their name.")
+
+    made, floaters, points, cards, attempts = [], [], {}, {}, {}
+    for i in seats:
+        name = game.players[i]
+        if attempts_are_chosen(game):
+            chosen = _int(values, f"attempt-{i}", errors, _("%(player)s's phase", player=name))
+            if chosen is None and f"attempt-{i}" not in errors:
+                errors[f"attempt-{i}"] = _("Which phase did %(player)s try this hand?", player=name)
+            elif chosen is not None:
+                attempts[name] = chosen
+        if values.get(f"made-{i}"):
+            made.append(name)
+        if values.get(f"floater-{i}"):
+            floaters.append(name)
+        if name == went_out or tiebreak:
+            continue
+        kinds = card_fields(game.rules)
+        if any(values.get(f"{key}-{i}", "").strip() for key, _label, _worth in kinds):
+            counts = {
+                key: _int(
+                    values,
+                    f"{key}-{i}",
+                    errors,
+                    _("%(player)s's %(kind)s cards", player=name, kind=label),
+                )
+                or 0
+                for key, label, _worth in kinds
+            }
+            if any(count > MAX_COUNT for count in counts.values()):
+                errors[f"low-{i}"] = _(
+                    "%(player)s: no one holds more than %(count)s cards of a kind",
+                    player=name,
+                    count=MAX_COUNT,
+                )
+                continue
+            left = CardsLeft(**counts)
+            cards[name] = left
+            points[name] = left.points(game.rules)
+            typed = _int(values, f"points-{i}", errors, _("%(player)s's points", player=name))
+            if typed is not None and typed != points[name]:
+                errors[f"points-{i}"] = _(
+                    "%(player)s's cards add up to %(points)s points, not %(typed)s: "
+                    "change the points or the card counts",
+                    player=name,
+                    points=points[name],
+                    typed=typed,
+                )
+                continue
+        else:
+            total = _int(values, f"points-{i}", errors, _("%(player)s's points", player=name))
+            if total is None:
+                if name in floaters:
+                    points[name] = 0
+                elif f"points-{i}" not in errors and not partial:
+                    errors[f"points-{i}"] = _(
+                        "Enter %(player)s's points (or count their cards)", player=name
+                    )
+                continue
+            points[name] = total
+        reason = laid_down_implied(points[name])
+        if name not in made and name not in floaters and reason:
+            made.append(name)
+            result.marked.append(i)
+    if went_out and went_out not in made:  # going out is laying down, in a tiebreak too
+        made.append(went_out)
+    result.draft = HandRecord(
+        went_out=went_out,
+        made=tuple(n for n in game.players if n in made),
+        points=points,
+        attempts=attempts,
+        floaters=tuple(floaters),
+        cards=cards,
+        tiebreak=tiebreak,
+    )
+    if not errors:
+        result.hand = result.draft
+    return result
+
+
+def attempts_are_chosen(game: Game) -> bool:
+    """Masters: each player says which phase they tried this hand."""
+    return game.rules.progression is Progression.MASTERS
+
+
+def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
+    """The form fields that show a recorded hand (for editing it)."""
+    values: dict[str, str] = {}
+    for i, name in enumerate(game.players):
+        if name == hand.went_out:
+            values["went_out"] = str(i)
+        if name in hand.made and name != hand.went_out:  # going out is made anyway
+            values[f"made-{i}"] = "1"
+        if name in hand.floaters:
+            values[f"floater-{i}"] = "1"
+        if name in hand.attempts:
+            values[f"attempt-{i}"] = str(hand.attempts[name])
+        if name in hand.cards:
+            for key, _label, _worth in card_fields(game.rules):
+                values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
+        if name in hand.points and name != hand.went_out:
+            values[f"points-{i}"] = str(hand.points[name])
+    return values
+
+
+# --- the engine's verdict on the form ---------------------------------------------------
+
+# the engine's Problem.field -> this form's field prefix
+FORM_FIELDS = {
+    "points": "points",
+    "made": "made",
+    "attempts": "attempt",
+    "floaters": "floater",
+    "cards": "low",
+}
+NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
+
+
+def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bool:
+    """Put the engine's verdict on the form's fields; True when nothing blocks saving."""
+    seat = {name: i for i, name in enumerate(game.players)}
+    ok = True
+    for problem in problems:
+        if problem.warning:
+            form.notes.append(_("Warning: %(problem)s", problem=problem))
+            continue
+        ok = False
+        if problem.field == "went_out":
+            key = "went_out"
+        elif problem.field in FORM_FIELDS and problem.player in seat:
+            key = f"{FORM_FIELDS[problem.field]}-{seat[problem.player]}"
+        else:
+            form.general.append(str(problem))
+            _cite(form, str(problem), problem)
+            continue
+        text = str(problem)
+        form.errors[key] = f"{form.errors[key]}; {text}" if key in form.errors else text
+        _cite(form, key, problem)
+    return ok
+
+
+def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
+    """A refused save on the form: the engine's problems at their fields, or else
+    the refusal above them (a later hand that no longer fits), with its rule."""
+    if not refused.problems:
+        form.general.append(refused.message)
+        if refused.rule:
+            form.rules[refused.message] = [refused.rule]
+    problems_into(form, game, refused.problems)
+
+
+def _cite(form: HandForm, key: str, problem: Problem) -> None:
+    """Remember the rule behind a message, for its link on screen."""
+    if problem.rule and problem.rule not in form.rules.get(key, []):
+        form.rules.setdefault(key, []).append(problem.rule)
+
+
+def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
+    """The engine's verdict on each total typed so far, while other fields are missing.
+
+    Players with nothing typed stand in with a neutral total (and one of them as the
+    player who went out, when nobody is picked); only the problems of the players
+    typed in correctly are shown, each at its field.
+    """
+    draft = form.draft
+    if draft is None or draft.tiebreak:
+        return
+    wrong = {key.rsplit("-", 1)[-1] for key in form.errors}
+    typed = [
+        name
+        for i, name in enumerate(game.players)
+        if (name in draft.points or name in draft.cards) and str(i) not in wrong
+    ]
+    stand_ins = [name for name in _untyped(game, draft) if name != draft.went_out]
+    if draft.went_out is not None:
+        outs = [draft.went_out]
+    elif stand_ins:
+        outs = stand_ins[:1]
+    else:  # everyone typed, nobody out: judge each total with another as the one out
+        outs = list(game.players[:2])
+    problems: list[Problem] = []
+    for k, out in enumerate(outs):
+        judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
+        points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
+        points.pop(out, None)
+        made = draft.made if out in draft.made else (*draft.made, out)
+        guess = replace(draft, went_out=out, points=points, made=made)
+        problems += [
+            p
+            for p in hand_problems(before, guess, kept)
+            if p.player in judged and p.field in FORM_FIELDS
+        ]
+    seat = {name: i for i, name in enumerate(game.players)}
+    fresh = [  # a field read wrong keeps its own message
+        p
+        for p in problems
+        if p.player is not None
+        and p.field is not None
+        and f"{FORM_FIELDS[p.field]}-{seat[p.player]}" not in form.errors
+    ]
+    problems_into(form, game, fresh)
+
+
+def _untyped(game: Game, hand: HandRecord) -> list[str]:
+    """The players (not the one out) with no points and no cards in this hand."""
+    return [
+        n
+        for n in game.players
+        if n not in hand.points
+        and n not in hand.cards
+        and n != hand.went_out
+        and n not in hand.floaters
+    ]
