@@ -23,21 +23,11 @@ from sqlite_utils import Database
 
 from . import notes, store
 from .i18n import N_, _, language
-from .rules.game import (
-    Game,
-    GameError,
-    HandRecord,
-    Kept,
-    Problem,
-    Standings,
-    game_to_json,
-    hand_problems,
-    hand_to_json,
-    load_game,
-    replay_from,
-)
+from .rules.game import Game, GameError, HandRecord, Problem, Standings
+from .rules.gamefile import game_to_json, hand_to_json, load_game
 from .rules.phases import RulesError
 from .rules.reasons import Rule
+from .rules.replay import Kept, hand_problems, replay_from
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
 STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")

@@ -14,8 +14,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .rules.game import GameError, load_game, replay_from
+from .rules.game import GameError
+from .rules.gamefile import load_game
 from .rules.phases import RulesError
+from .rules.replay import replay_from
 
 _RESTORED = re.compile(r"after change (\d+)")
 

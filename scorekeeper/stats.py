@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from .rules.game import Game, Standings, standings_by_hand
+from .rules.game import Game, Standings
+from .rules.replay import standings_by_hand
 
 
 @dataclass(frozen=True)

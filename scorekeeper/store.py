@@ -79,7 +79,7 @@ class StoredGame:
 
     @cached_property
     def kept(self) -> list[dict[str, Any]] | None:
-        """The engine's state after each hand (``rules.game.replay_from``), or None."""
+        """The engine's state after each hand (``rules.replay.replay_from``), or None."""
         return json.loads(self.kept_text) if self.kept_text else None
 
 

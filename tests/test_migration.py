@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import store
-from scorekeeper.rules.game import Standings, load_game, replay
+from scorekeeper.rules.game import Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema-v1.sqlite3"
 

@@ -34,7 +34,7 @@ from scorekeeper.printing import (
 from scorekeeper.printing import sheets as sheet_layout
 from scorekeeper.printing import text as printed
 from scorekeeper.printing.layout import page_size
-from scorekeeper.rules.game import load_game
+from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.phases import Rules, make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"

@@ -22,8 +22,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
-from ..rules.game import Game, Kept
+from ..rules.game import Game
 from ..rules.phases import Progression, Rules
+from ..rules.replay import Kept
 from . import text
 from .layout import (
     FONT,

@@ -18,7 +18,8 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from .. import actions, notes, store
 from ..i18n import _
-from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
+from ..rules.game import Game, GameError, HandRecord, Problem
+from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
 from .db import db

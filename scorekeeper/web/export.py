@@ -8,7 +8,8 @@ import json
 
 from flask import Blueprint, Response, g
 
-from ..rules.game import Game, Standings, game_to_json
+from ..rules.game import Game, Standings
+from ..rules.gamefile import game_to_json
 
 bp = Blueprint("export", __name__)
 

@@ -24,7 +24,8 @@ from flask import (
 
 from .. import actions
 from ..i18n import _
-from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, replay_from
+from ..rules.game import Game, HandRecord, Problem, Standings
+from ..rules.replay import hand_problems, replay_from
 from .csrf import reading
 from .db import db
 from .edit import remember

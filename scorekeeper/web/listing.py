@@ -8,8 +8,10 @@ from datetime import date, datetime
 from sqlite_utils import Database
 
 from .. import store, tables
-from ..rules.game import Game, GameError, Standings, load_game, standings_by_hand
+from ..rules.game import Game, GameError, Standings
+from ..rules.gamefile import load_game
 from ..rules.phases import RulesError
+from ..rules.replay import standings_by_hand
 from . import device
 
 _replayed: dict[tuple[str, int], tuple[Game, list[Standings]]] = {}

@@ -27,7 +27,9 @@ from flask import (
 
 from .. import actions, self_entry, store
 from ..i18n import _
-from ..rules.game import Standings, load_game, replay
+from ..rules.game import Standings
+from ..rules.gamefile import load_game
+from ..rules.replay import replay
 from .csrf import reading
 from .games import db, game_or_404
 from .qr import qr_svg

@@ -21,7 +21,8 @@ from flask import (
 
 from .. import actions, notes, store, table_archive, tables
 from ..i18n import N_, _, ngettext
-from ..rules.game import MAX_NAME, game_to_json, load_game
+from ..rules.game import MAX_NAME
+from ..rules.gamefile import game_to_json, load_game
 from ..rules.phases import Progression
 from ..stats import PlayedGame
 from ..stats import table_stats as table_stats_of

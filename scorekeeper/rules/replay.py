@@ -1,0 +1,628 @@
+"""Replay recorded hands into standings: phases, scores, dealer, winner (rules 3, 8, 9).
+
+The state between hands (``_Replay``) checks a hand and plays it. Its state
+after each hand can be kept as JSON data (``Kept``), so that recording a hand
+plays one hand and correcting hand k replays from k.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..i18n import _
+from . import reasons as rule
+from .game import (
+    Game,
+    GameError,
+    HandRecord,
+    PlayerStanding,
+    Problem,
+    Standings,
+)
+from .phases import Progression
+from .reasons import Reason, cite, pinned
+from .scoring import (
+    RULE_FLOATER,
+    RULE_GOING_OUT,
+    PlayerHand,
+    join_names,
+    player_problems,
+    table_problems,
+)
+from .words import listed
+
+RULE_MASTERS = rule.MASTERS
+RULE_ONE_PHASE = rule.ONE_PHASE
+RULE_END = rule.END_OF_GAME
+RULE_TIEBREAK = rule.TIES
+
+
+@dataclass
+class _Seat:
+    name: str
+    score: int = 0
+    done: list[int] = field(default_factory=list)
+    last_attempt: int | None = None
+
+
+class _Replay:
+    """The state between hands; ``problems`` checks a hand, ``play`` records it."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rules = game.rules
+        self.seats = {name: _Seat(name) for name in game.players}
+        self.hands_played = 0
+        self.normal_hands = 0  # hands that are not tiebreaks
+        self.over = False
+        self.winner: str | None = None
+        self.ended_in: int | None = None
+        self.tiebreak: tuple[str, ...] = ()
+        self.tiebreak_phases: dict[str, int] = {}
+        self.tied: tuple[str, ...] = ()
+        self.warnings: list[str] = []
+
+    # what each player is on
+
+    def sequence(self, name: str) -> tuple[int, ...]:
+        return self.game.orders.get(name) or self.rules.sequence
+
+    def left(self, name: str) -> tuple[int, ...]:
+        done = self.seats[name].done
+        return tuple(n for n in self.sequence(name) if n not in done)
+
+    def finished(self, name: str) -> bool:
+        if self.rules.progression is Progression.TEN_HANDS:
+            return self.normal_hands >= len(self.rules.sequence)
+        return not self.left(name)
+
+    def next_phase(self, name: str) -> int | None:
+        """The phase this player attempts in the next normal hand (None: finished)."""
+        if self.rules.progression is Progression.TEN_HANDS:
+            sequence = self.rules.sequence
+            return sequence[self.normal_hands] if self.normal_hands < len(sequence) else None
+        left = self.left(name)
+        return left[0] if left else None
+
+    def choices(self, name: str) -> tuple[int, ...]:
+        """The phases this player may attempt in the next hand."""
+        if self.over:
+            return ()
+        if self.tiebreak:
+            return (self.tiebreak_phases[name],) if name in self.tiebreak else ()
+        if self.rules.progression is Progression.MASTERS:
+            return self.left(name)
+        phase = self.next_phase(name)
+        return (phase,) if phase is not None else ()
+
+    def phase_in_hand(self, hand: HandRecord, name: str) -> tuple[int | None, Reason | None]:
+        """(the phase this player attempted in this hand, or why that cannot be told)."""
+        attempt = hand.attempts.get(name)
+        if hand.tiebreak:
+            expected: int | None = self.tiebreak_phases[name]
+            if attempt is not None and attempt != expected:
+                return None, cite(
+                    _(
+                        "replays phase %(phase)s in the tiebreak, not %(attempt)s",
+                        phase=expected,
+                        attempt=attempt,
+                    ),
+                    RULE_TIEBREAK,
+                )
+            return expected, None
+        if self.rules.progression is Progression.MASTERS:
+            left = self.left(name)
+            if attempt is None:
+                return None, cite(
+                    _(
+                        "say which phase they attempted: any phase not made yet (%(phases)s)",
+                        phases=listed(left),
+                    ),
+                    RULE_MASTERS,
+                )
+            if attempt not in self.rules.sequence:
+                return None, cite(
+                    _(
+                        "there is no phase %(phase)s in this game: choose one of %(phases)s",
+                        phase=attempt,
+                        phases=listed(left),
+                    ),
+                    RULE_MASTERS,
+                )
+            if attempt not in left:
+                return None, cite(
+                    _(
+                        "already made phase %(phase)s: choose one not made yet (%(phases)s)",
+                        phase=attempt,
+                        phases=listed(left),
+                    ),
+                    RULE_MASTERS,
+                )
+            return attempt, None
+        expected = self.next_phase(name)
+        if expected is None:
+            return None, cite(_("has already made every phase"), RULE_END)
+        if attempt is not None and attempt != expected:
+            return None, cite(
+                _("is on phase %(phase)s, not %(attempt)s", phase=expected, attempt=attempt),
+                RULE_ONE_PHASE,
+            )
+        return expected, None
+
+    # checking a hand
+
+    def problems(self, hand: HandRecord) -> list[Problem]:
+        problems: list[Problem] = []
+
+        def add(
+            player: str | None, where: str, message: str | Reason, warning: bool = False
+        ) -> None:
+            problems.append(pinned(message, player, where, warning))
+
+        for where, name in hand.named():
+            if name not in self.seats:
+                add(
+                    name,
+                    where,
+                    _(
+                        "is not a player in this game (%(names)s)",
+                        names=join_names(self.game.players),
+                    ),
+                )
+        if problems:
+            return problems
+        if self.over:
+            if self.winner:
+                message = _(
+                    "the game is over: %(name)s won in hand %(hand)s; "
+                    "no more hands can be recorded",
+                    name=self.winner,
+                    hand=self.ended_in,
+                )
+            else:
+                message = _(
+                    "the game is over: %(names)s tied after hand %(hand)s; "
+                    "no more hands can be recorded",
+                    names=join_names(self.tied),
+                    hand=self.ended_in,
+                )
+            add(None, "hand", cite(message, RULE_END))
+            return problems
+        if hand.tiebreak and not self.tiebreak:
+            add(
+                None,
+                "tiebreak",
+                cite(_("no tiebreak is due: this is a normal hand"), RULE_TIEBREAK),
+            )
+            return problems
+        if self.tiebreak and not hand.tiebreak:
+            add(
+                None,
+                "tiebreak",
+                cite(
+                    _(
+                        "%(names)s are tied: the next hand is their tiebreak, "
+                        "played by them alone (mark it as a tiebreak)",
+                        names=join_names(self.tiebreak),
+                    ),
+                    RULE_TIEBREAK,
+                ),
+            )
+            return problems
+        playing = self.tiebreak if hand.tiebreak else self.game.players
+        if hand.tiebreak:
+            for where, name in hand.named():
+                if name not in playing:
+                    message = _(
+                        "is not in the tiebreak: only %(names)s play it", names=join_names(playing)
+                    )
+                    add(name, where, message)
+            if problems:
+                return problems
+
+        for where, names in (("made", hand.made), ("floaters", hand.floaters)):
+            for name in dict.fromkeys(n for n in names if names.count(n) > 1):
+                add(name, where, _("is listed twice"))
+        went_out = hand.went_out
+        if went_out is None:
+            add(
+                None,
+                "went_out",
+                cite(
+                    _("nobody went out: a hand ends when one player goes out, so say who did"),
+                    RULE_GOING_OUT,
+                ),
+            )
+
+        phases: dict[str, int] = {}
+        for name in playing:
+            phase, reason = self.phase_in_hand(hand, name)
+            if reason is not None:
+                add(name, "made" if reason.rule is RULE_END else "attempts", reason)
+            if phase is not None:
+                phases[name] = phase
+
+        made = set(hand.made)
+        if went_out is not None and went_out not in made:
+            add(
+                went_out,
+                "made",
+                cite(
+                    _("went out, so they made their phase: list them in made as well"),
+                    RULE_GOING_OUT,
+                ),
+            )
+        for name in hand.floaters:
+            if not self.rules.going_out_needs_discard:
+                add(
+                    name,
+                    "floaters",
+                    cite(
+                        _(
+                            "cannot be a floater with these rules: hitting the last card goes out "
+                            "(the option going_out=discard brings floaters in)"
+                        ),
+                        RULE_FLOATER,
+                    ),
+                )
+            elif name == went_out:
+                add(name, "floaters", cite(_("cannot both go out and float"), RULE_FLOATER))
+            elif name not in made:
+                add(
+                    name,
+                    "floaters",
+                    cite(_("a floater has laid down their phase: list them in made"), RULE_FLOATER),
+                )
+
+        if not hand.tiebreak:
+            for name in playing:
+                out = name == went_out or name in hand.floaters
+                if not out and name not in hand.points and name not in hand.cards:
+                    add(
+                        name,
+                        "points",
+                        _(
+                            "has no points for this hand: everyone but the player who went out "
+                            "scores the cards left in hand"
+                        ),
+                    )
+        if any(not p.warning for p in problems):
+            return problems
+
+        warning = not self.rules.strict_totals
+        ends = self.ends(hand, phases)
+        for name, end in ends.items():
+            where = "cards" if end.cards is not None else "points"
+            for reason in player_problems(self.rules, end):
+                add(name, where, reason, warning)
+        if not problems:
+            for reason in table_problems(self.rules, ends):
+                add(None, "points", reason, warning)
+        return problems
+
+    def ends(self, hand: HandRecord, phases: Mapping[str, int]) -> dict[str, PlayerHand]:
+        return {
+            name: PlayerHand(
+                points=hand.points.get(name),
+                cards=hand.cards.get(name),
+                went_out=name == hand.went_out,
+                floater=name in hand.floaters,
+                laid_down=name in hand.made,
+                phase=phase,
+            )
+            for name, phase in phases.items()
+        }
+
+    # recording a hand
+
+    def play(self, hand: HandRecord) -> None:
+        self.hands_played += 1
+        playing = self.tiebreak if hand.tiebreak else self.game.players
+        phases: dict[str, int] = {}
+        for name in playing:
+            phase, why = self.phase_in_hand(hand, name)
+            if phase is None:  # problems() refuses such a hand before it is played
+                raise GameError(
+                    str(why) if why else _("no phase to play"), hand=self.hands_played, player=name
+                )
+            phases[name] = self.seats[name].last_attempt = phase
+        if hand.tiebreak:
+            self.winner, self.over, self.ended_in = hand.went_out, True, self.hands_played
+            self.tiebreak, self.tiebreak_phases = (), {}
+            return
+        for name, end in self.ends(hand, phases).items():
+            self.seats[name].score += end.total(self.rules)
+        for name in hand.made:
+            self.seats[name].done.append(phases[name])
+        self.normal_hands += 1
+        self.settle(hand)
+
+    def settle(self, hand: HandRecord) -> None:
+        """End the game if this hand ended it (RULES.md 9)."""
+        players = self.game.players
+        if self.rules.progression is Progression.TEN_HANDS:
+            if self.normal_hands < len(self.rules.sequence):
+                return
+            pool = players
+        else:
+            finishers = [name for name in players if name in hand.made and self.finished(name)]
+            if not finishers:
+                return
+            pool = players if self.rules.lowest_total_wins else tuple(finishers)
+        lowest = min(self.seats[name].score for name in pool)
+        best = tuple(name for name in pool if self.seats[name].score == lowest)
+        self.ended_in = self.hands_played
+        if len(best) == 1:
+            self.over, self.winner = True, best[0]
+        elif self.rules.progression is Progression.TEN_HANDS:
+            self.over, self.tied = True, best  # shown as a tie, never settled silently
+        else:
+            self.tiebreak = best
+            self.tiebreak_phases = {name: self.tiebreak_phase(name) for name in best}
+
+    def tiebreak_phase(self, name: str) -> int:
+        """The last phase, or with tiebreak=own-phase the phase each last attempted."""
+        last = self.seats[name].last_attempt
+        if self.rules.tiebreak_own_phase and last is not None:
+            return last
+        return self.sequence(name)[-1]
+
+    def standings(self) -> Standings:
+        players = []
+        for name in self.game.players:
+            seat = self.seats[name]
+            phase = self.next_phase(name)
+            if self.rules.progression is Progression.TEN_HANDS and phase is None:
+                phase = self.rules.sequence[-1]
+            players.append(
+                PlayerStanding(
+                    name=name,
+                    phase=phase if phase is not None else self.sequence(name)[-1],
+                    score=seat.score,
+                    phases_done=tuple(seat.done),
+                    finished=self.finished(name),
+                    tiebreak_phase=self.tiebreak_phases.get(name),
+                )
+            )
+        seats = self.game.players
+        dealer = seats[(seats.index(self.game.dealer) + self.hands_played) % len(seats)]
+        return Standings(
+            players=tuple(players),
+            dealer=dealer,
+            hand_number=self.hands_played + 1,
+            over=self.over,
+            winner=self.winner,
+            tiebreak=self.tiebreak,
+            tied=self.tied,
+            warnings=tuple(self.warnings),
+        )
+
+    def run(self, start: int = 0) -> list[Kept]:
+        """Check and play the hands from ``start`` on; return the state kept after each."""
+        kept = []
+        for number, hand in enumerate(self.game.hands[start:], start=start + 1):
+            problems = self.problems(hand)
+            errors = [p for p in problems if not p.warning]
+            if errors:
+                first = errors[0]
+                raise GameError(
+                    first.message,
+                    hand=number,
+                    player=first.player,
+                    rule=first.rule,
+                    problems=problems,
+                )
+            added = [str(GameError(p.message, hand=number, player=p.player)) for p in problems]
+            self.warnings += added
+            self.play(hand)
+            kept.append(self.keep(added))
+        return kept
+
+    # the state between hands, kept so a later change replays only from where it applies
+
+    def keep(self, warnings: Sequence[str] = ()) -> Kept:
+        """This state as plain JSON data; ``warnings`` are the ones the last hand added."""
+        data: Kept = {
+            "seats": [
+                [seat.score, list(seat.done), seat.last_attempt] for seat in self.seats.values()
+            ],
+            "normal": self.normal_hands,
+        }
+        extra = {
+            "over": self.over,
+            "winner": self.winner,
+            "ended_in": self.ended_in,
+            "tiebreak": list(self.tiebreak),
+            "tiebreak_phases": self.tiebreak_phases,
+            "tied": list(self.tied),
+            "warnings": list(warnings),
+        }
+        data.update({key: value for key, value in extra.items() if value})
+        return data
+
+    def resume(self, kept: Sequence[Kept]) -> None:
+        """Stand where the game stood after ``len(kept)`` hands, without replaying them."""
+        if not kept:
+            return
+        last = kept[-1]
+        for seat, (score, done, attempt) in zip(self.seats.values(), last["seats"], strict=True):
+            seat.score, seat.done, seat.last_attempt = score, list(done), attempt
+        self.hands_played = len(kept)
+        self.normal_hands = last["normal"]
+        self.over = last.get("over", False)
+        self.winner = last.get("winner")
+        self.ended_in = last.get("ended_in")
+        self.tiebreak = tuple(last.get("tiebreak", ()))
+        self.tiebreak_phases = dict(last.get("tiebreak_phases", {}))
+        self.tied = tuple(last.get("tied", ()))
+        self.warnings = [w for step in kept for w in step.get("warnings", ())]
+
+
+Kept = dict[str, Any]  # the engine's state after one hand, as JSON data (_Replay.keep)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Standings, and the state after each hand to resume from when a hand changes."""
+
+    standings: Standings
+    kept: tuple[Kept, ...]
+
+
+def replay_from(game: Game, kept: Sequence[Kept] = ()) -> Replayed:
+    """Like ``replay``, but trusting the state kept after the first ``len(kept)`` hands.
+
+    Those hands were checked when they were recorded; only the later ones are
+    checked and played, so recording a hand plays one hand and correcting hand k
+    replays from k. Raises GameError for the first bad hand after the kept ones.
+    """
+    start = len(kept)
+    if start > len(game.hands):
+        raise ValueError(f"{start} hands kept, but the game has {len(game.hands)}")
+    state = _resume(game, kept)
+    kept = (*kept, *state.run(start))
+    return Replayed(state.standings(), kept)
+
+
+def _resume(game: Game, kept: Sequence[Kept]) -> _Replay:
+    state = _Replay(game)
+    state.resume(kept)
+    return state
+
+
+def replay(game: Game) -> Standings:
+    """Standings after every recorded hand; raises GameError for the first bad hand."""
+    state = _Replay(game)
+    state.run()
+    return state.standings()
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One recorded hand as a score sheet shows it: who dealt, what each player did."""
+
+    number: int
+    hand: HandRecord
+    dealer: str
+    phases: Mapping[str, int]  # the phase each player tried (only the tied, in a tiebreak)
+    points: Mapping[str, int]  # what each player scored in this hand
+    totals: Mapping[str, int]  # each player's running total after it
+
+
+def played_hands(
+    game: Game, kept: Sequence[Kept] | None = None
+) -> tuple[list[PlayedHand], Standings]:
+    """Every hand with its dealer, phases tried, points and totals; then the standings.
+
+    ``kept``: the state after each hand (``replay_from``), as the store keeps it;
+    the record is then read off those states without replaying or re-checking
+    anything. Without it (or when it does not cover every hand), one replay,
+    hand by hand. Raises GameError like ``replay``.
+    """
+    if kept is not None and len(kept) == len(game.hands):
+        return _played_from_kept(game, kept), _resume(game, kept).standings()
+    state = _Replay(game)
+    seats = game.players
+    first = seats.index(game.dealer)
+    played = []
+    for number, hand in enumerate(game.hands, start=1):
+        errors = [p for p in state.problems(hand) if not p.warning]
+        if errors:
+            raise GameError(errors[0].message, hand=number, player=errors[0].player)
+        playing = state.tiebreak if hand.tiebreak else seats
+        tried = {name: state.phase_in_hand(hand, name)[0] for name in playing}
+        before = {name: state.seats[name].score for name in playing}
+        state.play(hand)
+        played.append(
+            PlayedHand(
+                number,
+                hand,
+                dealer=seats[(first + number - 1) % len(seats)],
+                phases={name: phase for name, phase in tried.items() if phase is not None},
+                points={name: state.seats[name].score - before[name] for name in playing},
+                totals={name: state.seats[name].score for name in seats},
+            )
+        )
+    return played, state.standings()
+
+
+def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
+    """The hands as ``played_hands`` replays them, read off the state kept after each.
+
+    ``play`` sets each playing player's last attempt to the phase they tried, and
+    the scores after a hand minus those before it are the hand's points.
+    """
+    seats = game.players
+    first = seats.index(game.dealer)
+    before: Kept = _Replay(game).keep()
+    played = []
+    for number, (hand, after) in enumerate(zip(game.hands, kept, strict=True), start=1):
+        playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else seats
+        scores_before = {name: seat[0] for name, seat in zip(seats, before["seats"], strict=True)}
+        totals, tried = {}, {}
+        for name, (score, _done, attempt) in zip(seats, after["seats"], strict=True):
+            totals[name] = score
+            if name in playing and attempt is not None:
+                tried[name] = attempt
+        played.append(
+            PlayedHand(
+                number,
+                hand,
+                dealer=seats[(first + number - 1) % len(seats)],
+                phases=tried,
+                points={name: totals[name] - scores_before[name] for name in playing},
+                totals=totals,
+            )
+        )
+        before = after
+    return played
+
+
+def standings_by_hand(game: Game, *, checked: bool = True) -> list[Standings]:
+    """The standings before the first hand and after each hand, in one replay.
+
+    For statistics that need every step (hands spent on each phase) without
+    replaying the game once per hand. Raises GameError like ``replay``.
+    ``checked=False`` skips checking each hand's totals (most of a replay's
+    time), for lists of games that were checked when they were saved.
+    """
+    if checked:
+        replay(game)
+    state = _Replay(game)
+    steps = [state.standings()]
+    for hand in game.hands:
+        state.play(hand)
+        steps.append(state.standings())
+    return steps
+
+
+def hand_problems(
+    game_before: Game, hand: HandRecord, kept: Sequence[Kept] | None = None
+) -> list[Problem]:
+    """Everything wrong with a hand about to be added (for the web form); [] when fine.
+
+    Warnings (impossible totals with option totals=warn) come back too, marked
+    ``warning``; the hand may still be recorded. ``kept``: the state after each of
+    ``game_before``'s hands (``replay_from``), to judge without replaying them.
+    """
+    if kept is not None and len(kept) == len(game_before.hands):
+        return _resume(game_before, kept).problems(hand)
+    state = _Replay(game_before)
+    state.run()
+    return state.problems(hand)
+
+
+def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tuple[int, ...]]:
+    """Which phases each player may attempt in the next hand.
+
+    One phase each in most games; every phase not made yet in Masters; only the
+    tied players' tiebreak phase while a tiebreak is due; nothing once it is over.
+    """
+    if kept is not None and len(kept) == len(game.hands):
+        state = _resume(game, kept)
+    else:
+        state = _Replay(game)
+        state.run()
+    return {name: state.choices(name) for name in game.players}
