@@ -133,7 +133,7 @@ def table_stats(
         return stats.players.setdefault(name, PlayerStats(name))
 
     for entry in played:
-        steps = entry.steps or standings_by_hand(entry.game, checked=False)  # checked when saved
+        steps = entry.steps or standings_by_hand(entry.game)  # checked when saved
         final = steps[-1]
         if not final.over:
             continue

@@ -7,7 +7,7 @@ plays one hand and correcting hand k replays from k.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -325,7 +325,10 @@ class _Replay:
             phase, why = self.phase_in_hand(hand, name)
             if phase is None:  # problems() refuses such a hand before it is played
                 raise GameError(
-                    str(why) if why else _("no phase to play"), hand=self.hands_played, player=name
+                    why.message if why else _("no phase to play"),
+                    hand=self.hands_played,
+                    player=name,
+                    rule=why.rule if why else None,
                 )
             phases[name] = self.seats[name].last_attempt = phase
         if hand.tiebreak:
@@ -399,11 +402,11 @@ class _Replay:
             warnings=tuple(self.warnings),
         )
 
-    def run(self, start: int = 0) -> list[Kept]:
-        """Check and play the hands from ``start`` on; return the state kept after each."""
-        kept = []
+    def run(self, start: int = 0, *, checked: bool = True) -> Iterator[Kept]:
+        """Play the hands from ``start`` on, checking each first unless not ``checked``;
+        yield the state kept after each."""
         for number, hand in enumerate(self.game.hands[start:], start=start + 1):
-            problems = self.problems(hand)
+            problems = self.problems(hand) if checked else []
             errors = [p for p in problems if not p.warning]
             if errors:
                 first = errors[0]
@@ -414,11 +417,13 @@ class _Replay:
                     rule=first.rule,
                     problems=problems,
                 )
-            added = [str(GameError(p.message, hand=number, player=p.player)) for p in problems]
+            added = [
+                str(GameError(p.message, hand=number, player=p.player, rule=p.rule))
+                for p in problems
+            ]
             self.warnings += added
             self.play(hand)
-            kept.append(self.keep(added))
-        return kept
+            yield self.keep(added)
 
     # the state between hands, kept so a later change replays only from where it applies
 
@@ -478,25 +483,27 @@ def replay_from(game: Game, kept: Sequence[Kept] = ()) -> Replayed:
     checked and played, so recording a hand plays one hand and correcting hand k
     replays from k. Raises GameError for the first bad hand after the kept ones.
     """
-    start = len(kept)
-    if start > len(game.hands):
-        raise ValueError(f"{start} hands kept, but the game has {len(game.hands)}")
-    state = _resume(game, kept)
-    kept = (*kept, *state.run(start))
+    state, kept = _played(game, kept)
     return Replayed(state.standings(), kept)
 
 
-def _resume(game: Game, kept: Sequence[Kept]) -> _Replay:
+def _played(game: Game, kept: Sequence[Kept] | None) -> tuple[_Replay, tuple[Kept, ...]]:
+    """The state after every hand of ``game``, and the state kept after each.
+
+    The one way into the replay: the states ``kept`` after the first hands are
+    trusted, and the hands after them are checked and played.
+    """
+    kept = tuple(kept or ())
+    if len(kept) > len(game.hands):
+        raise ValueError(f"{len(kept)} hands kept, but the game has {len(game.hands)}")
     state = _Replay(game)
     state.resume(kept)
-    return state
+    return state, (*kept, *state.run(len(kept)))
 
 
 def replay(game: Game) -> Standings:
     """Standings after every recorded hand; raises GameError for the first bad hand."""
-    state = _Replay(game)
-    state.run()
-    return state.standings()
+    return replay_from(game).standings
 
 
 @dataclass(frozen=True)
@@ -516,44 +523,13 @@ def played_hands(
 ) -> tuple[list[PlayedHand], Standings]:
     """Every hand with its dealer, phases tried, points and totals; then the standings.
 
-    ``kept``: the state after each hand (``replay_from``), as the store keeps it;
-    the record is then read off those states without replaying or re-checking
-    anything. Without it (or when it does not cover every hand), one replay,
-    hand by hand. Raises GameError like ``replay``.
+    Read off the state kept after each hand: ``play`` sets each playing player's
+    last attempt to the phase they tried, and the scores after a hand minus those
+    before it are the hand's points. ``kept``: those states as the store keeps
+    them (``replay_from``), so nothing is replayed or re-checked; the hands they do
+    not cover are replayed. Raises GameError like ``replay``.
     """
-    if kept is not None and len(kept) == len(game.hands):
-        return _played_from_kept(game, kept), _resume(game, kept).standings()
-    state = _Replay(game)
-    seats = game.players
-    first = seats.index(game.dealer)
-    played = []
-    for number, hand in enumerate(game.hands, start=1):
-        errors = [p for p in state.problems(hand) if not p.warning]
-        if errors:
-            raise GameError(errors[0].message, hand=number, player=errors[0].player)
-        playing = state.tiebreak if hand.tiebreak else seats
-        tried = {name: state.phase_in_hand(hand, name)[0] for name in playing}
-        before = {name: state.seats[name].score for name in playing}
-        state.play(hand)
-        played.append(
-            PlayedHand(
-                number,
-                hand,
-                dealer=seats[(first + number - 1) % len(seats)],
-                phases={name: phase for name, phase in tried.items() if phase is not None},
-                points={name: state.seats[name].score - before[name] for name in playing},
-                totals={name: state.seats[name].score for name in seats},
-            )
-        )
-    return played, state.standings()
-
-
-def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
-    """The hands as ``played_hands`` replays them, read off the state kept after each.
-
-    ``play`` sets each playing player's last attempt to the phase they tried, and
-    the scores after a hand minus those before it are the hand's points.
-    """
+    state, kept = _played(game, kept)
     seats = game.players
     first = seats.index(game.dealer)
     before: Kept = _Replay(game).keep()
@@ -577,25 +553,18 @@ def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
             )
         )
         before = after
-    return played
+    return played, state.standings()
 
 
-def standings_by_hand(game: Game, *, checked: bool = True) -> list[Standings]:
+def standings_by_hand(game: Game) -> list[Standings]:
     """The standings before the first hand and after each hand, in one replay.
 
-    For statistics that need every step (hands spent on each phase) without
-    replaying the game once per hand. Raises GameError like ``replay``.
-    ``checked=False`` skips checking each hand's totals (most of a replay's
-    time), for lists of games that were checked when they were saved.
+    For statistics that need every step (hands spent on each phase) of games that
+    were checked when they were saved: the hands are played without checking
+    their totals (most of a replay's time).
     """
-    if checked:
-        replay(game)
     state = _Replay(game)
-    steps = [state.standings()]
-    for hand in game.hands:
-        state.play(hand)
-        steps.append(state.standings())
-    return steps
+    return [state.standings(), *(state.standings() for _ in state.run(checked=False))]
 
 
 def hand_problems(
@@ -607,11 +576,7 @@ def hand_problems(
     ``warning``; the hand may still be recorded. ``kept``: the state after each of
     ``game_before``'s hands (``replay_from``), to judge without replaying them.
     """
-    if kept is not None and len(kept) == len(game_before.hands):
-        return _resume(game_before, kept).problems(hand)
-    state = _Replay(game_before)
-    state.run()
-    return state.problems(hand)
+    return _played(game_before, kept)[0].problems(hand)
 
 
 def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tuple[int, ...]]:
@@ -620,9 +585,5 @@ def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tup
     One phase each in most games; every phase not made yet in Masters; only the
     tied players' tiebreak phase while a tiebreak is due; nothing once it is over.
     """
-    if kept is not None and len(kept) == len(game.hands):
-        state = _resume(game, kept)
-    else:
-        state = _Replay(game)
-        state.run()
+    state = _played(game, kept)[0]
     return {name: state.choices(name) for name in game.players}

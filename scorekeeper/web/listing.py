@@ -28,7 +28,7 @@ def replayed(stored: store.StoredGame) -> tuple[Game, list[Standings]]:
     found = _replayed.get(key)
     if found is None:
         game = load_game(stored.state)
-        found = (game, standings_by_hand(game, checked=False))  # checked when it was saved
+        found = (game, standings_by_hand(game))  # checked when it was saved
         if len(_replayed) >= MAX_KEPT:
             _replayed.clear()
         _replayed[key] = found
