@@ -25,9 +25,6 @@ MAX_PLAYERS = 6
 MAX_MIXED_UP_PLAYERS = 4
 MAX_NAME = 40
 
-RULE_PLAYERS = rule.PLAYERS
-RULE_MIXED_UP = rule.MIXED_UP
-
 
 class GameError(ValueError):
     """A game or hand that cannot be replayed; says which hand and which player."""
@@ -39,7 +36,7 @@ class GameError(ValueError):
         hand: int | None = None,
         player: str | None = None,
         rule: Rule | None = None,
-        problems: Sequence[Problem] = (),
+        problems: Sequence[Reason] = (),
     ) -> None:
         self.reason = reason
         self.rule = rule  # the rule the reason comes from, when there is one
@@ -52,9 +49,6 @@ class GameError(ValueError):
         hand = self.hand and _("hand %(number)s", number=self.hand)
         where = [part for part in (hand, self.player) if part]
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
-
-
-Problem = Reason  # one thing wrong with a hand or game, pinned to a player and a field
 
 
 @dataclass(frozen=True)
@@ -133,13 +127,13 @@ def game_problems(
     players: Sequence[str],
     dealer: str | None,
     orders: Mapping[str, Sequence[int]] | None = None,
-) -> list[Problem]:
+) -> list[Reason]:
     """Everything wrong with a game's players, dealer and phase orders; [] when fine.
 
-    Problem fields: ``players`` (the count, or one player's name), ``dealer``,
+    Reason fields: ``players`` (the count, or one player's name), ``dealer``,
     ``orders``. ``orders`` None: not chosen yet (the new-game form shuffles them).
     """
-    problems: list[Problem] = []
+    problems: list[Reason] = []
 
     def add(player: str | None, message: str | Reason, where: str = "players") -> None:
         problems.append(pinned(message, player, where))
@@ -154,7 +148,7 @@ def game_problems(
             )
         else:
             message = _("Phase 10 is for %(least)s-%(most)s players, not %(count)s", **values)
-        add(None, cite(message, RULE_MIXED_UP if mixed_up else RULE_PLAYERS))
+        add(None, cite(message, rule.MIXED_UP if mixed_up else rule.PLAYERS))
     seen: set[str] = set()
     for name in players:
         if not isinstance(name, str) or not name.strip():
@@ -189,7 +183,7 @@ def game_problems(
     for name in players:
         order = orders.get(name)
         if order is None:
-            add(name, cite(_("needs their own order of the phases"), RULE_MIXED_UP), "orders")
+            add(name, cite(_("needs their own order of the phases"), rule.MIXED_UP), "orders")
         elif sorted(order) != sequence:
             add(
                 name,
@@ -199,7 +193,7 @@ def game_problems(
                         order=listed(order),
                         phases=listed(sequence),
                     ),
-                    RULE_MIXED_UP,
+                    rule.MIXED_UP,
                 ),
                 "orders",
             )

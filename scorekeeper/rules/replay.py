@@ -18,25 +18,17 @@ from .game import (
     GameError,
     HandRecord,
     PlayerStanding,
-    Problem,
     Standings,
 )
 from .phases import Progression
 from .reasons import Reason, cite, pinned
 from .scoring import (
-    RULE_FLOATER,
-    RULE_GOING_OUT,
     PlayerHand,
     join_names,
     player_problems,
     table_problems,
 )
 from .words import listed
-
-RULE_MASTERS = rule.MASTERS
-RULE_ONE_PHASE = rule.ONE_PHASE
-RULE_END = rule.END_OF_GAME
-RULE_TIEBREAK = rule.TIES
 
 
 @dataclass
@@ -109,7 +101,7 @@ class _Replay:
                         phase=expected,
                         attempt=attempt,
                     ),
-                    RULE_TIEBREAK,
+                    rule.TIES,
                 )
             return expected, None
         if self.rules.progression is Progression.MASTERS:
@@ -120,7 +112,7 @@ class _Replay:
                         "say which phase they attempted: any phase not made yet (%(phases)s)",
                         phases=listed(left),
                     ),
-                    RULE_MASTERS,
+                    rule.MASTERS,
                 )
             if attempt not in self.rules.sequence:
                 return None, cite(
@@ -129,7 +121,7 @@ class _Replay:
                         phase=attempt,
                         phases=listed(left),
                     ),
-                    RULE_MASTERS,
+                    rule.MASTERS,
                 )
             if attempt not in left:
                 return None, cite(
@@ -138,23 +130,23 @@ class _Replay:
                         phase=attempt,
                         phases=listed(left),
                     ),
-                    RULE_MASTERS,
+                    rule.MASTERS,
                 )
             return attempt, None
         expected = self.next_phase(name)
         if expected is None:
-            return None, cite(_("has already made every phase"), RULE_END)
+            return None, cite(_("has already made every phase"), rule.END_OF_GAME)
         if attempt is not None and attempt != expected:
             return None, cite(
                 _("is on phase %(phase)s, not %(attempt)s", phase=expected, attempt=attempt),
-                RULE_ONE_PHASE,
+                rule.ONE_PHASE,
             )
         return expected, None
 
     # checking a hand
 
-    def problems(self, hand: HandRecord) -> list[Problem]:
-        problems: list[Problem] = []
+    def problems(self, hand: HandRecord) -> list[Reason]:
+        problems: list[Reason] = []
 
         def add(
             player: str | None, where: str, message: str | Reason, warning: bool = False
@@ -188,13 +180,13 @@ class _Replay:
                     names=join_names(self.tied),
                     hand=self.ended_in,
                 )
-            add(None, "hand", cite(message, RULE_END))
+            add(None, "hand", cite(message, rule.END_OF_GAME))
             return problems
         if hand.tiebreak and not self.tiebreak:
             add(
                 None,
                 "tiebreak",
-                cite(_("no tiebreak is due: this is a normal hand"), RULE_TIEBREAK),
+                cite(_("no tiebreak is due: this is a normal hand"), rule.TIES),
             )
             return problems
         if self.tiebreak and not hand.tiebreak:
@@ -207,7 +199,7 @@ class _Replay:
                         "played by them alone (mark it as a tiebreak)",
                         names=join_names(self.tiebreak),
                     ),
-                    RULE_TIEBREAK,
+                    rule.TIES,
                 ),
             )
             return problems
@@ -232,7 +224,7 @@ class _Replay:
                 "went_out",
                 cite(
                     _("nobody went out: a hand ends when one player goes out, so say who did"),
-                    RULE_GOING_OUT,
+                    rule.GOING_OUT,
                 ),
             )
 
@@ -240,7 +232,7 @@ class _Replay:
         for name in playing:
             phase, reason = self.phase_in_hand(hand, name)
             if reason is not None:
-                add(name, "made" if reason.rule is RULE_END else "attempts", reason)
+                add(name, "made" if reason.rule is rule.END_OF_GAME else "attempts", reason)
             if phase is not None:
                 phases[name] = phase
 
@@ -251,7 +243,7 @@ class _Replay:
                 "made",
                 cite(
                     _("went out, so they made their phase: list them in made as well"),
-                    RULE_GOING_OUT,
+                    rule.GOING_OUT,
                 ),
             )
         for name in hand.floaters:
@@ -264,16 +256,18 @@ class _Replay:
                             "cannot be a floater with these rules: hitting the last card goes out "
                             "(the option going_out=discard brings floaters in)"
                         ),
-                        RULE_FLOATER,
+                        rule.FLOATERS,
                     ),
                 )
             elif name == went_out:
-                add(name, "floaters", cite(_("cannot both go out and float"), RULE_FLOATER))
+                add(name, "floaters", cite(_("cannot both go out and float"), rule.FLOATERS))
             elif name not in made:
                 add(
                     name,
                     "floaters",
-                    cite(_("a floater has laid down their phase: list them in made"), RULE_FLOATER),
+                    cite(
+                        _("a floater has laid down their phase: list them in made"), rule.FLOATERS
+                    ),
                 )
 
         if not hand.tiebreak:
@@ -569,7 +563,7 @@ def standings_by_hand(game: Game) -> list[Standings]:
 
 def hand_problems(
     game_before: Game, hand: HandRecord, kept: Sequence[Kept] | None = None
-) -> list[Problem]:
+) -> list[Reason]:
     """Everything wrong with a hand about to be added (for the web form); [] when fine.
 
     Warnings (impossible totals with option totals=warn) come back too, marked

@@ -40,15 +40,6 @@ SKIP_POINTS = 15
 SUPER_WILD_POINTS = 50
 SUPER_SKIP_POINTS = 25
 
-# The rule behind each reason (a section of the rules page).
-RULE_POINTS = rule.CARD_POINTS
-RULE_HAND_SIZE = rule.HAND_SIZE
-RULE_LAID_DOWN = rule.CARDS_LEFT
-RULE_GOING_OUT = rule.GOING_OUT
-RULE_FLOATER = rule.FLOATERS
-RULE_DECK = rule.DECK
-RULE_SUPER_WILD = rule.SUPER_WILD
-
 
 def card_points(rules: Rules, card: Card) -> int:
     """What one card left in hand costs at the end of a hand."""
@@ -366,7 +357,7 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         problems.append(
             cite(
                 _("cannot both go out and be a floater: a floater did not win the hand"),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     if hand.floater and not rules.going_out_needs_discard:
@@ -376,14 +367,14 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "cannot be a floater with these rules: hitting the last card goes out "
                     "(the option going_out=discard brings floaters in)"
                 ),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     if hand.went_out and not hand.laid_down:
         problems.append(
             cite(
                 _("went out without making their phase: going out needs the phase down"),
-                RULE_GOING_OUT,
+                rule.GOING_OUT,
             )
         )
     if hand.floater and not hand.laid_down:
@@ -393,7 +384,7 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "is a floater without making their phase: only a player whose phase is down "
                     "can hit away every card"
                 ),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     return problems
@@ -434,12 +425,12 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         return [
             cite(
                 _("%(points)s is not possible: points are never negative", points=points),
-                RULE_POINTS,
+                rule.CARD_POINTS,
             )
         ]
     if hand.went_out:
         if points:
-            return [cite(_("went out, so scores 0, not %(points)s", points=points), RULE_GOING_OUT)]
+            return [cite(_("went out, so scores 0, not %(points)s", points=points), rule.GOING_OUT)]
         return []
     if hand.floater:
         if points:
@@ -449,7 +440,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                         "is a floater with no cards left, so scores 0, not %(points)s",
                         points=points,
                     ),
-                    RULE_FLOATER,
+                    rule.FLOATERS,
                 )
             ]
         return []
@@ -464,7 +455,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             listed=listed,
             most=max(worth),
         )
-        return [cite(reason, RULE_POINTS)]
+        return [cite(reason, rule.CARD_POINTS)]
     limits = _limits(rules, hand)
     possible = _possible_totals(rules, hand)
     if points in possible:
@@ -491,7 +482,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 "%(size)s cards, and no %(size)s cards are worth %(points)s",
                 **values,
             )
-        return [cite(reason, RULE_HAND_SIZE)]
+        return [cite(reason, rule.HAND_SIZE)]
     most = limits.most_with_super_wild_down or limits.most
     if not possible:
         return [
@@ -503,7 +494,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     points=points,
                     phase=hand.phase,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     if points == 0:
@@ -512,7 +503,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             "at least 1 card is left",
             phase=hand.phase,
         )
-        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
+        return [cite(_floater_hint(rules, reason), rule.CARDS_LEFT)]
     values = {"points": points, "phase": hand.phase, "cards": _cards_word(most)}
     if points > max(possible):
         return [
@@ -523,7 +514,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     most=max(possible),
                     **values,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     return [
@@ -536,7 +527,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 most,
                 **values,
             ),
-            RULE_LAID_DOWN,
+            rule.CARDS_LEFT,
         )
     ]
 
@@ -571,7 +562,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             problems.append(
                 cite(
                     _("there is no %(card)s in this game's deck", card=_kind_word(kind)),
-                    RULE_SUPER_WILD,
+                    rule.SUPER_WILD,
                 )
             )
         else:
@@ -582,7 +573,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                         cards=_count_words(held, kind),
                         limit=limit,
                     ),
-                    RULE_DECK,
+                    rule.DECK,
                 )
             )
     if problems:
@@ -591,10 +582,10 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     if hand.went_out or hand.floater:
         if count and hand.went_out:
             reason = _("went out, so holds no cards, not %(cards)s", cards=_cards_word(count))
-            return [cite(reason, RULE_GOING_OUT)]
+            return [cite(reason, rule.GOING_OUT)]
         if count:
             reason = _("is a floater, so holds no cards, not %(cards)s", cards=_cards_word(count))
-            return [cite(reason, RULE_FLOATER)]
+            return [cite(reason, rule.FLOATERS)]
         return []
     if not hand.laid_down:
         if count != HAND_SIZE:
@@ -603,7 +594,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 size=HAND_SIZE,
                 count=count,
             )
-            return [cite(reason, RULE_HAND_SIZE)]
+            return [cite(reason, rule.HAND_SIZE)]
         return []
     limits = _limits(rules, hand)
     most = limits.most
@@ -617,7 +608,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "someone who laid down phase %(phase)s went out (or floated)",
                     phase=hand.phase,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     if count == 0:
@@ -625,7 +616,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             "someone who laid down phase %(phase)s and did not go out has at least 1 card left",
             phase=hand.phase,
         )
-        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
+        return [cite(_floater_hint(rules, reason), rule.CARDS_LEFT)]
     if count > most:
         reason = _(
             "someone who laid down phase %(phase)s has at most %(cards)s left, not %(count)s",
@@ -633,7 +624,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             cards=_cards_word(most),
             count=count,
         )
-        return [cite(reason, RULE_LAID_DOWN)]
+        return [cite(reason, rule.CARDS_LEFT)]
     return []
 
 
@@ -652,7 +643,7 @@ def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -
                         worth=worth,
                         points=hand.points,
                     ),
-                    RULE_POINTS,
+                    rule.CARD_POINTS,
                 )
             ]
     elif not problems and hand.points is not None:
@@ -728,7 +719,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
                 "together %(names)s need at least %(cards)s, but the deck has only %(limit)s",
                 **values,
             )
-        problems.append(cite(reason, RULE_DECK))
+        problems.append(cite(reason, rule.DECK))
     if problems or _fits_one_deck(deck, list(needs.values())):
         return problems
     totals = ", ".join(f"{name} {hands[name].total(rules)}" for name in needs)
@@ -739,7 +730,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
                 "need more Wilds, Skips and cards 10-12 than it holds",
                 totals=totals,
             ),
-            RULE_DECK,
+            rule.DECK,
         )
     ]
 

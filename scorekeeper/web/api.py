@@ -18,9 +18,10 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from .. import actions, notes, store
 from ..i18n import _
-from ..rules.game import Game, GameError, HandRecord, Problem
+from ..rules.game import Game, GameError, HandRecord
 from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
+from ..rules.reasons import Reason
 from .csrf import exempt
 from .db import db
 from .jsonbody import JsonError, request_json
@@ -67,7 +68,7 @@ def _links(stored: store.StoredGame) -> dict[str, str]:
     }
 
 
-def _problem_json(problem: Problem) -> dict[str, Any]:
+def _problem_json(problem: Reason) -> dict[str, Any]:
     return problem.to_json()
 
 

@@ -10,10 +10,10 @@ from .. import actions, notes, self_entry, tables
 from ..i18n import N_, _
 from ..jsontext import JsonError, parse_json
 from ..printing.text import rules_line
-from ..rules.game import Problem, game_problems
+from ..rules.game import game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
-from ..rules.reasons import Rule
+from ..rules.reasons import Reason, Rule
 from . import keeper_pages, versioned
 from .chart import score_chart
 from .csrf import reading
@@ -164,7 +164,7 @@ def _table_from(table_id: str) -> tables.Table | None:
     return tables.get_table(db(), table_id) if table_id else None
 
 
-def _new_game_field(problem: Problem, seated: list[tuple[int, str]]) -> str | None:
+def _new_game_field(problem: Reason, seated: list[tuple[int, str]]) -> str | None:
     """The new-game form's field for one of the engine's problems with the players."""
     if problem.field == "dealer":
         return "dealer" if seated else None  # no names yet: the players' problem says it

@@ -24,7 +24,8 @@ from flask import (
 
 from .. import actions
 from ..i18n import _
-from ..rules.game import Game, HandRecord, Problem, Standings
+from ..rules.game import Game, HandRecord, Standings
+from ..rules.reasons import Reason
 from ..rules.replay import hand_problems, replay_from
 from .csrf import reading
 from .db import db
@@ -35,7 +36,7 @@ from .numbers import whole_number
 
 bp = Blueprint("hands", __name__)
 
-# the engine's Problem.field -> this form's field prefix
+# the engine's Reason.field -> this form's field prefix
 FORM_FIELDS = {
     "points": "points",
     "made": "made",
@@ -46,7 +47,7 @@ FORM_FIELDS = {
 NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
 
 
-def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bool:
+def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> bool:
     """Put the engine's verdict on the form's fields; True when nothing blocks saving."""
     seat = {name: i for i, name in enumerate(game.players)}
     ok = True
@@ -79,7 +80,7 @@ def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
     problems_into(form, game, refused.problems)
 
 
-def _cite(form: HandForm, key: str, problem: Problem) -> None:
+def _cite(form: HandForm, key: str, problem: Reason) -> None:
     """Remember the rule behind a message, for its link on screen."""
     if problem.rule and problem.rule not in form.rules.get(key, []):
         form.rules.setdefault(key, []).append(problem.rule)
@@ -195,7 +196,7 @@ def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
         outs = stand_ins[:1]
     else:  # everyone typed, nobody out: judge each total with another as the one out
         outs = list(game.players[:2])
-    problems: list[Problem] = []
+    problems: list[Reason] = []
     for k, out in enumerate(outs):
         judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
         points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
