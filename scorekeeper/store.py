@@ -70,7 +70,8 @@ class StoredGame:
     @cached_property
     def state(self) -> dict[str, Any]:
         """The game file of this version (docs/game-format.md)."""
-        return json.loads(self.state_text)
+        state: dict[str, Any] = json.loads(self.state_text)
+        return state
 
     @cached_property
     def standings(self) -> dict[str, Any] | None:
@@ -124,7 +125,7 @@ def connect(path: str | Path) -> Database:
     Reusing a connection per thread is several times faster than opening one per
     request; ``close_all`` closes them when the app stops or a test ends.
     """
-    cache = getattr(_local, "dbs", None)
+    cache: dict[str, Database] | None = getattr(_local, "dbs", None)
     if cache is None or getattr(_local, "generation", None) != _generation:
         cache = _local.dbs = {}
         _local.generation = _generation
@@ -246,7 +247,7 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _row_to_game(row: sqlite3.Row | tuple) -> StoredGame:
+def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
     return StoredGame(*row)
 
 
@@ -486,4 +487,5 @@ def edit_version(db: Database, game_id: str, key: str) -> int | None:
     row = db.execute("SELECT version, edit_key FROM games WHERE id = ?", [game_id]).fetchone()
     if row is None or not hmac.compare_digest(row[1].encode(), key.encode()):
         return None
-    return row[0]
+    version: int = row[0]
+    return version
