@@ -7,7 +7,7 @@ plays one hand and correcting hand k replays from k.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -230,9 +230,8 @@ class _Replay:
 
         phases: dict[str, int] = {}
         for name in playing:
-            phase, reason = self.phase_in_hand(hand, name)
-            if reason is not None:
-                add(name, "made" if reason.rule is rule.END_OF_GAME else "attempts", reason)
+            phase, reasons = self.phase_problems(hand, name)
+            problems += reasons
             if phase is not None:
                 phases[name] = phase
 
@@ -247,28 +246,7 @@ class _Replay:
                 ),
             )
         for name in hand.floaters:
-            if not self.rules.going_out_needs_discard:
-                add(
-                    name,
-                    "floaters",
-                    cite(
-                        _(
-                            "cannot be a floater with these rules: hitting the last card goes out "
-                            "(the option going_out=discard brings floaters in)"
-                        ),
-                        rule.FLOATERS,
-                    ),
-                )
-            elif name == went_out:
-                add(name, "floaters", cite(_("cannot both go out and float"), rule.FLOATERS))
-            elif name not in made:
-                add(
-                    name,
-                    "floaters",
-                    cite(
-                        _("a floater has laid down their phase: list them in made"), rule.FLOATERS
-                    ),
-                )
+            problems += self.floater_problems(hand, name)
 
         if not hand.tiebreak:
             for name in playing:
@@ -285,29 +263,76 @@ class _Replay:
         if any(not p.warning for p in problems):
             return problems
 
-        warning = not self.rules.strict_totals
         ends = self.ends(hand, phases)
         for name, end in ends.items():
-            where = "cards" if end.cards is not None else "points"
-            for reason in player_problems(self.rules, end):
-                add(name, where, reason, warning)
+            problems += self.end_problems(name, end)
         if not problems:
+            warning = not self.rules.strict_totals
             for reason in table_problems(self.rules, ends):
                 add(None, "points", reason, warning)
         return problems
 
-    def ends(self, hand: HandRecord, phases: Mapping[str, int]) -> dict[str, PlayerHand]:
-        return {
-            name: PlayerHand(
-                points=hand.points.get(name),
-                cards=hand.cards.get(name),
-                went_out=name == hand.went_out,
-                floater=name in hand.floaters,
-                laid_down=name in hand.made,
-                phase=phase,
+    def entry_problems(self, hand: HandRecord, name: str) -> list[Reason]:
+        """What is wrong with one player's own entries in ``hand``, judged on their own.
+
+        As ``problems`` judges them, but as if someone else went out and whatever
+        the others entered: for a hand still being typed. In Masters, a player
+        who does not say which phase they tried is judged on what holds in any.
+        """
+        if self.over or self.tiebreak or hand.tiebreak or name == hand.went_out:
+            return []
+        phase: int | None = None
+        problems: list[Reason] = []
+        if self.rules.progression is not Progression.MASTERS or name in hand.attempts:
+            phase, problems = self.phase_problems(hand, name)
+        if name in hand.floaters:
+            problems += self.floater_problems(hand, name)
+        if problems:
+            return problems
+        return self.end_problems(name, self.end(hand, name, phase))
+
+    def phase_problems(self, hand: HandRecord, name: str) -> tuple[int | None, list[Reason]]:
+        """The phase this player attempted in ``hand``, or why that cannot be told."""
+        phase, reason = self.phase_in_hand(hand, name)
+        if reason is None:
+            return phase, []
+        where = "made" if reason.rule is rule.END_OF_GAME else "attempts"
+        return phase, [pinned(reason, name, where)]
+
+    def floater_problems(self, hand: HandRecord, name: str) -> list[Reason]:
+        """Why this player cannot be a floater in ``hand`` ([] when they can)."""
+        if not self.rules.going_out_needs_discard:
+            message = _(
+                "cannot be a floater with these rules: hitting the last card goes out "
+                "(the option going_out=discard brings floaters in)"
             )
-            for name, phase in phases.items()
-        }
+        elif name == hand.went_out:
+            message = _("cannot both go out and float")
+        elif name not in hand.made:
+            message = _("a floater has laid down their phase: list them in made")
+        else:
+            return []
+        return [pinned(cite(message, rule.FLOATERS), name, "floaters")]
+
+    def end_problems(self, name: str, end: PlayerHand) -> list[Reason]:
+        """Why this player cannot have ended the hand so (warnings with totals=warn)."""
+        where = "cards" if end.cards is not None else "points"
+        warning = not self.rules.strict_totals
+        return [pinned(r, name, where, warning) for r in player_problems(self.rules, end)]
+
+    def end(self, hand: HandRecord, name: str, phase: int | None) -> PlayerHand:
+        """How this player ended ``hand``, as the scoring rules judge it."""
+        return PlayerHand(
+            points=hand.points.get(name),
+            cards=hand.cards.get(name),
+            went_out=name == hand.went_out,
+            floater=name in hand.floaters,
+            laid_down=name in hand.made,
+            phase=phase,
+        )
+
+    def ends(self, hand: HandRecord, phases: Mapping[str, int]) -> dict[str, PlayerHand]:
+        return {name: self.end(hand, name, phase) for name, phase in phases.items()}
 
     # recording a hand
 
@@ -571,6 +596,20 @@ def hand_problems(
     ``game_before``'s hands (``replay_from``), to judge without replaying them.
     """
     return _played(game_before, kept)[0].problems(hand)
+
+
+def entry_problems(
+    game_before: Game, hand: HandRecord, names: Iterable[str], kept: Sequence[Kept] | None = None
+) -> list[Reason]:
+    """What is wrong with each named player's own entries in a hand still being typed.
+
+    Each player's total or cards, made, floater and phase tried are judged on
+    their own (``_Replay.entry_problems``), with the same reasons ``hand_problems``
+    gives once the hand is whole; what concerns the whole table (who went out,
+    one deck for everyone) waits for that. ``kept`` as in ``hand_problems``.
+    """
+    state = _played(game_before, kept)[0]
+    return [problem for name in names for problem in state.entry_problems(hand, name)]
 
 
 def next_phases(game: Game, kept: Sequence[Kept] | None = None) -> dict[str, tuple[int, ...]]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..i18n import N_, _, join, ngettext
 from . import reasons as rule
@@ -39,6 +40,11 @@ HIGH_POINTS = 10  # a card 10-12
 SKIP_POINTS = 15
 SUPER_WILD_POINTS = 50
 SUPER_SKIP_POINTS = 25
+MADE_BELOW = HAND_SIZE * LOW_POINTS  # ten cards are worth at least this: less means laid down
+
+# What a form reads at all: anything larger is a slip of the finger, not a hand.
+MOST_TYPED = 1000  # a total, or a count of cards
+MOST_OF_A_KIND = 2 * HAND_SIZE  # a count of cards of one kind
 
 
 def card_points(rules: Rules, card: Card) -> int:
@@ -62,13 +68,12 @@ def hand_points(rules: Rules, cards: Iterable[Card]) -> int:
 _WORDS = ("low", "high", "skips", "wilds", "super_wilds", "super_skips")  # CardsLeft's kinds
 
 
-_KIND_WORDS = {
-    "low": N_("card 1-9"),
-    "high": N_("card 10-12"),
-    "skips": N_("Skip"),
-    "wilds": N_("Wild"),
-    "super_wilds": N_("Super Wild"),
-    "super_skips": N_("Super Skip"),
+_NUMBER_WORDS = {"low": N_("card 1-9"), "high": N_("card 10-12")}
+_KINDS = {  # CardsLeft's other kinds, named as the cards themselves are
+    "skips": Kind.SKIP,
+    "wilds": Kind.WILD,
+    "super_wilds": Kind.SUPER_WILD,
+    "super_skips": Kind.SUPER_SKIP,
 }
 _KINDS_WORDS = {
     "low": N_("cards 1-9"),
@@ -100,8 +105,8 @@ def _count_words(count: int, kind: str) -> str:
 
 
 def _kind_word(kind: str) -> str:
-    """One card of a kind, named: 'Super Wild'."""
-    return _(_KIND_WORDS[kind])
+    """One card of a kind, named: 'card 1-9', 'Super Wild'."""
+    return _(_NUMBER_WORDS[kind]) if kind in _NUMBER_WORDS else _KINDS[kind].word
 
 
 def _kinds_word(kind: str) -> str:
@@ -154,14 +159,7 @@ class CardsLeft:
         return sum(self.vector)
 
     def points(self, rules: Rules) -> int:
-        return (
-            self.low * LOW_POINTS
-            + self.high * HIGH_POINTS
-            + self.skips * SKIP_POINTS
-            + self.wilds * rules.wild_points
-            + self.super_wilds * SUPER_WILD_POINTS
-            + self.super_skips * SUPER_SKIP_POINTS
-        )
+        return sum(count * worth for count, worth in zip(self.vector, _worth(rules), strict=True))
 
     def __add__(self, other: CardsLeft) -> CardsLeft:
         return CardsLeft(*(a + b for a, b in zip(self.vector, other.vector, strict=True)))
@@ -207,6 +205,42 @@ class CardsLeft:
         return data
 
 
+def _worth(rules: Rules) -> tuple[int, ...]:
+    """Points for one card of each kind, in CardsLeft's order."""
+    return (
+        LOW_POINTS,
+        HIGH_POINTS,
+        SKIP_POINTS,
+        rules.wild_points,
+        SUPER_WILD_POINTS,
+        SUPER_SKIP_POINTS,
+    )
+
+
+class CardKind(NamedTuple):
+    """One kind of card left in hand, as a form counts them."""
+
+    key: str  # CardsLeft's field: low, high, skips, wilds, super_wilds, super_skips
+    name: str  # in the current language: '1-9', 'Wild'
+    points: int  # what one such card scores in this game
+
+
+def card_kinds(rules: Rules) -> list[CardKind]:
+    """The kinds of card a player can be left holding in this game, with their names and worth."""
+    names = {"low": "1-9", "high": "10-12"}
+    return [
+        CardKind(key, names[key] if key in names else _KINDS[key].word, worth)
+        for key, worth in zip(_WORDS, _worth(rules), strict=True)
+        if rules.super_wild or not key.startswith("super")
+    ]
+
+
+def card_worths(rules: Rules) -> dict[str, object]:
+    """What one card can be worth in this game, for a sentence: listed='5, 10, 15', most=25."""
+    worths = sorted({kind.points for kind in card_kinds(rules)})
+    return {"listed": ", ".join(str(w) for w in worths[:-1]), "most": worths[-1]}
+
+
 def deck_counts(rules: Rules) -> CardsLeft:
     """The whole deck, counted the same way (with Super Wild, one Wild and one Skip are super)."""
     numbers_per_kind = len(Colour) * COPIES_PER_NUMBER_AND_COLOUR
@@ -228,9 +262,10 @@ def deck_counts(rules: Rules) -> CardsLeft:
 class PlayerHand:
     """How one player's hand ended, as entered: what the checks need to know.
 
-    ``phase`` is the phase number the player attempted this hand; it is needed
-    when they laid it down. ``points`` or ``cards`` (or both) describe what is
-    left; the player who went out and a floater may give neither.
+    ``phase`` is the phase number the player attempted this hand; when they
+    laid it down without saying which phase (a Masters player's own phone), only
+    what holds in every phase is checked. ``points`` or ``cards`` (or both)
+    describe what is left; the player who went out and a floater may give neither.
     """
 
     points: int | None = None
@@ -445,17 +480,14 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             ]
         return []
     if points % 5:
-        worth = [LOW_POINTS, HIGH_POINTS, SKIP_POINTS, rules.wild_points]
-        if rules.super_wild:
-            worth += [SUPER_SKIP_POINTS, SUPER_WILD_POINTS]
-        listed = ", ".join(str(w) for w in sorted(set(worth))[:-1])
         reason = _(
             "%(points)s is not a multiple of 5: every card is worth %(listed)s or %(most)s",
             points=points,
-            listed=listed,
-            most=max(worth),
+            **card_worths(rules),
         )
         return [cite(reason, rule.CARD_POINTS)]
+    if hand.laid_down and hand.phase is None:
+        return []  # how many cards are left depends on the phase
     limits = _limits(rules, hand)
     possible = _possible_totals(rules, hand)
     if points in possible:
@@ -596,6 +628,8 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             )
             return [cite(reason, rule.HAND_SIZE)]
         return []
+    if hand.phase is None:
+        return []  # how many cards are left depends on the phase
     limits = _limits(rules, hand)
     most = limits.most
     if limits.most_with_super_wild_down is not None and not cards.super_wilds:
@@ -774,12 +808,11 @@ def laid_down_implied(points: int) -> str | None:
     Someone who never laid down still holds all ten cards at the end of the hand,
     and ten cards are worth at least 50 points: a lower total means they laid down.
     """
-    least = HAND_SIZE * LOW_POINTS
-    if points >= least:
+    if points >= MADE_BELOW:
         return None
     return _(
         "under %(least)s points means they laid it down (otherwise they would hold "
         "%(size)s cards, worth at least %(least)s)",
-        least=least,
+        least=MADE_BELOW,
         size=HAND_SIZE,
     )

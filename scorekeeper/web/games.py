@@ -14,11 +14,12 @@ from ..rules.game import game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from ..rules.reasons import Reason, Rule
+from ..rules.scoring import card_kinds
 from . import keeper_pages, versioned
 from .chart import score_chart
 from .csrf import reading
 from .db import db, game_or_404
-from .hand_form import HandForm, card_fields
+from .hand_form import HandForm
 from .links import public_url, this_computer_only
 from .listing import device_home, suggested_names
 from .numbers import whole_number
@@ -227,7 +228,7 @@ def render_game(
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
-        card_fields=card_fields(g.game.rules),
+        card_fields=card_kinds(g.game.rules),
         phone_entries=sent,
         **view_context(g.current),
     ), status

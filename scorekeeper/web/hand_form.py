@@ -11,33 +11,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..i18n import N_, _
+from ..i18n import _
 from ..rules.game import Game, HandRecord, Standings
-from ..rules.phases import Progression, Rules
+from ..rules.phases import Progression
 from ..rules.reasons import Rule
-from ..rules.scoring import SUPER_SKIP_POINTS, SUPER_WILD_POINTS, CardsLeft, laid_down_implied
-from .numbers import whole_number
-
-# (field and CardsLeft attribute, label, points each); Wilds' worth depends on the game
-CARD_FIELDS = (
-    ("low", "1-9", 5),
-    ("high", "10-12", 10),
-    ("skips", N_("Skip"), 15),
-    ("wilds", N_("Wild"), 25),
-    ("super_wilds", N_("Super Wild"), SUPER_WILD_POINTS),
-    ("super_skips", N_("Super Skip"), SUPER_SKIP_POINTS),
+from ..rules.scoring import (
+    HAND_SIZE,
+    MADE_BELOW,
+    MOST_OF_A_KIND,
+    MOST_TYPED,
+    CardsLeft,
+    card_kinds,
+    laid_down_implied,
 )
-SUPER_FIELDS = ("super_wilds", "super_skips")
-MAX_COUNT = 20
-
-
-def card_fields(rules: Rules) -> list[tuple[str, str, int]]:
-    """The card kinds a player can be left holding in this game, with their words and worth."""
-    return [
-        (key, _(label), rules.wild_points if key == "wilds" else worth)
-        for key, label, worth in CARD_FIELDS
-        if rules.super_wild or key not in SUPER_FIELDS
-    ]
+from .numbers import whole_number
 
 
 @dataclass
@@ -49,7 +36,9 @@ class HandForm:
     general: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings that do not block saving
     rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
-    marked: list[int] = field(default_factory=list)  # seats under 50: made their phase
+    marked: list[int] = field(default_factory=list)  # seats whose total says they made their phase
+    made_below: int = MADE_BELOW  # ...because it is under this (the engine's inference)
+    hand_size: int = HAND_SIZE
     hand: HandRecord | None = None
     draft: HandRecord | None = None  # what was read, even with fields missing or wrong
 
@@ -68,8 +57,9 @@ def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str
     if number is None:
         errors[key] = _("%(field)s: '%(text)s' is not a whole number", field=label, text=text[:20])
         return None
-    if not 0 <= number <= 1000:
-        errors[key] = _("%(field)s: enter a number from 0 to 1000", field=label)
+    if not 0 <= number <= MOST_TYPED:
+        message = _("%(field)s: enter a number from 0 to %(most)s", field=label, most=MOST_TYPED)
+        errors[key] = message
         return None
     return number
 
@@ -114,7 +104,7 @@ def parse_hand(
             floaters.append(name)
         if name == went_out or tiebreak:
             continue
-        kinds = card_fields(game.rules)
+        kinds = card_kinds(game.rules)
         if any(values.get(f"{key}-{i}", "").strip() for key, _label, _worth in kinds):
             counts = {
                 key: _int(
@@ -126,11 +116,11 @@ def parse_hand(
                 or 0
                 for key, label, _worth in kinds
             }
-            if any(count > MAX_COUNT for count in counts.values()):
+            if any(count > MOST_OF_A_KIND for count in counts.values()):
                 errors[f"low-{i}"] = _(
                     "%(player)s: no one holds more than %(count)s cards of a kind",
                     player=name,
-                    count=MAX_COUNT,
+                    count=MOST_OF_A_KIND,
                 )
                 continue
             left = CardsLeft(**counts)
@@ -195,7 +185,7 @@ def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
         if name in hand.attempts:
             values[f"attempt-{i}"] = str(hand.attempts[name])
         if name in hand.cards:
-            for key, _label, _worth in card_fields(game.rules):
+            for key, _label, _worth in card_kinds(game.rules):
                 values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
         if name in hand.points and name != hand.went_out:
             values[f"points-{i}"] = str(hand.points[name])

@@ -26,12 +26,13 @@ from .. import actions
 from ..i18n import _
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.reasons import Reason
-from ..rules.replay import hand_problems, replay_from
+from ..rules.replay import entry_problems, hand_problems, replay_from
+from ..rules.scoring import card_kinds
 from .csrf import reading
 from .db import db
 from .edit import remember
 from .games import after_change, render_game
-from .hand_form import HandForm, card_fields, form_values, parse_hand
+from .hand_form import HandForm, form_values, parse_hand
 from .numbers import whole_number
 
 bp = Blueprint("hands", __name__)
@@ -44,7 +45,6 @@ FORM_FIELDS = {
     "floaters": "floater",
     "cards": "low",
 }
-NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
 
 
 def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> bool:
@@ -174,14 +174,10 @@ def _live_check(before: Game, standings: Standings, kept) -> str:
 
 
 def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
-    """The engine's verdict on each total typed so far, while other fields are missing.
-
-    Players with nothing typed stand in with a neutral total (and one of them as the
-    player who went out, when nobody is picked); only the problems of the players
-    typed in correctly are shown, each at its field.
-    """
+    """The engine's verdict on each player's entries typed so far, each on its own,
+    while other fields are missing: only players typed in correctly are judged."""
     draft = form.draft
-    if draft is None or draft.tiebreak:
+    if draft is None:
         return
     wrong = {key.rsplit("-", 1)[-1] for key in form.errors}
     typed = [
@@ -189,34 +185,7 @@ def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
         for i, name in enumerate(game.players)
         if (name in draft.points or name in draft.cards) and str(i) not in wrong
     ]
-    stand_ins = [name for name in _untyped(game, draft) if name != draft.went_out]
-    if draft.went_out is not None:
-        outs = [draft.went_out]
-    elif stand_ins:
-        outs = stand_ins[:1]
-    else:  # everyone typed, nobody out: judge each total with another as the one out
-        outs = list(game.players[:2])
-    problems: list[Reason] = []
-    for k, out in enumerate(outs):
-        judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
-        points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
-        points.pop(out, None)
-        made = draft.made if out in draft.made else (*draft.made, out)
-        guess = replace(draft, went_out=out, points=points, made=made)
-        problems += [
-            p
-            for p in hand_problems(before, guess, kept)
-            if p.player in judged and p.field in FORM_FIELDS
-        ]
-    seat = {name: i for i, name in enumerate(game.players)}
-    fresh = [  # a field read wrong keeps its own message
-        p
-        for p in problems
-        if p.player is not None
-        and p.field is not None
-        and f"{FORM_FIELDS[p.field]}-{seat[p.player]}" not in form.errors
-    ]
-    problems_into(form, game, fresh)
+    problems_into(form, game, entry_problems(before, draft, typed, kept))
 
 
 def _untyped(game: Game, hand: HandRecord) -> list[str]:
@@ -266,7 +235,7 @@ def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
         number=number,
         game=game,
         standings=standings,
-        card_fields=card_fields(game.rules),
+        card_fields=card_kinds(game.rules),
         phase_text=lambda n: str(game.rules.phase(n)),
     )
 

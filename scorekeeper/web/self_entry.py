@@ -27,16 +27,17 @@ from flask import (
 
 from .. import actions, self_entry, store
 from ..i18n import _
-from ..rules.game import Standings
+from ..rules.game import HandRecord
 from ..rules.gamefile import load_game
-from ..rules.replay import replay
+from ..rules.reasons import CARD_POINTS
+from ..rules.replay import entry_problems, replay
+from ..rules.scoring import MOST_TYPED, card_worths, laid_down_implied
 from .csrf import reading
 from .games import db, game_or_404
 from .qr import qr_svg
 
 bp = Blueprint("self_entry", __name__)
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
-MAX_POINTS = 1000
 
 
 def _key(game_id: str, what: str) -> str:
@@ -114,7 +115,7 @@ def player_page(game_id: str, token: str):
     if reading():
         return render_template("player_entry.html", error=None, values={}, **context)
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
-    problem = _problem(values, standings)
+    problem = _problem(values, current, name)
     if problem:
         status, error = problem
         return render_template("player_entry.html", error=error, values=values, **context), status
@@ -131,8 +132,13 @@ def player_page(game_id: str, token: str):
     return redirect(url_for("self_entry.player_page", game_id=game_id, token=token), 303)
 
 
-def _problem(values: dict[str, str], standings: Standings) -> tuple[int, str] | None:
-    """(status, message) when a player's submission cannot be taken; None when it can."""
+def _problem(values: dict[str, str], current: actions.Current, name: str) -> tuple[int, str] | None:
+    """(status, message) when a player's submission cannot be taken; None when it can.
+
+    The points are judged by the engine as the scorekeeper's form judges each
+    total on its own (``entry_problems``): a total under 50 says they made their phase.
+    """
+    standings = current.standings
     if standings.over:
         return 409, _("The game is over: there is nothing more to send.")
     if standings.tiebreak:
@@ -148,14 +154,23 @@ def _problem(values: dict[str, str], standings: Standings) -> tuple[int, str] | 
     text = values["points"].strip()
     if not text:
         return 422, _("Type your points, or tick that you went out.")
-    if not text.isdigit() or int(text) > MAX_POINTS:
-        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MAX_POINTS)
-    if int(text) % 5:
+    if not text.isdigit() or int(text) > MOST_TYPED:
+        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MOST_TYPED)
+    points = int(text)
+    made = bool(values["made"]) or laid_down_implied(points) is not None
+    hand = HandRecord(None, made=(name,) if made else (), points={name: points})
+    problems = entry_problems(current.game, hand, [name], current.kept)
+    errors = [problem for problem in problems if not problem.warning]
+    if not errors:
+        return None
+    if errors[0].rule is CARD_POINTS:  # no cards add up to it: said as this page always said it
         return 422, _(
-            "Points: %(points)s is not a multiple of 5. Every card is worth 5, 10, 15 or 25.",
-            points=text,
+            "Points: %(points)s is not a multiple of 5. "
+            "Every card is worth %(listed)s or %(most)s.",
+            points=points,
+            **card_worths(current.game.rules),
         )
-    return None
+    return 422, str(errors[0])
 
 
 @bp.get("/g/<game_id>/<key>/entries.json")

@@ -16,10 +16,11 @@ from flask import Blueprint, Response, abort, render_template, request
 
 from .. import store
 from ..i18n import _
+from ..rules.scoring import card_kinds
 from . import edit, shared_pages, versioned
 from .db import NO_GAME, db, game_or_404
 from .games import view_context
-from .hand_form import HandForm, card_fields
+from .hand_form import HandForm
 
 bp = Blueprint("share", __name__)
 GAME_OVER = 286  # htmx stops the polling element's timer on this status
@@ -106,7 +107,7 @@ def keeper_live(game_id: str, key: str):
         lambda: render_template(
             "_keeper_live.html",
             form=HandForm({}),
-            card_fields=card_fields(current.game.rules),
+            card_fields=card_kinds(current.game.rules),
             poll_url=request.path,
             **context,
         ),
