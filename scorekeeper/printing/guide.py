@@ -31,6 +31,7 @@ from ..rules.cards import (
     Colour,
     deck,
 )
+from ..rules.house_rules import progression_note, rules_line
 from ..rules.phases import Rules
 from . import text
 from .layout import (
@@ -173,7 +174,7 @@ class DeckGuide:
             topMargin=MARGIN,
             bottomMargin=MARGIN,
             title=_("Phase 10 with two regular decks"),
-            subject=plain(text.rules_line(self.rules)),
+            subject=plain(rules_line(self.rules)),
             author=AUTHOR,
             creator=AUTHOR,
             invariant=1,
@@ -314,7 +315,7 @@ class DeckGuide:
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
-        note = text.progression_note(self.rules)
+        note = progression_note(self.rules)
         if note:
             right += [self._p(escape(note)), Spacer(1, 1 * mm)]
         if self.phase_list:

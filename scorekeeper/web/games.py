@@ -7,10 +7,10 @@ import secrets
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
 
 from .. import actions, notes, self_entry, tables
-from ..i18n import N_, _
+from ..i18n import _
 from ..jsontext import JsonError, parse_json
-from ..printing.text import rules_line
 from ..rules.game import game_problems
+from ..rules.house_rules import rules_line
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
 from ..rules.reasons import Reason, Rule
@@ -52,38 +52,6 @@ def home():
     return render_template("home.html", **device_home(db()))
 
 
-# Words for the house-rule choices (the option values themselves are for files and the CLI).
-CHOICE_LABELS = {
-    "phases:official": N_("The official ten"),
-    "phases:plus10": N_("Phase 10 + 10 (twenty phases)"),
-    "phases:custom": N_("My own list (below)"),
-    "progression:standard": N_("Make your phase to move on"),
-    "progression:ten-hands": N_("Ten hands: everyone moves on each hand"),
-    "progression:masters": N_("Masters: pick any phase not yet made"),
-    "progression:mixed-up": N_("Mixed-up: a shuffled order each"),
-    "phase10:official": N_("Set of 5 + set of 3"),
-    "phase10:set4+set3": N_("Set of 4 + set of 3 (older boxes)"),
-    "wild_points:25": N_("25 points"),
-    "wild_points:20": N_("20 points"),
-    "natural:group": N_("In every group"),
-    "natural:phase": N_("Once per phase"),
-    "going_out:hit": N_("Hitting your last card goes out"),
-    "going_out:discard": N_("You must discard last (floaters)"),
-    "skip_out:allowed": N_("Allowed"),
-    "skip_out:draw": N_("Not allowed: draw another card"),
-    "winner:last-phase": N_("Whoever completes the last phase"),
-    "winner:lowest": N_("Lowest total once someone finishes"),
-    "tiebreak:last-phase": N_("Replay the last phase"),
-    "tiebreak:own-phase": N_("Each replays their own last phase"),
-    "totals:strict": N_("Refuse impossible totals"),
-    "totals:warn": N_("Only warn about them"),
-    "even:no": N_("No"),
-    "even:yes": N_("Yes"),
-    "super_wild:no": N_("No"),
-    "super_wild:yes": N_("Yes"),
-}
-
-
 def _new_game_form(
     values: dict[str, str], errors: dict[str, str], rules: dict[str, list[Rule]] | None = None
 ) -> str:
@@ -100,7 +68,6 @@ def _new_game_form(
         profiles=PROFILES,
         names=suggested_names(db()),
         table=_table_from(values.get("table", "")),
-        choice_labels={key: _(label) for key, label in CHOICE_LABELS.items()},
     )
 
 
