@@ -29,6 +29,7 @@ from ..rules.cards import (
     DECK_WILDS,
     DEFAULT_SUIT_COLOURS,
     Colour,
+    Kind,
     deck,
 )
 from ..rules.house_rules import progression_note, rules_line
@@ -306,7 +307,7 @@ class DeckGuide:
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading(_("Super Wild")),
+                *self._heading(Kind.SUPER_WILD.word),
                 self._p(
                     _(
                         "Mark one King as the Super Wild and one Joker as the Super Skip (a "
@@ -399,14 +400,14 @@ class DeckGuide:
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),
-                    self._p(f"<b>{escape(text.colour_name(colour))}</b> ({colour.value})"),
+                    self._p(f"<b>{escape(colour.word)}</b> ({colour.value})"),
                     self._p(
                         escape(
                             # Translators: "7 of hearts = red 7"; German "Herz 7 = rote 7".
                             _(
                                 "7 of %(suit)s = %(card)s",
                                 suit=name,
-                                card=text.card_in_words(colour, 7),
+                                card=colour.card(7),
                             )
                         )
                     ),

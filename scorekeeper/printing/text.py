@@ -11,7 +11,7 @@ from __future__ import annotations
 from babel.numbers import format_decimal
 
 from .. import i18n
-from ..i18n import N_, _, pgettext
+from ..i18n import _, pgettext
 from ..rules.cards import (
     SKIP,
     SUITS,
@@ -20,36 +20,13 @@ from ..rules.cards import (
     WILD,
     Card,
     Colour,
+    Kind,
     number_card,
     suit_word,
 )
 from ..rules.house_rules import profile_title
 from ..rules.phases import PROFILES, Rules
 from ..rules.scoring import card_points as points_for
-
-COLOUR_NAMES = {
-    Colour.RED: N_("red"),
-    Colour.BLUE: N_("blue"),
-    Colour.GREEN: N_("green"),
-    Colour.YELLOW: N_("yellow"),
-}
-CARDS_IN_WORDS = {
-    # Translators: a numbered card in words ("red 7"); German "rote 7", Spanish "7 rojo".
-    Colour.RED: N_("red %(number)s"),
-    Colour.BLUE: N_("blue %(number)s"),
-    Colour.GREEN: N_("green %(number)s"),
-    Colour.YELLOW: N_("yellow %(number)s"),
-}
-
-
-def colour_name(colour: Colour) -> str:
-    """'red', 'rot', 'rojo'."""
-    return _(COLOUR_NAMES[colour])
-
-
-def card_in_words(colour: Colour, number: int) -> str:
-    """'red 7', 'rote 7', '7 rojo'."""
-    return _(CARDS_IN_WORDS[colour], number=number)
 
 
 def number(value: int) -> str:
@@ -76,11 +53,14 @@ def card_points(rules: Rules) -> list[tuple[str, int]]:
     rows = [
         (_("1 to 9"), points["low"]),
         ("10, 11, 12", points["high"]),
-        (_("Skip"), points["skip"]),
-        (_("Wild"), points["wild"]),
+        (Kind.SKIP.word, points["skip"]),
+        (Kind.WILD.word, points["wild"]),
     ]
     if rules.super_wild:
-        rows += [(_("Super Wild"), points["super wild"]), (_("Super Skip"), points["super skip"])]
+        rows += [
+            (Kind.SUPER_WILD.word, points["super wild"]),
+            (Kind.SUPER_SKIP.word, points["super skip"]),
+        ]
     return rows
 
 
@@ -91,13 +71,13 @@ def regular_card_points(rules: Rules) -> list[tuple[str, str, int]]:
         (_("Ace to 9"), _("1 to 9"), points["low"]),
         (_("10, Jack, Queen"), "10, 11, 12", points["high"]),
         # Translators: the playing card (a regular deck's joker), not the Phase 10 Wild.
-        (pgettext("playing card", "Joker"), _("Skip"), points["skip"]),
-        (_("King"), _("Wild"), points["wild"]),
+        (pgettext("playing card", "Joker"), Kind.SKIP.word, points["skip"]),
+        (_("King"), Kind.WILD.word, points["wild"]),
     ]
     if rules.super_wild:
         rows += [
-            (_("the marked King"), _("Super Wild"), points["super wild"]),
-            (_("the marked Joker"), _("Super Skip"), points["super skip"]),
+            (_("the marked King"), Kind.SUPER_WILD.word, points["super wild"]),
+            (_("the marked Joker"), Kind.SUPER_SKIP.word, points["super skip"]),
         ]
     return rows
 
@@ -172,9 +152,9 @@ def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
         else _("discard it: a chosen player misses their next turn.")
     )
     notes = [
-        (_("Wild"), wild),
+        (Kind.WILD.word, wild),
         (
-            _("Skip"),
+            Kind.SKIP.word,
             # Translators: %(play)s and %(laying)s are the two sentences before this one.
             _(
                 "%(play)s %(laying)s never taken from the discard pile.",
@@ -197,7 +177,7 @@ def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
         notes.append((_("Last card a Skip"), _("you may not go out on it: draw another card.")))
     if rules.super_wild:
         notes += [
-            (_("Super Wild"), _("counts as two Wilds.")),
-            (_("Super Skip"), _("skips everyone else: you play again.")),
+            (Kind.SUPER_WILD.word, _("counts as two Wilds.")),
+            (Kind.SUPER_SKIP.word, _("skips everyone else: you play again.")),
         ]
     return notes

@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, join
 from . import reasons as rule
 from .names import name_problem
 from .phases import Progression, Rules
 from .reasons import Reason, Rule, cite, pinned
-from .scoring import CardsLeft, join_names
+from .scoring import CardsLeft
 from .words import listed
 
 MIN_PLAYERS = 2
@@ -166,7 +166,7 @@ def game_problems(
     if dealer not in players:
         add(
             dealer,
-            _("the dealer must be one of the players (%(names)s)", names=join_names(players)),
+            _("the dealer must be one of the players (%(names)s)", names=join(players)),
             "dealer",
         )
     if orders is None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, join
 from . import reasons as rule
 from .game import (
     Game,
@@ -24,7 +24,6 @@ from .phases import Progression
 from .reasons import Reason, cite, pinned
 from .scoring import (
     PlayerHand,
-    join_names,
     player_problems,
     table_problems,
 )
@@ -160,7 +159,7 @@ class _Replay:
                     where,
                     _(
                         "is not a player in this game (%(names)s)",
-                        names=join_names(self.game.players),
+                        names=join(self.game.players),
                     ),
                 )
         if problems:
@@ -177,7 +176,7 @@ class _Replay:
                 message = _(
                     "the game is over: %(names)s tied after hand %(hand)s; "
                     "no more hands can be recorded",
-                    names=join_names(self.tied),
+                    names=join(self.tied),
                     hand=self.ended_in,
                 )
             add(None, "hand", cite(message, rule.END_OF_GAME))
@@ -197,7 +196,7 @@ class _Replay:
                     _(
                         "%(names)s are tied: the next hand is their tiebreak, "
                         "played by them alone (mark it as a tiebreak)",
-                        names=join_names(self.tiebreak),
+                        names=join(self.tiebreak),
                     ),
                     rule.TIES,
                 ),
@@ -208,7 +207,7 @@ class _Replay:
             for where, name in hand.named():
                 if name not in playing:
                     message = _(
-                        "is not in the tiebreak: only %(names)s play it", names=join_names(playing)
+                        "is not in the tiebreak: only %(names)s play it", names=join(playing)
                     )
                     add(name, where, message)
             if problems:

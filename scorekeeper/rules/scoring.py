@@ -23,13 +23,14 @@ but that Super Wild is on the table, not in their hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import NamedTuple
 
 from ..i18n import N_, _, join, ngettext
 from . import reasons as rule
+from . import words
 from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
 from .phases import Rules
 from .reasons import Reason, cite
@@ -112,10 +113,6 @@ def _kind_word(kind: str) -> str:
 def _kinds_word(kind: str) -> str:
     """Cards of a kind, named: 'cards 1-9', 'Wilds'."""
     return _(_KINDS_WORDS[kind])
-
-
-def _cards_word(count: int) -> str:
-    return ngettext("%(num)s card", "%(num)s cards", count)
 
 
 def _count_of(kind: str, value: object) -> int:
@@ -536,7 +533,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             phase=hand.phase,
         )
         return [cite(_floater_hint(rules, reason), rule.CARDS_LEFT)]
-    values = {"points": points, "phase": hand.phase, "cards": _cards_word(most)}
+    values = {"points": points, "phase": hand.phase, "cards": words.cards(most)}
     if points > max(possible):
         return [
             cite(
@@ -613,10 +610,10 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     count = cards.count
     if hand.went_out or hand.floater:
         if count and hand.went_out:
-            reason = _("went out, so holds no cards, not %(cards)s", cards=_cards_word(count))
+            reason = _("went out, so holds no cards, not %(cards)s", cards=words.cards(count))
             return [cite(reason, rule.GOING_OUT)]
         if count:
-            reason = _("is a floater, so holds no cards, not %(cards)s", cards=_cards_word(count))
+            reason = _("is a floater, so holds no cards, not %(cards)s", cards=words.cards(count))
             return [cite(reason, rule.FLOATERS)]
         return []
     if not hand.laid_down:
@@ -655,7 +652,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         reason = _(
             "someone who laid down phase %(phase)s has at most %(cards)s left, not %(count)s",
             phase=hand.phase,
-            cards=_cards_word(most),
+            cards=words.cards(most),
             count=count,
         )
         return [cite(reason, rule.CARDS_LEFT)]
@@ -740,7 +737,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
         holders = [name for name, options in needs.items() if min(o[index] for o in options)]
         exact = all(hands[name].cards is not None for name in holders)
         values = {
-            "names": join_names(holders),
+            "names": join(holders),
             "cards": _count_words(least, kind),
             "limit": deck[index],
         }
@@ -795,11 +792,6 @@ def _fits_one_deck(deck: tuple[int, ...], needs: list[tuple[tuple[int, ...], ...
 
 def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def join_names(names: Sequence[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
-    return join(names)
 
 
 def laid_down_implied(points: int) -> str | None:
