@@ -443,7 +443,7 @@ def total_problems(
     hand = PlayerHand(
         points=points, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
     )
-    return _named(player, _situation_problems(rules, hand) or _points_problems(rules, hand))
+    return player_problems(rules, hand, player)
 
 
 def _named(player: str | None, problems: list[Reason]) -> list[Reason]:
@@ -575,7 +575,7 @@ def counts_problems(
     hand = PlayerHand(
         cards=cards, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
     )
-    return _named(player, _situation_problems(rules, hand) or _cards_problems(rules, hand))
+    return player_problems(rules, hand, player)
 
 
 def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
