@@ -145,23 +145,15 @@ class _Replay:
     # checking a hand
 
     def problems(self, hand: HandRecord) -> list[Reason]:
-        problems: list[Reason] = []
+        problems = [
+            self.stranger(name, where) for where, name in hand.named() if name not in self.seats
+        ]
 
         def add(
             player: str | None, where: str, message: str | Reason, warning: bool = False
         ) -> None:
             problems.append(pinned(message, player, where, warning))
 
-        for where, name in hand.named():
-            if name not in self.seats:
-                add(
-                    name,
-                    where,
-                    _(
-                        "is not a player in this game (%(names)s)",
-                        names=join(self.game.players),
-                    ),
-                )
         if problems:
             return problems
         if self.over:
@@ -280,6 +272,8 @@ class _Replay:
         """
         if self.over or self.tiebreak or hand.tiebreak or name == hand.went_out:
             return []
+        if name not in self.seats:
+            return [self.stranger(name, "players")]
         phase: int | None = None
         problems: list[Reason] = []
         if self.rules.progression is not Progression.MASTERS or name in hand.attempts:
@@ -289,6 +283,10 @@ class _Replay:
         if problems:
             return problems
         return self.end_problems(name, self.end(hand, name, phase))
+
+    def stranger(self, name: str, where: str) -> Reason:
+        message = _("is not a player in this game (%(names)s)", names=join(self.game.players))
+        return pinned(message, name, where)
 
     def phase_problems(self, hand: HandRecord, name: str) -> tuple[int | None, list[Reason]]:
         """The phase this player attempted in ``hand``, or why that cannot be told."""
