@@ -32,7 +32,8 @@ from bench_printing import long_game  # noqa: E402
 
 from scorekeeper import actions, create_app, store  # noqa: E402
 from scorekeeper.printing import game_sheet  # noqa: E402
-from scorekeeper.rules.game import game_to_json, replay_from  # noqa: E402
+from scorekeeper.rules.gamefile import game_to_json  # noqa: E402
+from scorekeeper.rules.replay import replay_from  # noqa: E402
 from scorekeeper.web import versioned  # noqa: E402
 
 TARGET = 0.100

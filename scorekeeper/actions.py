@@ -24,21 +24,11 @@ from sqlite_utils import Database
 
 from . import notes, store, tables
 from .i18n import N_, _, language
-from .rules.game import (
-    Game,
-    GameError,
-    HandRecord,
-    Kept,
-    Problem,
-    Standings,
-    game_to_json,
-    hand_problems,
-    hand_to_json,
-    load_game,
-    replay_from,
-)
+from .rules.game import Game, GameError, HandRecord, Standings
+from .rules.gamefile import game_to_json, hand_to_json, load_game
 from .rules.phases import Progression, RulesError, make_rules
-from .rules.reasons import Rule
+from .rules.reasons import Reason, Rule
+from .rules.replay import Kept, hand_problems, replay_from
 from .table_archive import TableArchive
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
@@ -76,7 +66,7 @@ class Saved:
 @dataclass(frozen=True)
 class Refused:
     message: str
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Reason, ...] = ()
     rule: Rule | None = None  # the rule the message comes from, for its link on screen
 
 

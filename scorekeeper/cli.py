@@ -139,7 +139,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _read_game(path: str):
     """The game in a game file (``-`` for stdin), replayable; BadInput if not."""
-    from .rules.game import GameError, load_game, replay
+    from .rules.game import GameError
+    from .rules.gamefile import load_game
+    from .rules.replay import replay
 
     try:
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()

@@ -122,6 +122,11 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """Like `N_`, for a text translated with `pgettext(context, ...)` where it is shown."""
+    return message
+
+
 def join(items: Iterable[str]) -> str:
     """'a, b and c', in the current language."""
     items = list(items)

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from .rules.game import Game, Standings, standings_by_hand
+from .rules.game import Game, Standings
+from .rules.replay import standings_by_hand
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def table_stats(
         return stats.players.setdefault(name, PlayerStats(name))
 
     for entry in played:
-        steps = entry.steps or standings_by_hand(entry.game, checked=False)  # checked when saved
+        steps = entry.steps or standings_by_hand(entry.game)  # checked when saved
         final = steps[-1]
         if not final.over:
             continue

@@ -70,7 +70,8 @@ class StoredGame:
     @cached_property
     def state(self) -> dict[str, Any]:
         """The game file of this version (docs/game-format.md)."""
-        return json.loads(self.state_text)
+        state: dict[str, Any] = json.loads(self.state_text)
+        return state
 
     @cached_property
     def standings(self) -> dict[str, Any] | None:
@@ -79,7 +80,7 @@ class StoredGame:
 
     @cached_property
     def kept(self) -> list[dict[str, Any]] | None:
-        """The engine's state after each hand (``rules.game.replay_from``), or None."""
+        """The engine's state after each hand (``rules.replay.replay_from``), or None."""
         return json.loads(self.kept_text) if self.kept_text else None
 
 
@@ -119,7 +120,7 @@ def connect(path: str | Path) -> Database:
     Reusing a connection per thread is several times faster than opening one per
     request; ``close_all`` closes them when the app stops or a test ends.
     """
-    cache = getattr(_local, "dbs", None)
+    cache: dict[str, Database] | None = getattr(_local, "dbs", None)
     if cache is None or getattr(_local, "generation", None) != _generation:
         cache = _local.dbs = {}
         _local.generation = _generation
@@ -220,7 +221,7 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _row_to_game(row: sqlite3.Row | tuple) -> StoredGame:
+def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
     return StoredGame(*row)
 
 

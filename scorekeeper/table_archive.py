@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .i18n import N_, _
-from .rules.game import Game, GameError, game_to_json, load_game, replay
+from .rules.game import Game, GameError
+from .rules.gamefile import game_to_json, load_game
 from .rules.phases import RulesError
+from .rules.replay import replay
 
 FORMAT = "phase10-table"
 MAX_GAMES = 2000

@@ -14,6 +14,7 @@ from sqlite_utils import Database
 
 from . import store
 from .i18n import _
+from .schema import new_key
 
 MAX_TABLE_NAME = 60
 
@@ -33,7 +34,7 @@ class RosterPlayer:
 
 
 def create_table(db: Database, name: str) -> Table:
-    table = Table(store.new_key(), name, store.now(), store.new_key())
+    table = Table(new_key(), name, store.now(), new_key())
     with store.transaction(db):
         db.execute(
             "INSERT INTO tables (id, name, created, view_id) VALUES (?, ?, ?, ?)",

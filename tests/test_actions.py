@@ -7,7 +7,9 @@ import threading
 import pytest
 
 from scorekeeper import actions, store
-from scorekeeper.rules.game import HandRecord, Standings, load_game, replay
+from scorekeeper.rules.game import HandRecord, Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 GAME = {"rules": "official", "options": {}, "players": PLAYERS, "dealer": "Ann", "hands": []}

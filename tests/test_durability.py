@@ -27,7 +27,9 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import store
-from scorekeeper.rules.game import Standings, load_game, replay
+from scorekeeper.rules.game import Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 HANDS_PER_GAME = 28  # Ann makes her tenth phase in hand 28 and the game is over

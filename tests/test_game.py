@@ -12,19 +12,10 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import reasons as rule
 from scorekeeper.rules.cards import deck
-from scorekeeper.rules.game import (
-    Game,
-    GameError,
-    HandRecord,
-    game_to_json,
-    hand_problems,
-    load_game,
-    next_phases,
-    played_hands,
-    replay,
-    replay_from,
-)
+from scorekeeper.rules.game import Game, GameError, HandRecord
+from scorekeeper.rules.gamefile import game_to_json, load_game
 from scorekeeper.rules.phases import OFFICIAL, make_rules
+from scorekeeper.rules.replay import hand_problems, next_phases, played_hands, replay, replay_from
 from scorekeeper.rules.scoring import hand_points
 
 PLAYERS = ["Ann", "Bob", "Cy"]

@@ -30,8 +30,10 @@ from scorekeeper.printing import sheets as sheet_layout
 from scorekeeper.printing.guide import two_deck_count
 from scorekeeper.printing.layout import escape, page_size, plain
 from scorekeeper.printing.qr import error_correction, qr_matrix
-from scorekeeper.rules.game import Game, HandRecord, load_game, played_hands, replay
+from scorekeeper.rules.game import Game, HandRecord
+from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.phases import make_rules
+from scorekeeper.rules.replay import played_hands, replay
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 HOSTILE = '<b>Ann & "Bob"</b>'

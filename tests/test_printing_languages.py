@@ -32,9 +32,9 @@ from scorekeeper.printing import (
     write_standard_set,
 )
 from scorekeeper.printing import sheets as sheet_layout
-from scorekeeper.printing import text as printed
 from scorekeeper.printing.layout import page_size
-from scorekeeper.rules.game import load_game
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.house_rules import profile_title
 from scorekeeper.rules.phases import Rules, make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
@@ -64,7 +64,7 @@ def english_fragments(language: str) -> tuple[str, ...]:
 def engine_words(rules: Rules) -> list[str]:
     """What the rules engine says on a printable (its catalogue, not ours)."""
     said = [str(rules.phase(number)) for number in set(rules.sequence)]
-    return [*said, printed.profile_title(rules), rules.blue_skip_text()]
+    return [*said, profile_title(rules), rules.blue_skip_text()]
 
 
 def leftovers(text: str, language: str, rules: Rules) -> list[str]:

@@ -355,7 +355,8 @@ def test_forms_without_the_csrf_token_are_refused(client):
 
 def _standings(client, url, tmp_path=None) -> dict:
     state = export(client, url)
-    from scorekeeper.rules.game import load_game, replay
+    from scorekeeper.rules.gamefile import load_game
+    from scorekeeper.rules.replay import replay
 
     return replay(load_game(state)).to_json()
 

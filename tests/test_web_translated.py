@@ -363,7 +363,7 @@ def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language
 
 def test_a_backups_unreadable_dates_are_dropped_not_stored(client):
     from scorekeeper import table_archive
-    from scorekeeper.rules.game import load_game
+    from scorekeeper.rules.gamefile import load_game
 
     game = load_game({"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []})
     archive = table_archive.TableArchive(

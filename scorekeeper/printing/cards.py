@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Table, TableStyle
 
 from ..i18n import _
+from ..rules.house_rules import profile_title, progression_note, rules_line
 from ..rules.phases import Rules
 from . import text
 from .layout import (
@@ -122,7 +123,7 @@ class ReferenceCards:
         """The phase list on as few faces as keep it legible, shared out evenly."""
         rows = text.phase_rows(self.rules)
         title = text.phase_list_title(self.rules)
-        note = text.progression_note(self.rules, brief=True)
+        note = progression_note(self.rules, brief=True)
         for count in range(1, len(rows) + 1):
             share = math.ceil(len(rows) / count)
             chunks = [rows[i : i + share] for i in range(0, len(rows), share)]
@@ -208,8 +209,8 @@ class ReferenceCards:
 
     def build(self) -> bytes:
         buffer = BytesIO()
-        title = _("Phase 10 reference cards - %(rules)s", rules=text.profile_title(self.rules))
-        canvas = new_canvas(buffer, (self.width, self.height), title, text.rules_line(self.rules))
+        title = _("Phase 10 reference cards - %(rules)s", rules=profile_title(self.rules))
+        canvas = new_canvas(buffer, (self.width, self.height), title, rules_line(self.rules))
         canvas.setViewerPreference("PrintScaling", "None")  # ask viewers not to "fit to page"
         pairs = [
             (self.faces[2 * i], self.faces[2 * i + 1])

@@ -29,8 +29,10 @@ from ..rules.cards import (
     DECK_WILDS,
     DEFAULT_SUIT_COLOURS,
     Colour,
+    Kind,
     deck,
 )
+from ..rules.house_rules import progression_note, rules_line
 from ..rules.phases import Rules
 from . import text
 from .layout import (
@@ -173,7 +175,7 @@ class DeckGuide:
             topMargin=MARGIN,
             bottomMargin=MARGIN,
             title=_("Phase 10 with two regular decks"),
-            subject=plain(text.rules_line(self.rules)),
+            subject=plain(rules_line(self.rules)),
             author=AUTHOR,
             creator=AUTHOR,
             invariant=1,
@@ -305,7 +307,7 @@ class DeckGuide:
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading(_("Super Wild")),
+                *self._heading(Kind.SUPER_WILD.word),
                 self._p(
                     _(
                         "Mark one King as the Super Wild and one Joker as the Super Skip (a "
@@ -314,7 +316,7 @@ class DeckGuide:
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
-        note = text.progression_note(self.rules)
+        note = progression_note(self.rules)
         if note:
             right += [self._p(escape(note)), Spacer(1, 1 * mm)]
         if self.phase_list:
@@ -398,14 +400,14 @@ class DeckGuide:
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),
-                    self._p(f"<b>{escape(text.colour_name(colour))}</b> ({colour.value})"),
+                    self._p(f"<b>{escape(colour.word)}</b> ({colour.value})"),
                     self._p(
                         escape(
                             # Translators: "7 of hearts = red 7"; German "Herz 7 = rote 7".
                             _(
                                 "7 of %(suit)s = %(card)s",
                                 suit=name,
-                                card=text.card_in_words(colour, 7),
+                                card=colour.card(7),
                             )
                         )
                     ),

@@ -1,6 +1,6 @@
 """A game's record as the rows of a score sheet: every hand, then the result.
 
-Built from the engine's hand-by-hand record (``rules.game.played_hands``), so
+Built from the engine's hand-by-hand record (``rules.replay.played_hands``), so
 the printed totals, phases, dealer and winner are the ones the app shows. Given
 the state the store kept after each hand, nothing is replayed.
 """
@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..i18n import _, join, ngettext, pgettext
-from ..rules.game import Game, Kept, PlayedHand, Standings, played_hands
+from ..rules.game import Game, Standings
 from ..rules.phases import Progression
+from ..rules.replay import Kept, PlayedHand, played_hands
 from .text import number
 
 

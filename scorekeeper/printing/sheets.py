@@ -22,8 +22,10 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
-from ..rules.game import Game, Kept
+from ..rules.game import Game
+from ..rules.house_rules import rules_line
 from ..rules.phases import Progression, Rules
+from ..rules.replay import Kept
 from . import text
 from .layout import (
     FONT,
@@ -159,7 +161,7 @@ class ScoreSheet:
             buffer,
             (self.width, self.height),
             self.title or _("Phase 10 score sheet"),
-            _("Score sheet - %(rules)s", rules=text.rules_line(self.rules)),
+            _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
         )
         # What every page repeats is drawn once, as a form each page refers to.
         canvas.beginForm("footer")
@@ -259,7 +261,7 @@ class ScoreSheet:
             (
                 1 * mm,
                 fit_user_text(
-                    text.rules_line(self.rules),
+                    rules_line(self.rules),
                     width,
                     24 * mm,
                     size=RULES_SIZE,

@@ -23,8 +23,10 @@ from werkzeug.datastructures import MultiDict
 from .. import actions, notes, shipped, store
 from ..i18n import _
 from ..rules.check import check_phase
-from ..rules.game import Game, GameError, HandRecord, Problem, read_hand
+from ..rules.game import Game, GameError, HandRecord
+from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
+from ..rules.reasons import Reason
 from .access import db, public_url
 from .forms import JsonError, request_json
 from .security import checking, creating, csrf_exempt
@@ -81,7 +83,7 @@ def _links(stored: store.StoredGame) -> dict[str, str]:
     }
 
 
-def _problem_json(problem: Problem) -> dict[str, Any]:
+def _problem_json(problem: Reason) -> dict[str, Any]:
     return problem.to_json()
 
 

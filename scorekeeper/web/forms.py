@@ -11,18 +11,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import request
 
 from .. import actions
-from ..i18n import N_, _
+from ..i18n import _
 from ..jsontext import JsonError, parse_json
-from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems
-from ..rules.phases import Progression, Rules
-from ..rules.reasons import Rule
-from ..rules.scoring import SUPER_SKIP_POINTS, SUPER_WILD_POINTS, CardsLeft, laid_down_implied
+from ..rules.game import Game, HandRecord, Standings
+from ..rules.phases import Progression
+from ..rules.reasons import Reason, Rule
+from ..rules.replay import entry_problems
+from ..rules.scoring import (
+    HAND_SIZE,
+    MADE_BELOW,
+    MOST_OF_A_KIND,
+    MOST_TYPED,
+    CardsLeft,
+    card_kinds,
+    laid_down_implied,
+)
 
 __all__ = ["JsonError", "request_json", "whole_number", "number_in"]
 
@@ -58,27 +67,6 @@ def request_json() -> Any:
 
 # --- the hand form --------------------------------------------------------------------
 
-# (field and CardsLeft attribute, label, points each); Wilds' worth depends on the game
-CARD_FIELDS = (
-    ("low", "1-9", 5),
-    ("high", "10-12", 10),
-    ("skips", N_("Skip"), 15),
-    ("wilds", N_("Wild"), 25),
-    ("super_wilds", N_("Super Wild"), SUPER_WILD_POINTS),
-    ("super_skips", N_("Super Skip"), SUPER_SKIP_POINTS),
-)
-SUPER_FIELDS = ("super_wilds", "super_skips")
-MAX_COUNT = 20
-
-
-def card_fields(rules: Rules) -> list[tuple[str, str, int]]:
-    """The card kinds a player can be left holding in this game, with their words and worth."""
-    return [
-        (key, _(label), rules.wild_points if key == "wilds" else worth)
-        for key, label, worth in CARD_FIELDS
-        if rules.super_wild or key not in SUPER_FIELDS
-    ]
-
 
 @dataclass
 class HandForm:
@@ -89,7 +77,9 @@ class HandForm:
     general: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings that do not block saving
     rules: dict[str, list[Rule]] = field(default_factory=dict)  # field or message -> its rules
-    marked: list[int] = field(default_factory=list)  # seats under 50: made their phase
+    marked: list[int] = field(default_factory=list)  # seats whose total says they made their phase
+    made_below: int = MADE_BELOW  # ...because it is under this (the engine's inference)
+    hand_size: int = HAND_SIZE
     hand: HandRecord | None = None
     draft: HandRecord | None = None  # what was read, even with fields missing or wrong
 
@@ -108,8 +98,9 @@ def _int(values: Mapping[str, str], key: str, errors: dict[str, str], label: str
     if number is None:
         errors[key] = _("%(field)s: '%(text)s' is not a whole number", field=label, text=text[:20])
         return None
-    if not 0 <= number <= 1000:
-        errors[key] = _("%(field)s: enter a number from 0 to 1000", field=label)
+    if not 0 <= number <= MOST_TYPED:
+        message = _("%(field)s: enter a number from 0 to %(most)s", field=label, most=MOST_TYPED)
+        errors[key] = message
         return None
     return number
 
@@ -154,7 +145,7 @@ def parse_hand(
             floaters.append(name)
         if name == went_out or tiebreak:
             continue
-        kinds = card_fields(game.rules)
+        kinds = card_kinds(game.rules)
         if any(values.get(f"{key}-{i}", "").strip() for key, _label, _worth in kinds):
             counts = {
                 key: _int(
@@ -166,11 +157,11 @@ def parse_hand(
                 or 0
                 for key, label, _worth in kinds
             }
-            if any(count > MAX_COUNT for count in counts.values()):
+            if any(count > MOST_OF_A_KIND for count in counts.values()):
                 errors[f"low-{i}"] = _(
                     "%(player)s: no one holds more than %(count)s cards of a kind",
                     player=name,
-                    count=MAX_COUNT,
+                    count=MOST_OF_A_KIND,
                 )
                 continue
             left = CardsLeft(**counts)
@@ -235,7 +226,7 @@ def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
         if name in hand.attempts:
             values[f"attempt-{i}"] = str(hand.attempts[name])
         if name in hand.cards:
-            for key, _label, _worth in card_fields(game.rules):
+            for key, _label, _worth in card_kinds(game.rules):
                 values[f"{key}-{i}"] = str(getattr(hand.cards[name], key))
         if name in hand.points and name != hand.went_out:
             values[f"points-{i}"] = str(hand.points[name])
@@ -244,7 +235,7 @@ def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
 
 # --- the engine's verdict on the form ---------------------------------------------------
 
-# the engine's Problem.field -> this form's field prefix
+# the engine's Reason.field -> this form's field prefix
 FORM_FIELDS = {
     "points": "points",
     "made": "made",
@@ -252,10 +243,9 @@ FORM_FIELDS = {
     "floaters": "floater",
     "cards": "low",
 }
-NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
 
 
-def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bool:
+def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> bool:
     """Put the engine's verdict on the form's fields; True when nothing blocks saving."""
     seat = {name: i for i, name in enumerate(game.players)}
     ok = True
@@ -288,21 +278,17 @@ def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
     problems_into(form, game, refused.problems)
 
 
-def _cite(form: HandForm, key: str, problem: Problem) -> None:
+def _cite(form: HandForm, key: str, problem: Reason) -> None:
     """Remember the rule behind a message, for its link on screen."""
     if problem.rule and problem.rule not in form.rules.get(key, []):
         form.rules.setdefault(key, []).append(problem.rule)
 
 
 def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
-    """The engine's verdict on each total typed so far, while other fields are missing.
-
-    Players with nothing typed stand in with a neutral total (and one of them as the
-    player who went out, when nobody is picked); only the problems of the players
-    typed in correctly are shown, each at its field.
-    """
+    """The engine's verdict on each player's entries typed so far, each on its own,
+    while other fields are missing: only players typed in correctly are judged."""
     draft = form.draft
-    if draft is None or draft.tiebreak:
+    if draft is None:
         return
     wrong = {key.rsplit("-", 1)[-1] for key in form.errors}
     typed = [
@@ -310,43 +296,4 @@ def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
         for i, name in enumerate(game.players)
         if (name in draft.points or name in draft.cards) and str(i) not in wrong
     ]
-    stand_ins = [name for name in _untyped(game, draft) if name != draft.went_out]
-    if draft.went_out is not None:
-        outs = [draft.went_out]
-    elif stand_ins:
-        outs = stand_ins[:1]
-    else:  # everyone typed, nobody out: judge each total with another as the one out
-        outs = list(game.players[:2])
-    problems: list[Problem] = []
-    for k, out in enumerate(outs):
-        judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
-        points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
-        points.pop(out, None)
-        made = draft.made if out in draft.made else (*draft.made, out)
-        guess = replace(draft, went_out=out, points=points, made=made)
-        problems += [
-            p
-            for p in hand_problems(before, guess, kept)
-            if p.player in judged and p.field in FORM_FIELDS
-        ]
-    seat = {name: i for i, name in enumerate(game.players)}
-    fresh = [  # a field read wrong keeps its own message
-        p
-        for p in problems
-        if p.player is not None
-        and p.field is not None
-        and f"{FORM_FIELDS[p.field]}-{seat[p.player]}" not in form.errors
-    ]
-    problems_into(form, game, fresh)
-
-
-def _untyped(game: Game, hand: HandRecord) -> list[str]:
-    """The players (not the one out) with no points and no cards in this hand."""
-    return [
-        n
-        for n in game.players
-        if n not in hand.points
-        and n not in hand.cards
-        and n != hand.went_out
-        and n not in hand.floaters
-    ]
+    problems_into(form, game, entry_problems(before, draft, typed, kept))

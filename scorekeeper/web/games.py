@@ -7,17 +7,18 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from .. import actions, notes, self_entry, store, tables
-from ..i18n import N_, _
+from ..i18n import _
 from ..jsontext import JsonError, parse_json
-from ..printing.text import rules_line
-from ..rules.game import Problem, game_problems
+from ..rules.game import game_problems
+from ..rules.house_rules import rules_line
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
-from ..rules.reasons import Rule
+from ..rules.reasons import Reason, Rule
+from ..rules.scoring import card_kinds
 from . import device, live
 from .access import db, game, public_url, qr_svg, this_computer_only
 from .charts import score_chart
-from .forms import HandForm, card_fields, whole_number
+from .forms import HandForm, whole_number
 from .security import creating, reading
 
 bp = Blueprint("games", __name__)
@@ -38,37 +39,6 @@ def view_context(current: actions.Current) -> dict:
 
 # --- starting a game ----------------------------------------------------------------------
 
-# Words for the house-rule choices (the option values themselves are for files and the CLI).
-CHOICE_LABELS = {
-    "phases:official": N_("The official ten"),
-    "phases:plus10": N_("Phase 10 + 10 (twenty phases)"),
-    "phases:custom": N_("My own list (below)"),
-    "progression:standard": N_("Make your phase to move on"),
-    "progression:ten-hands": N_("Ten hands: everyone moves on each hand"),
-    "progression:masters": N_("Masters: pick any phase not yet made"),
-    "progression:mixed-up": N_("Mixed-up: a shuffled order each"),
-    "phase10:official": N_("Set of 5 + set of 3"),
-    "phase10:set4+set3": N_("Set of 4 + set of 3 (older boxes)"),
-    "wild_points:25": N_("25 points"),
-    "wild_points:20": N_("20 points"),
-    "natural:group": N_("In every group"),
-    "natural:phase": N_("Once per phase"),
-    "going_out:hit": N_("Hitting your last card goes out"),
-    "going_out:discard": N_("You must discard last (floaters)"),
-    "skip_out:allowed": N_("Allowed"),
-    "skip_out:draw": N_("Not allowed: draw another card"),
-    "winner:last-phase": N_("Whoever completes the last phase"),
-    "winner:lowest": N_("Lowest total once someone finishes"),
-    "tiebreak:last-phase": N_("Replay the last phase"),
-    "tiebreak:own-phase": N_("Each replays their own last phase"),
-    "totals:strict": N_("Refuse impossible totals"),
-    "totals:warn": N_("Only warn about them"),
-    "even:no": N_("No"),
-    "even:yes": N_("Yes"),
-    "super_wild:no": N_("No"),
-    "super_wild:yes": N_("Yes"),
-}
-
 
 def _new_game_form(
     values: dict[str, str], errors: dict[str, str], rules: dict[str, list[Rule]] | None = None
@@ -86,7 +56,6 @@ def _new_game_form(
         profiles=PROFILES,
         names=device.suggested_names(db()),
         table=_table_from(values.get("table", "")),
-        choice_labels={key: _(label) for key, label in CHOICE_LABELS.items()},
     )
 
 
@@ -147,7 +116,7 @@ def _table_from(table_id: str) -> tables.Table | None:
     return tables.get_table(db(), table_id) if table_id else None
 
 
-def _new_game_field(problem: Problem, seated: list[tuple[int, str]]) -> str | None:
+def _new_game_field(problem: Reason, seated: list[tuple[int, str]]) -> str | None:
     """The new-game form's field for one of the engine's problems with the players."""
     if problem.field == "dealer":
         return "dealer" if seated else None  # no names yet: the players' problem says it
@@ -212,7 +181,7 @@ def render_game(
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
-        card_fields=card_fields(current.game.rules),
+        card_fields=card_kinds(current.game.rules),
         phone_entries=sent,
         live_tag=live.keeper_live(g.link),
         **view_context(current),

@@ -26,12 +26,14 @@ from flask import (
 
 from .. import actions, store
 from ..i18n import _
-from ..rules.game import Game, HandRecord, Kept, Standings, game_to_json, hand_problems, replay_from
+from ..rules.game import Game, HandRecord, Standings
+from ..rules.gamefile import game_to_json
+from ..rules.replay import Kept, hand_problems, replay_from
+from ..rules.scoring import card_kinds
 from ..table_archive import csv_cell
 from .access import db, game, opened
 from .forms import (
     HandForm,
-    card_fields,
     form_values,
     parse_hand,
     problems_into,
@@ -180,7 +182,7 @@ def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
         game=current.game,
         stored=current.stored,
         standings=standings,
-        card_fields=card_fields(current.game.rules),
+        card_fields=card_kinds(current.game.rules),
         phase_text=lambda n: str(current.game.rules.phase(n)),
     )
 

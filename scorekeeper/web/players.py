@@ -16,14 +16,16 @@ from werkzeug.wrappers import Response
 
 from .. import actions, self_entry, store
 from ..i18n import _
-from ..rules.game import Standings
+from ..rules.game import HandRecord
+from ..rules.reasons import CARD_POINTS
+from ..rules.replay import entry_problems
+from ..rules.scoring import MOST_TYPED, card_worths, laid_down_implied
 from . import live
 from .access import PICK, db, game, player_token, public_url, qr_svg
 from .forms import whole_number
 from .security import reading, sending
 
 bp = Blueprint("players", __name__)
-MAX_POINTS = 1000
 
 
 @bp.get("/g/<game_id>/<key>/players")
@@ -96,7 +98,7 @@ def page() -> Response | str | tuple[str, int]:
             return live.fragment(html, 200, context["live_tag"])  # type: ignore[arg-type]
         return live.page(render_template("player_entry.html", error=None, values={}, **context))
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
-    problem = _problem(values, standings)
+    problem = _problem(values, current, players[seat])
     if problem:
         status, error = problem
         return render_template("player_entry.html", error=error, values=values, **context), status
@@ -108,8 +110,13 @@ def page() -> Response | str | tuple[str, int]:
     return redirect(url_for("players.page"), 303)
 
 
-def _problem(values: dict[str, str], standings: Standings) -> tuple[int, str] | None:
-    """(status, message) when a player's submission cannot be taken; None when it can."""
+def _problem(values: dict[str, str], current: actions.Current, name: str) -> tuple[int, str] | None:
+    """(status, message) when a player's submission cannot be taken; None when it can.
+
+    The points are judged by the engine as the scorekeeper's form judges each
+    total on its own (``entry_problems``): a total under 50 says they made their phase.
+    """
+    standings = current.standings
     if standings.over:
         return 409, _("The game is over: there is nothing more to send.")
     if standings.tiebreak:
@@ -126,11 +133,18 @@ def _problem(values: dict[str, str], standings: Standings) -> tuple[int, str] | 
     if not text:
         return 422, _("Type your points, or tick that you went out.")
     points = whole_number(text)
-    if points is None or points > MAX_POINTS:
-        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MAX_POINTS)
-    if points % 5:
+    if points is None or points > MOST_TYPED:
+        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MOST_TYPED)
+    made = bool(values["made"]) or laid_down_implied(points) is not None
+    hand = HandRecord(None, made=(name,) if made else (), points={name: points})
+    errors = [p for p in entry_problems(current.game, hand, [name], current.kept) if not p.warning]
+    if not errors:
+        return None
+    if errors[0].rule is CARD_POINTS:  # no cards add up to it: said as this page always said it
         return 422, _(
-            "Points: %(points)s is not a multiple of 5. Every card is worth 5, 10, 15 or 25.",
-            points=text,
+            "Points: %(points)s is not a multiple of 5. "
+            "Every card is worth %(listed)s or %(most)s.",
+            points=points,
+            **card_worths(current.game.rules),
         )
-    return None
+    return 422, str(errors[0])

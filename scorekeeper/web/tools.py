@@ -15,8 +15,8 @@ from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from .. import actions
-from ..i18n import N_, _
-from ..rules.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
+from ..i18n import _
+from ..rules.cards import Card, CardError, Colour, Kind, format_cards, parse_card, parse_cards
 from ..rules.check import arrange_run, check_phase
 from ..rules.hit import check_hit
 from ..rules.phases import PROFILES, GroupKind, Rules, RulesError, make_rules
@@ -27,13 +27,6 @@ from .forms import number_in, whole_number
 bp = Blueprint("tools", __name__)
 MAX_CARDS_TEXT = 400
 REGULAR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
-# The palette's row names; cards are still typed R, B, G, Y in every language
-COLOUR_NAMES = {
-    Colour.RED: N_("Red"),
-    Colour.BLUE: N_("Blue"),
-    Colour.GREEN: N_("Green"),
-    Colour.YELLOW: N_("Yellow"),
-}
 
 
 class BadRequest(Exception):
@@ -154,14 +147,15 @@ def palette(tool: Tool) -> list[tuple[str, list[tuple[str, str, str]]]]:
                 (f"{colour.value}{n}", f"{colour.value}{n}", f"c-{colour.value}")
                 for n in range(1, 13)
             ]
-        rows.append((f"{_(COLOUR_NAMES[colour])} {colour.symbol}", cards))
+        # cards are still typed R, B, G, Y in every language; the row says the colour
+        rows.append((f"{colour.word.capitalize()} {colour.symbol}", cards))
     specials = (
         [("K" + "H", _("King = Wild"), "c-W"), ("JOKER", _("Joker = Skip"), "c-S")]
         if tool.regular
-        else [("W", _("Wild"), "c-W"), ("S", _("Skip"), "c-S")]
+        else [("W", Kind.WILD.word, "c-W"), ("S", Kind.SKIP.word, "c-S")]
     )
     if tool.rules.super_wild and not tool.regular:
-        specials += [("SW", _("Super Wild"), "c-SW"), ("SS", _("Super Skip"), "c-SS")]
+        specials += [("SW", Kind.SUPER_WILD.word, "c-SW"), ("SS", Kind.SUPER_SKIP.word, "c-SS")]
     rows.append((_("Wild and Skip"), specials))
     return rows
 
