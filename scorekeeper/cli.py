@@ -510,7 +510,7 @@ def build_parser() -> argparse.ArgumentParser:
         "groups",
         nargs="+",
         metavar="GROUP",
-        help=_('the cards of one group, e.g. "R7 B7 W" (runs in order)'),
+        help=_('the cards of one group, e.g. "R7 B7 W" (a run\'s cards in any order)'),
     )
 
     p = command("solve", _("Can this hand make the phase, and how?"), cmd_solve)

@@ -418,6 +418,16 @@ def test_bad_input_is_explained_in_the_language_with_the_same_exit_code(capsys, 
     assert code == 2 and err == "scorekeeper solve: no cards given\n"  # --json: English
 
 
+def test_check_help_says_a_run_may_be_given_in_any_order(capsys):
+    """The engine reads a run laid down in any order; its help says so too."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "runs in order" not in help_text and "a run's cards in any order" in help_text
+    code, result, _ = run(capsys, "check", "--phase", "4", "R7 R1 R3 R2 R6 R4 R5", "--json")
+    assert code == 0 and result["valid"]
+
+
 def test_help_is_in_the_language(capsys):
     with pytest.raises(SystemExit) as exit:
         main(["--lang", "es", "check", "--help"])
