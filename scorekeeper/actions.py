@@ -147,7 +147,7 @@ def create(
     ``note``: how the history tells it (``notes.note``); "Game created" by default.
     """
     try:
-        game = load_game(data)
+        game = load_game(data, new=True)  # its names are entering the app: the name rule
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
         problems = tuple(getattr(error, "problems", ()))

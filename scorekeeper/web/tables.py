@@ -21,7 +21,8 @@ from flask import (
 
 from .. import actions, notes, store, table_archive, tables
 from ..i18n import N_, _, ngettext
-from ..rules.game import MAX_NAME, game_to_json, load_game
+from ..rules.game import game_to_json, load_game
+from ..rules.names import MAX_NAME, NameRefused
 from ..rules.phases import Progression
 from ..stats import PlayedGame
 from ..stats import table_stats as table_stats_of
@@ -82,7 +83,10 @@ def new_table():
         error = _("Keep the name to %(count)s characters", count=tables.MAX_TABLE_NAME)
     if error:
         return render_template("new_table.html", name=name, error=error), 422
-    table = tables.create_table(db(), name)
+    try:
+        table = tables.create_table(db(), name)  # the name rule (rules/names.py) has its say
+    except NameRefused as refused:
+        return render_template("new_table.html", name=name, error=str(refused)), 422
     device.remember_table(table.id)
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
 
@@ -234,8 +238,10 @@ def table_roster():
                 raise tables.RosterError(
                     _("Type the new name (up to %(count)s characters)", count=MAX_NAME)
                 )
-            tables.rename(db(), table.id, name, new)
+            warnings = tables.rename(db(), table.id, name, new)
             flash(_("%(old)s is now %(new)s", old=name, new=new))
+            for warning in warnings:
+                flash(_("Note: %(warning)s.", warning=warning))
         elif action == "merge":
             into = form.get("into", "")
             tables.merge(db(), table.id, name, into)
