@@ -15,9 +15,9 @@ from sqlite_utils.db import NotFoundError
 
 from . import store
 from .i18n import _
-from .rules.names import NameRefused, lookalikes_of, valid_name
+from .rules.names import MAX_TABLE_NAME, NameRefused, lookalikes_of, valid_name
 
-MAX_TABLE_NAME = 60  # a table's name heads its page and names its backup
+__all__ = ["MAX_TABLE_NAME"]  # the web layer reads the limit here
 
 
 @dataclass(frozen=True)

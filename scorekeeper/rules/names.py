@@ -22,6 +22,7 @@ from itertools import combinations
 from ..i18n import _
 
 MAX_NAME = 40  # a player's name: one column of the scoreboard and the printed sheet
+MAX_TABLE_NAME = 60  # a table's name: it heads the table's page and names its backup
 MAX_TYPED = 1000  # characters read at all: a longer text is refused before any other work
 
 # Control, format (zero-width, bidi), surrogate, private-use and unassigned characters,
