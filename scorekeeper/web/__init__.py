@@ -11,6 +11,7 @@ from . import (
     check,
     compress,
     csrf,
+    damaged,
     db,
     device,
     edit,
@@ -71,6 +72,7 @@ def register(app: Flask) -> None:
     app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, database)  # type: ignore[method-assign]
     app.add_template_global(final_order)
     storage.init_app(app)
+    damaged.init_app(app)  # a game whose stored data cannot be read: a page naming it
     app.register_blueprint(games.bp)
     app.register_blueprint(hands.bp)
     app.register_blueprint(history.bp)
