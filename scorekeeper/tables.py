@@ -17,8 +17,6 @@ from . import store
 from .i18n import _
 from .rules.names import MAX_TABLE_NAME, NameRefused, lookalikes_of, valid_name
 
-__all__ = ["MAX_TABLE_NAME"]  # the web layer reads the limit here
-
 
 @dataclass(frozen=True)
 class Table:
