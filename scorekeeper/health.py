@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # A club's years of games fit (about 650 bytes a hand: 100,000 hands). integrity_check
-# reads it in about 0.1 s from an SSD with the file cached, about 2 s from an SD card;
-# docs/scaling.md says so.
+# took 0.15 s for 37 MB here (SSD, file cached, busy machine), a few seconds from an SD
+# card; docs/scaling.md says so.
 FULL_CHECK_BYTES = 64 * 1024 * 1024
 SHOWN_PROBLEMS = 5  # SQLite lists at most this many problems
 
