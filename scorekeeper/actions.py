@@ -115,11 +115,17 @@ _recent_lock = threading.Lock()
 
 
 def _read(stored: store.StoredGame) -> Current:
-    game = load_game(stored.state)
-    kept = stored.kept
-    if stored.standings is not None and kept is not None and len(kept) == len(game.hands):
-        return Current(stored, game, Standings.from_json(stored.standings), tuple(kept))
-    replayed = replay_from(game)
+    """The stored version, loaded; store.UnreadableGame when its row no longer loads (a
+    damaged byte can leave JSON that parses but is no game the engine can read)."""
+    with store.reading(stored.id):
+        try:
+            game = load_game(stored.state)
+            kept = stored.kept
+            if stored.standings is not None and kept is not None and len(kept) == len(game.hands):
+                return Current(stored, game, Standings.from_json(stored.standings), tuple(kept))
+            replayed = replay_from(game)
+        except (GameError, RulesError) as error:
+            raise store.UnreadableGame(stored.id, str(error)) from error
     return Current(stored, game, replayed.standings, replayed.kept)
 
 
@@ -151,7 +157,7 @@ def start_game(
     the history tells it (``notes.note``); "Game created" by default.
     """
     try:
-        game = load_game(_dealt_orders(data))
+        game = load_game(_dealt_orders(data), new=True)  # its names enter now: the name rule
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
         problems = tuple(getattr(error, "problems", ()))

@@ -21,8 +21,7 @@ from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
 
-from . import i18n
-from .health import damage
+from . import health, i18n
 from .i18n import N_, _, ngettext
 from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
@@ -40,6 +39,7 @@ EXAMPLES = {
     "print": "scorekeeper print game.json --out sheet.pdf --link http://192.168.1.20:5010/v/CODE",
     "backup": "scorekeeper backup games-2026-11-23.sqlite3 --db games.sqlite3",
     "restore": "scorekeeper restore s3://my-bucket/games --db restored.sqlite3",
+    "check-db": "scorekeeper check-db --db games.sqlite3",
 }
 
 
@@ -324,18 +324,67 @@ def default_database() -> Path:
 
 
 def check_database(path: str | Path) -> None:
-    """Refuse to serve a damaged games file: every page would fail, and writes make it worse."""
-    found = damage(path)
-    if found:
-        raise BadInput(
-            _(
-                "the games file %(path)s is damaged (%(damage)s). Nothing was changed. Restore "
-                "it from a backup or a replica (scorekeeper restore), or move it aside to start "
-                "afresh.",
-                path=path,
-                damage=found,
-            )
+    """Refuse to serve a games file that is damaged, empty or cannot be written; name the
+    games that cannot be read (they get their own page; the others are served)."""
+    found = health.examine(path)
+    refused = [finding_text(path, f) for f in found if f.kind != health.UNREADABLE]
+    if [f.kind for f in found] == [health.READ_ONLY]:
+        refused.append(_("Nothing is wrong with the file itself: SQLite's check found it whole."))
+    if refused:
+        raise BadInput("\n".join(refused))
+    for finding in found:
+        print(f"scorekeeper serve: {finding_text(path, finding)}", file=sys.stderr)
+
+
+def finding_text(path: str | Path, finding: health.Finding) -> str:
+    """One finding about the games file, in words for whoever runs the app."""
+    if finding.kind == health.EMPTY:
+        return _(
+            "the games file %(path)s is empty (0 bytes): it holds no games. Nothing was "
+            "changed. If it should hold games, restore it from a backup or a replica "
+            "(scorekeeper restore); to start afresh, delete it and a new one is made.",
+            path=path,
         )
+    if finding.kind == health.READ_ONLY:
+        return _(
+            "the games file %(path)s is on storage this program cannot write to (read-only, "
+            "or its folder is not writable): the app needs to write it. Serve it from storage "
+            "that can be written, or copy it there.",
+            path=path,
+        )
+    if finding.kind == health.UNREADABLE:
+        return _(
+            "game %(game)s in %(path)s cannot be read (%(reason)s). Restore it from a backup "
+            "of the games file or a replica (scorekeeper restore), or import its game file "
+            "again; the other games are not affected.",
+            game=finding.game,
+            path=path,
+            reason=finding.detail,
+        )
+    return _(
+        "the games file %(path)s is damaged (%(damage)s). Nothing was changed. Restore "
+        "it from a backup or a replica (scorekeeper restore), or move it aside to start "
+        "afresh.",
+        path=path,
+        damage=finding.detail,
+    )
+
+
+def cmd_check_db(args: argparse.Namespace) -> int:
+    path = Path(args.db or default_database())
+    if not path.exists():
+        raise BadInput(_("there is no games file at %(path)s", path=path))
+    found = health.examine(path, full=True, load=True)
+    problems = [f for f in found if f.kind != health.READ_ONLY]
+    if args.json:
+        facts = [{"kind": f.kind, "game": f.game, "detail": f.detail} for f in found]
+        print(json.dumps({"path": str(path), "whole": not problems, "findings": facts}))
+        return 1 if problems else 0
+    for finding in found:
+        print(finding_text(path, finding), file=sys.stderr if finding in problems else sys.stdout)
+    if not problems:
+        print(_("The games file %(path)s is whole: every page and every game reads.", path=path))
+    return 1 if problems else 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -356,7 +405,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
         restore(args.url, args.db)
     except (ReplicaError, OSError) as error:
         raise BadInput(str(error)) from None
-    found = damage(args.db)
+    found = health.damage(args.db)
     if found:
         raise BadInput(
             _("the restored file %(path)s is damaged (%(damage)s)", path=args.db, damage=found)
@@ -516,7 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
         "groups",
         nargs="+",
         metavar="GROUP",
-        help=_('the cards of one group, e.g. "R7 B7 W" (runs in order)'),
+        help=_('the cards of one group, e.g. "R7 B7 W" (a run\'s cards in any order)'),
     )
 
     p = command("solve", _("Can this hand make the phase, and how?"), cmd_solve)
@@ -604,6 +653,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("url", metavar="URL", help=_("the replica: a folder or an s3:// URL"))
     p.add_argument("--db", required=True, help=_("the new SQLite file to write"))
+
+    p = command(
+        "check-db",
+        _(
+            "Check the whole games file: SQLite's full integrity check, and every game read "
+            "as the app reads it. Exit 0 when whole, 1 when not."
+        ),
+        cmd_check_db,
+        rules=False,
+    )
+    p.add_argument("--db", help=database_help)
+    _json_arg(p)
     return parser
 
 

@@ -53,6 +53,35 @@ class Conflict(Exception):
     """The game changed since the writer read it."""
 
 
+class UnreadableGame(Exception):
+    """A game whose stored row cannot be read back: a damaged byte in its text, JSON that
+    does not parse, a game file the engine cannot load. The rest of the file may be whole;
+    ``game_id`` names the game to restore (web pages and ``scorekeeper check-db`` say so)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        self.game_id, self.reason = game_id, reason
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+
+
+# What reading a damaged game's row raises: text that is not UTF-8 (sqlite3 says so with an
+# OperationalError of its own, without an SQLite error code), JSON that does not parse, and
+# JSON of the wrong shape.
+_DAMAGED_ROW = (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError)
+
+
+@contextmanager
+def reading(game_id: str) -> Iterator[None]:
+    """Turn what a damaged row raises into UnreadableGame(game_id)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", None) is not None:  # SQLite's own: not the row
+            raise
+        raise UnreadableGame(game_id, str(error)) from error
+    except _DAMAGED_ROW as error:
+        raise UnreadableGame(game_id, f"{type(error).__name__}: {error}") from error
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """One game's row: its current version, read without replaying anything."""
@@ -69,19 +98,27 @@ class StoredGame:
 
     @cached_property
     def state(self) -> dict[str, Any]:
-        """The game file of this version (docs/game-format.md)."""
-        state: dict[str, Any] = json.loads(self.state_text)
-        return state
+        """The game file of this version (docs/game-format.md); UnreadableGame if damaged."""
+        with reading(self.id):
+            state = json.loads(self.state_text)
+            if not isinstance(state, dict):
+                raise TypeError("the game file is not a JSON object")
+            return state
 
     @cached_property
     def standings(self) -> dict[str, Any] | None:
         """``Standings.to_json()`` of this version, or None if never computed."""
-        return json.loads(self.standings_text) if self.standings_text else None
+        with reading(self.id):
+            return json.loads(self.standings_text) if self.standings_text else None
 
     @cached_property
     def kept(self) -> list[dict[str, Any]] | None:
         """The engine's state after each hand (``rules.replay.replay_from``), or None."""
-        return json.loads(self.kept_text) if self.kept_text else None
+        with reading(self.id):
+            kept: list[dict[str, Any]] | None = (
+                json.loads(self.kept_text) if self.kept_text else None
+            )
+            return kept
 
 
 @dataclass(frozen=True)
@@ -265,7 +302,9 @@ def create_game(
 
 
 def get_game(db: Database, game_id: str) -> StoredGame | None:
-    row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    """The game's row, None if there is no such game; UnreadableGame if its text is damaged."""
+    with reading(game_id):
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row) if row else None
 
 
@@ -388,18 +427,20 @@ _CHANGE_COLUMNS = "version, at, action, summary, hands, undo_to"
 
 def changes(db: Database, game_id: str) -> list[Change]:
     """The game's history, newest first (without the game at each version)."""
-    rows = db.execute(
-        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
-        [game_id],
-    ).fetchall()
+    with reading(game_id):
+        rows = db.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
+            [game_id],
+        ).fetchall()
     return [Change(*row) for row in rows]
 
 
 def get_change(db: Database, game_id: str, version: int) -> Change | None:
-    row = db.execute(
-        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
-        [game_id, version],
-    ).fetchone()
+    with reading(game_id):
+        row = db.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
+            [game_id, version],
+        ).fetchone()
     return Change(*row) if row else None
 
 
@@ -408,8 +449,13 @@ def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
 
     Follows the log back from ``version`` to the game file it grew from (jumping
     over undo and restore to the version they went back to), parsing only the
-    changes on that path, then applies them in order.
+    changes on that path, then applies them in order. UnreadableGame if one is damaged.
     """
+    with reading(game_id):
+        return _state_at(db, game_id, version)
+
+
+def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
     rows = dict(
         db.execute(
             "SELECT version, detail FROM changes WHERE game_id = ? AND version <= ?",
@@ -426,6 +472,8 @@ def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
             state = detail["game"]
             break
         if "to" in detail:
+            if not detail["to"] < step:  # a damaged log could point forward, round and round
+                raise KeyError(f"version {step} goes back to {detail['to']}")
             step = detail["to"]
         else:
             path.append(detail)
@@ -483,17 +531,23 @@ class Link:
 
 def game_link(db: Database, game_id: str) -> Link | None:
     """One indexed read per request, however long the game."""
-    row = db.execute(
+    with reading(game_id):
+        row = _link_row(db, game_id)
+    if row is None:
+        return None
+    game, edit_key, player_key, version, entries, next_game = row
+    return Link(game, edit_key, player_key, version, entries or 0, next_game)
+
+
+def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
+    found: tuple[Any, ...] | None = db.execute(
         "SELECT g.id, g.edit_key, g.player_key, g.version, "
         "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
         "(SELECT n.id FROM games n WHERE n.follows = g.id ORDER BY n.created, n.rowid LIMIT 1) "
         "FROM games g WHERE g.id = ?",
         [game_id],
     ).fetchone()
-    if row is None:
-        return None
-    game, edit_key, player_key, version, entries, next_game = row
-    return Link(game, edit_key, player_key, version, entries or 0, next_game)
+    return found
 
 
 def game_by_code(db: Database, code: str) -> str | None:

@@ -14,9 +14,8 @@ from sqlite_utils import Database
 
 from . import store
 from .i18n import _
+from .rules.names import MAX_TABLE_NAME, NameRefused, lookalikes_of, valid_name
 from .schema import new_key
-
-MAX_TABLE_NAME = 60
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,8 @@ class RosterPlayer:
 
 
 def create_table(db: Database, name: str) -> Table:
-    table = Table(new_key(), name, store.now(), new_key())
+    """A new table; its name goes through the name rule (NameRefused says why not)."""
+    table = Table(new_key(), valid_name(name, MAX_TABLE_NAME), store.now(), new_key())
     with store.transaction(db):
         db.execute(
             "INSERT INTO tables (id, name, created, view_id) VALUES (?, ?, ?, ?)",
@@ -128,8 +128,16 @@ class RosterError(ValueError):
     """A roster change that cannot be made, in words for the table."""
 
 
-def rename(db: Database, table_id: str, old: str, new: str) -> None:
-    """Rename a roster player; games under the old name keep counting for them."""
+def rename(db: Database, table_id: str, old: str, new: str) -> list[str]:
+    """Rename a roster player; games under the old name keep counting for them.
+
+    The new name goes through the name rule (RosterError says why not); the answer
+    is a warning for each other player whose name looks the same on screen.
+    """
+    try:
+        new = valid_name(new)
+    except NameRefused as refused:
+        raise RosterError(str(refused)) from None
     names = {p.name.casefold(): p.name for p in roster(db, table_id)}
     if old not in names.values():
         raise RosterError(_("%(player)s is not on this table's list of players", player=old))
@@ -141,6 +149,7 @@ def rename(db: Database, table_id: str, old: str, new: str) -> None:
             [new, table_id, old],
         )
         _point_aliases(db, table_id, old, new)
+    return lookalikes_of(new, [name for name in names.values() if name != old])
 
 
 def merge(db: Database, table_id: str, extra: str, into: str) -> None:

@@ -56,6 +56,25 @@ def test_check_answers_valid_or_not_with_reasons(capsys, argv, code, valid):
     assert isinstance(result["reasons"], list) and bool(result["reasons"]) is not valid
 
 
+@pytest.mark.parametrize(
+    ("phases", "cards", "code"),
+    [
+        ("12 of one colour", "R1 R2", 1),  # it needs twelve cards
+        ("22 of one colour", "R1 R2", 1),  # one group of 22, not two of 2
+        ("10 of one colour", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10", 0),
+        ("11 of one colour", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11", 0),
+    ],
+)
+def test_own_phase_lists_read_a_two_digit_colour_group(capsys, phases, cards, code):
+    got, result, err = run(
+        capsys,
+        *("check", "--option", "phases=custom", "--option", f"custom_phases={phases}"),
+        *("--phase", "1", cards, "--json"),
+    )
+    assert (got, err) == (code, "")
+    assert result["valid"] is (code == 0)
+
+
 def test_check_names_the_group_and_card_in_plain_text(capsys):
     code, out, _ = run(capsys, "check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7")
     assert code == 1
@@ -397,6 +416,16 @@ def test_bad_input_is_explained_in_the_language_with_the_same_exit_code(capsys, 
     assert code == 2 and err.startswith(f"scorekeeper standings: no se puede leer {missing}:")
     code, _, err = run(capsys, "--lang", "de", "solve", "--phase", "1", "", "--json")
     assert code == 2 and err == "scorekeeper solve: no cards given\n"  # --json: English
+
+
+def test_check_help_says_a_run_may_be_given_in_any_order(capsys):
+    """The engine reads a run laid down in any order; its help says so too."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "runs in order" not in help_text and "a run's cards in any order" in help_text
+    code, result, _ = run(capsys, "check", "--phase", "4", "R7 R1 R3 R2 R6 R4 R5", "--json")
+    assert code == 0 and result["valid"]
 
 
 def test_help_is_in_the_language(capsys):

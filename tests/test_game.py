@@ -292,6 +292,19 @@ def test_in_mixed_up_masters_each_player_follows_their_own_order():
     assert [p.phases_done for p in result.players] == [(3,), (10,)]
 
 
+def test_in_mixed_up_masters_a_tie_replays_each_players_own_last_phase():
+    """Each tied player replays the last phase of their own order (docs/rules.md, Ties)."""
+    hands = [hand("Ann", ["Ann", "Bob"], Bob=10)]
+    hands += [hand("Ann", ["Ann", "Bob"], Bob=5) for _ in range(8)]
+    hands.append(hand("Bob", ["Ann", "Bob"], Ann=50))  # both finish on 50
+    for options in ({}, {"tiebreak": "own-phase"}):  # for finishers the two readings agree
+        result = standings(
+            *hands, players=["Ann", "Bob"], rules="mixed-up", options=options, orders=ORDERS
+        )
+        assert result.tiebreak == ("Ann", "Bob")
+        assert [p.tiebreak_phase for p in result.players] == [10, 1]
+
+
 def test_mixed_up_orders_must_be_a_shuffle_of_the_phases():
     with pytest.raises(GameError, match="Bob: the order 1, 1, 2"):
         game(

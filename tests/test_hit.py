@@ -54,6 +54,10 @@ SET, RUN, COLOUR = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
             None,
         ),
         (OFFICIAL, RUN, "W R5 W", "R7", "high end", 7),  # 4-6 either way
+        # a run of 2 (own phase lists) is a run like any other: it extends at either end
+        (OFFICIAL, RUN, "R5 R6", "B7", "high end", 7),
+        (OFFICIAL, RUN, "R5 R6", "B4", "low end", 4),
+        (OFFICIAL, RUN, "R6 R5", "B4", "low end", 4),
         (
             SUPER,
             COLOUR,

@@ -8,7 +8,15 @@ import sqlite3
 import pytest
 from webutil import csrf, new_game
 
-from scorekeeper.rules.names import clean_name, lookalikes, name_problem, skeleton
+from scorekeeper.rules.names import (
+    NameRefused,
+    clean_name,
+    lookalikes,
+    name_problem,
+    shown,
+    skeleton,
+    valid_name,
+)
 
 INVISIBLE = {
     "zero-width space": "An\u200bn",
@@ -101,3 +109,136 @@ def test_names_are_isolated_so_right_to_left_names_cannot_reorder_the_page(clien
             assert text.count(name) >= 1
             isolated = text.count(f"<bdi>{name}</bdi>") + text.count(f'dir="">{name}<')
             assert text.count(name) == isolated, name  # <bdi>, or an element with dir="auto"
+
+
+# --- one name rule for every name that enters ------------------------------------------
+
+DRAWS_NOTHING = {
+    "Hangul filler": "Ann\u3164",
+    "halfwidth Hangul filler": "Ann\uffa0",
+    "Hangul choseong filler": "\u115fAnn",
+    "blank Braille pattern": "Ann\u2800",
+    "only a Hangul filler": "\u3164",
+    "a stray variation selector": "Ann \ufe0f",
+}
+
+
+@pytest.mark.parametrize("name", INVISIBLE.values(), ids=INVISIBLE.keys())
+def test_the_name_rule_refuses_invisible_and_control_characters(name):
+    with pytest.raises(NameRefused, match="invisible or control characters .* \\(found U\\+"):
+        valid_name(name)
+
+
+@pytest.mark.parametrize("name", DRAWS_NOTHING.values(), ids=DRAWS_NOTHING.keys())
+def test_the_name_rule_refuses_characters_that_draw_nothing(name):
+    with pytest.raises(NameRefused, match="characters that draw nothing.* \\(found U\\+"):
+        valid_name(name)
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("  Zoe\u0308  ", "Zoë"),
+        ("José\t Luis", "José Luis"),
+        ("Ann\u00a0\u3000Lee", "Ann Lee"),
+        ("❤\ufe0f Ann", "❤\ufe0f Ann"),
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
+        ("שרה", "שרה"),
+    ],
+)
+def test_the_name_rule_keeps_a_name_composed_trimmed_and_single_spaced(typed, kept):
+    assert valid_name(typed) == kept
+
+
+def test_the_name_rule_caps_the_length_before_doing_anything_else():
+    assert valid_name("x" * 40) == "x" * 40
+    with pytest.raises(NameRefused, match="at most 40 characters"):
+        valid_name("x" * 41)
+    with pytest.raises(NameRefused, match="at most 60 characters"):
+        valid_name("x" * 10_000, most=60)
+    with pytest.raises(NameRefused, match="at least one letter"):
+        valid_name("\u0301\u0301")
+    with pytest.raises(NameRefused, match="must be text"):
+        valid_name(7)
+
+
+def test_a_refused_name_is_quoted_safely_in_messages():
+    assert shown("Ann\u202egnp.exe") == "Ann<U+202E>gnp.exe"
+    assert shown("x" * 10_000) == "x" * 40 + "…"
+
+
+def test_a_name_that_only_adds_something_invisible_is_a_look_alike():
+    """Games stored before the rule may hold such names: they are pointed out."""
+    assert lookalikes(["Ann", "Ann\u3164", "Bob"]) == [("Ann", "Ann\u3164")]
+    assert lookalikes(["Zed", "Z\u200bed"]) == [("Zed", "Z\u200bed")]
+
+
+def test_a_hidden_filler_beside_the_same_name_is_refused_by_the_api(app, client):
+    response = client.post("/api/games", json={"players": ["Ann", "Ann\u3164"]})
+    assert response.status_code == 422
+    assert "draw nothing" in response.get_json()["error"]
+    assert stored_players(app) == []
+
+
+@pytest.mark.parametrize("name", [*DRAWS_NOTHING.values(), "x" * 41])
+def test_names_that_draw_nothing_are_refused_on_the_form(app, client, name):
+    response = client.post("/new", data=form(client, name, "Bob"))
+    assert response.status_code == 422
+    assert stored_players(app) == []
+
+
+def test_a_stored_game_with_a_name_refused_since_still_opens(app):
+    """The name rule guards what enters; what was saved under the older rule stays open."""
+    from scorekeeper import actions, store
+
+    db = store.connect(app.config["DATABASE"])
+    state = {"rules": "official", "options": {}, "players": ["Ann\u3164", "Bob"], "hands": []}
+    state["dealer"] = "Bob"
+    stored = store.create_game(db, state, action="create", summary="")
+    assert actions.load(db, stored.id).game.players == ("Ann\u3164", "Bob")
+
+
+HOSTILE_TABLE_NAMES = {
+    "right-to-left override": "Ann\u202egnp.exe",
+    "zero-width space": "Z\u200bed",
+    "NUL": "The\x00Smiths",
+    "Hangul filler": "\u3164",
+    "10,000 characters": "x" * 10_000,
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_TABLE_NAMES.values(), ids=HOSTILE_TABLE_NAMES.keys())
+def test_a_table_name_meets_the_name_rule(app, client, name):
+    from scorekeeper import store, tables
+
+    with pytest.raises(NameRefused):
+        tables.create_table(store.connect(app.config["DATABASE"]), name)
+    response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": name})
+    assert response.status_code == 422
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("name", HOSTILE_TABLE_NAMES.values(), ids=HOSTILE_TABLE_NAMES.keys())
+def test_a_roster_rename_meets_the_name_rule(app, name):
+    from scorekeeper import store, tables
+
+    db = store.connect(app.config["DATABASE"])
+    table = tables.create_table(db, "The Smiths")
+    tables.restore_roster(db, table.id, [("Ann", False), ("Bob", False)], {})
+    with pytest.raises(tables.RosterError):
+        tables.rename(db, table.id, "Ann", name)
+    assert [p.name for p in tables.roster(db, table.id)] == ["Ann", "Bob"]
+
+
+def test_a_roster_rename_to_a_look_alike_is_pointed_out(app):
+    from scorekeeper import store, tables
+
+    db = store.connect(app.config["DATABASE"])
+    table = tables.create_table(db, "  The   Smiths ")
+    assert table.name == "The Smiths"
+    tables.restore_roster(db, table.id, [("Ann", False), ("Bob", False)], {})
+    warnings = tables.rename(db, table.id, "Bob", "\u0410nn")
+    assert warnings == [
+        "\u0410nn and Ann look alike on screen: if they are different people, add an initial"
+    ]

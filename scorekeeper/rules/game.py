@@ -14,7 +14,7 @@ from typing import Any
 
 from ..i18n import _, join
 from . import reasons as rule
-from .names import name_problem
+from .names import kept_name_problem, name_problem
 from .phases import Progression, Rules
 from .reasons import Reason, Rule, cite, pinned
 from .scoring import CardsLeft
@@ -23,7 +23,6 @@ from .words import listed
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MAX_MIXED_UP_PLAYERS = 4
-MAX_NAME = 40
 
 
 class GameError(ValueError):
@@ -127,8 +126,13 @@ def game_problems(
     players: Sequence[str],
     dealer: str | None,
     orders: Mapping[str, Sequence[int]] | None = None,
+    *,
+    new: bool = False,
 ) -> list[Reason]:
     """Everything wrong with a game's players, dealer and phase orders; [] when fine.
+
+    ``new``: the names are entering the app now, so they meet the whole name rule
+    (``names.valid_name``); a stored game is held only to the rule it was saved under.
 
     Reason fields: ``players`` (the count, or one player's name), ``dealer``,
     ``orders``. ``orders`` None: not chosen yet (the new-game form shuffles them).
@@ -156,10 +160,8 @@ def game_problems(
             continue
         if name != name.strip():
             add(name, _("a name cannot start or end with spaces"))
-        if problem := name_problem(name):
+        if problem := name_problem(name) if new else kept_name_problem(name):
             add(name, problem)
-        if len(name) > MAX_NAME:
-            add(name, _("a name has at most %(most)s characters", most=MAX_NAME))
         if name.casefold() in seen:
             add(name, _("two players have this name: give one of them another"))
         seen.add(name.casefold())

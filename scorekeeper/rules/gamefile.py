@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from ..i18n import _
 from .game import Game, GameError, HandRecord
+from .names import NameRefused, clean_name, shown, valid_name
 from .phases import RulesError, make_rules
 from .scoring import CardsLeft
 
@@ -49,8 +50,13 @@ def _name_expected(what: str, value: object) -> str:
     return _("%(what)s must be a player's name, not %(value)r", what=what, value=value)
 
 
-def load_game(data: object) -> Game:
-    """Read a game from its JSON form, checking its shape (``replay`` checks the rules)."""
+def load_game(data: object, *, new: bool = False) -> Game:
+    """Read a game from its JSON form, checking its shape (``replay`` checks the rules).
+
+    ``new``: the game is entering the app (created, imported), so every name goes
+    through the name rule and is kept cleaned (``names.valid_name``). A stored game
+    is read as it was saved.
+    """
     if not isinstance(data, Mapping):
         raise GameError(_("a game is a JSON object with rules, options, players, dealer and hands"))
     if message := _unknown(data, _GAME_KEYS):
@@ -78,13 +84,13 @@ def load_game(data: object) -> Game:
     raw_players = data.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         raise GameError(_("players must be a list of names, in seating order"))
-    players: tuple[str, ...] = tuple(name.strip() for name in raw_players)
-    canonical = {name.casefold(): name for name in players}
+    players = tuple(_new_name(name) if new else name.strip() for name in raw_players)
+    canonical = {clean_name(name).casefold(): name for name in players}
 
     def name_of(value: object, what: str, hand: int | None = None) -> str:
         if not isinstance(value, str):
             raise GameError(_name_expected(what, value), hand=hand)
-        return canonical.get(value.strip().casefold(), value.strip())
+        return canonical.get(clean_name(value).casefold(), value.strip())
 
     dealer = name_of(data.get("dealer", players[0] if players else ""), _("the dealer"))
     orders = {}
@@ -109,14 +115,21 @@ def load_game(data: object) -> Game:
     return Game(rules=rules, players=players, dealer=dealer, hands=hands, orders=orders)
 
 
+def _new_name(text: str) -> str:
+    try:
+        return valid_name(text)
+    except NameRefused as error:
+        raise GameError(str(error), player=shown(text)) from None
+
+
 def read_hand(game: Game, raw: object, number: int) -> HandRecord:
     """One hand in its JSON form, read as hand ``number`` of ``game`` (names made canonical)."""
-    canonical = {name.casefold(): name for name in game.players}
+    canonical = {clean_name(name).casefold(): name for name in game.players}
 
     def name_of(value: object, what: str) -> str:
         if not isinstance(value, str):
             raise GameError(_name_expected(what, value), hand=number)
-        return canonical.get(value.strip().casefold(), value.strip())
+        return canonical.get(clean_name(value).casefold(), value.strip())
 
     return _load_hand(raw, number, name_of)
 

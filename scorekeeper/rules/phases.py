@@ -111,12 +111,15 @@ _GROUP_SIZE_ERRORS = {
     GroupKind.RUN: N_("a run must hold %(low)s to %(high)s cards, not %(size)s"),
     GroupKind.COLOUR: N_("a colour group must hold %(low)s to %(high)s cards, not %(size)s"),
 }
+# The count in front ('2 sets of 3', '3 x 6 of one colour') never runs into the size:
+# '12 of one colour' is one group of 12, not 1 group of 2. Numbers have at most 3
+# digits (every limit is below 100), so a 5,000-digit one is simply unreadable.
 _PART = re.compile(
-    r"^(?:(\d+)\s*(?:x\s*)?)?(?:"
-    r"(?P<set>sets?)\s+of\s+(?P<set_n>\d+)"
-    r"|(?P<run>runs?)\s+of\s+(?P<run_n>\d+)"
-    r"|(?P<col_n>\d+)\s+(?:cards?\s+)?of\s+(?:one|1|a|the\s+same)\s+colou?r"
-    r"|(?:colou?rs?|colou?r\s+groups?)\s+of\s+(?P<col_m>\d+)"
+    r"^(?:(\d{1,3})(?!\d)\s*(?:x\s*)?)?(?:"
+    r"(?P<set>sets?)\s+of\s+(?P<set_n>\d{1,3})"
+    r"|(?P<run>runs?)\s+of\s+(?P<run_n>\d{1,3})"
+    r"|(?P<col_n>\d{1,3})\s+(?:cards?\s+)?of\s+(?:one|1|a|the\s+same)\s+colou?r"
+    r"|(?:colou?rs?|colou?r\s+groups?)\s+of\s+(?P<col_m>\d{1,3})"
     r")$"
 )
 

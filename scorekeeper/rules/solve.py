@@ -39,7 +39,7 @@ from .cards import (
     impossible,
     number_card,
 )
-from .phases import GroupKind, GroupSpec, Layout, Rules
+from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
 
 COLOURS = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -101,13 +101,18 @@ def solve(rules: Rules, phase_number: int, hand: Sequence[Card]) -> Solution:
     if problems:
         raise CardError("; ".join(problems))
     pool = _Pool.of(hand, rules)
+    return _build(pool, _best_plan(pool, phase, rules), rules.natural_per_phase)
+
+
+def _best_plan(pool: _Pool, phase: Phase, rules: Rules) -> _Plan:
+    """The best plan over the phase's layouts, for cards already known to exist together."""
     best: _Plan | None = None
     for layout in phase.layouts:
         plan = _Search(pool, layout, rules.natural_per_phase).run(best.key if best else None)
         if plan is not None and (best is None or plan.key < best.key):
             best = plan
     assert best is not None  # any layout can be completed with enough cards
-    return _build(pool, best, rules.natural_per_phase)
+    return best
 
 
 # --- the hand as counts --------------------------------------------------------
@@ -805,22 +810,40 @@ def closer_cards(rules: Rules, phase_number: int, hand: Sequence[Card]) -> tuple
     When one card is missing these are every way to finish the phase. One card of
     each number and colour stands for both copies; a card the deck has no more of
     (the hand already holds every copy) is left out. ``()`` when the hand makes it.
+
+    A hand of 11 has just drawn: it discards one card before it draws again, so a
+    card counts when, with the best discard, it leaves one fewer missing.
     """
     hand = tuple(hand)
     missing = solve(rules, phase_number, hand).missing
     if not missing:
         return ()
+    phase = rules.playable(phase_number)
+    keeps = _kept_hands(phase, hand)
     candidates = [number_card(c, n) for n in _NUMBERS for c in COLOURS] + [WILD, SKIP]
     if rules.super_wild:
         candidates += [SUPER_WILD, SUPER_SKIP]
     found = []
     for card in candidates:
-        try:
-            if solve(rules, phase_number, (*hand, card)).missing < missing:
-                found.append(card)
-        except CardError:  # no copy of it is left to draw
-            continue
+        if impossible((*hand, card), super_wild=rules.super_wild):
+            continue  # no copy of it is left to draw
+        pools = (_Pool.of((*kept, card), rules) for kept in keeps)
+        if any(_best_plan(pool, phase, rules).key[0] < missing for pool in pools):
+            found.append(card)
     return tuple(found)
+
+
+def _kept_hands(phase: Phase, hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """What the hand may keep before a card is drawn into it.
+
+    Below 11 cards, all of it. At 11, one card goes: when every layout of the phase
+    fits in a hand, the plan for the 12 cards leaves one unused to discard, so the
+    12 are searched as one; otherwise each different discard is tried.
+    """
+    if len(hand) < MAX_HAND or all(sum(s.size for s in lay) <= MAX_HAND for lay in phase.layouts):
+        return [hand]
+    discards = {card: i for i, card in enumerate(hand)}.values()
+    return [hand[:i] + hand[i + 1 :] for i in discards]
 
 
 def describe_cards(cards: Sequence[Card]) -> tuple[str, ...]:

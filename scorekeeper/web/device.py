@@ -115,10 +115,10 @@ def _day(text: str) -> date | None:
 
 
 def summarise(stored: store.StoredGame, edit_key: str | None = None) -> GameSummary | None:
-    """None for a game the engine can no longer read (it is skipped, never shown broken)."""
+    """None for a game that can no longer be read (it is skipped, never shown broken)."""
     try:
         found: Current = current(stored)
-    except (GameError, RulesError):
+    except (GameError, RulesError, store.UnreadableGame):
         return None
     return GameSummary(stored, found.game, found.standings, edit_key)
 
@@ -127,7 +127,7 @@ def device_games(db: Database) -> list[GameSummary]:
     """The games this device created or opened, newest first."""
     result = []
     for game_id, key in games():
-        stored = store.get_game(db, game_id)
+        stored = readable(db, game_id)
         if stored is None:
             continue
         if key and not store.edit_key_matches(stored, key):
@@ -136,6 +136,15 @@ def device_games(db: Database) -> list[GameSummary]:
         if summary is not None:
             result.append(summary)
     return result
+
+
+def readable(db: Database, game_id: str) -> store.StoredGame | None:
+    """The game's row, or None when it is gone or damaged: a list skips it (the game's own
+    page names the damage)."""
+    try:
+        return store.get_game(db, game_id)
+    except store.UnreadableGame:
+        return None
 
 
 def device_tables(db: Database) -> list[tables.Table]:

@@ -4,7 +4,9 @@ When the games file cannot take a write, the page says so and keeps what was
 typed: a full disk (or the storage cap, MAX_DATABASE_BYTES, enforced by
 SQLite's max_page_count) answers 507; a read-only, busy or damaged file 503.
 The write was one transaction, so nothing half-saved is left behind; the page
-carries the form's fields so one tap sends them again once there is room.
+carries the form's fields so one tap sends them again once there is room. A
+game whose own stored data is damaged (store.UnreadableGame) gets a page naming
+it; the rest of the file is served as usual.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from flask import Flask, Response, current_app, jsonify, render_template, reques
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
+from .. import store
 from ..i18n import N_, _
 from .access import db
 from .security import FIELD
@@ -133,6 +136,23 @@ def init_app(app: Flask) -> None:
         if _capped.get(database) != pages:  # a connection keeps its cap: set it once
             database.execute(f"PRAGMA max_page_count = {pages}")
             _capped[database] = pages
+
+    @app.errorhandler(store.UnreadableGame)
+    def unreadable_game(error: store.UnreadableGame) -> tuple[Response | str, int]:
+        """One game whose stored data is damaged: a page naming it, the others served."""
+        current_app.logger.error("%s", error)
+        message = _(
+            "Game %(game)s cannot be read: part of its stored data is damaged. Nothing was "
+            "saved, and the other games are not affected. Whoever runs the scorekeeper can "
+            "find every damaged game with scorekeeper check-db, and restore this one from a "
+            "backup of the games file or a replica (scorekeeper restore), or import its game "
+            "file again.",
+            game=error.game_id,
+        )
+        if wants_json():
+            return jsonify(error=message, game=error.game_id), 503
+        title = _("This game cannot be opened")
+        return render_template("error.html", code=503, title=title, message=message), 503
 
     @app.errorhandler(sqlite3.Error)
     def storage_error(error: sqlite3.Error) -> tuple[Response | str, int, dict[str, str]]:

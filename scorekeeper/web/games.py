@@ -87,7 +87,7 @@ def new_game() -> Response | str | tuple[str, int]:
         errors["rules"] = str(error)
         rules = make_rules("official")  # still check the players against the usual rules
     cited: dict[str, list[Rule]] = {}
-    for problem in game_problems(rules, players, dealer):
+    for problem in game_problems(rules, players, dealer, new=True):
         key = _new_game_field(problem, seated)
         if key:
             errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message

@@ -20,11 +20,11 @@ from flask import (
 
 from .. import actions, stats, store, table_archive, tables
 from ..i18n import _, ngettext
-from ..rules.game import MAX_NAME
+from ..rules.names import MAX_NAME, NameRefused
 from ..stats import PlayedGame
 from . import charts, device
 from .access import db, public_url, qr_svg
-from .device import GameSummary, summarise
+from .device import GameSummary, readable, summarise
 from .security import creating, reading
 
 bp = Blueprint("tables", __name__)
@@ -45,14 +45,13 @@ def new_table():
     if reading():
         return render_template("new_table.html", name="", error=None)
     name = _clean(request.form.get("name", ""))
-    error = None
     if not name:
         error = _("Give the table a name, such as your family's")
-    elif len(name) > tables.MAX_TABLE_NAME:
-        error = _("Keep the name to %(count)s characters", count=tables.MAX_TABLE_NAME)
-    if error:
         return render_template("new_table.html", name=name, error=error), 422
-    table = tables.create_table(db(), name)
+    try:
+        table = tables.create_table(db(), name)  # the name rule (rules/names.py) has its say
+    except NameRefused as refused:
+        return render_template("new_table.html", name=name, error=str(refused)), 422
     device.remember_table(table.id)
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
 
@@ -111,7 +110,7 @@ def table_stats():
 
 
 def _summaries(table_id: str) -> list[GameSummary]:
-    found = (store.get_game(db(), game_id) for game_id in tables.game_ids(db(), table_id))
+    found = (readable(db(), game_id) for game_id in tables.game_ids(db(), table_id))
     summaries = (summarise(stored) for stored in found if stored is not None)
     return [summary for summary in summaries if summary is not None]
 
@@ -194,12 +193,14 @@ def table_roster():
     try:
         if action == "rename":
             new = _clean(form.get("new", ""))
-            if not new or len(new) > MAX_NAME:
+            if not new:
                 raise tables.RosterError(
                     _("Type the new name (up to %(count)s characters)", count=MAX_NAME)
                 )
-            tables.rename(db(), table.id, name, new)
+            warnings = tables.rename(db(), table.id, name, new)
             flash(_("%(old)s is now %(new)s", old=name, new=new))
+            for warning in warnings:
+                flash(_("Note: %(warning)s.", warning=warning))
         elif action == "merge":
             into = form.get("into", "")
             tables.merge(db(), table.id, name, into)
