@@ -19,6 +19,7 @@ from . import (
     games,
     hand_rows,
     hands,
+    healthz,
     history,
     idle_polls,
     keep,
@@ -84,6 +85,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(rules_page.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(self_entry.bp)
+    app.register_blueprint(healthz.bp)
     limits.init_app(app)  # after the blueprints: it limits their endpoints by name
 
     @app.after_request

@@ -45,6 +45,7 @@ def init_app(app: Flask) -> None:
             app.view_functions[endpoint] = cast(
                 "RouteCallable", limit(app.view_functions[endpoint])
             )
+    limiter.exempt(app.view_functions["healthz.healthz"])  # probed every few seconds
     _check_only_limited_views(app, limiter)
 
 
