@@ -21,6 +21,7 @@ from . import (
     hands,
     healthz,
     history,
+    https,
     idle_polls,
     keep,
     keeper_pages,
@@ -98,3 +99,5 @@ def register(app: Flask) -> None:
         if response.mimetype == "text/html" and "cache-control" not in present:
             headers.add("Cache-Control", "no-store")
         return response
+
+    https.init_app(app)  # last: its ProxyFix reads each request before anything else

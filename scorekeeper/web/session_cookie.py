@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from itsdangerous.encoding import want_bytes
@@ -35,6 +35,10 @@ class SessionCookies(SecureCookieSessionInterface):
 
     def __init__(self) -> None:
         self._serializers: dict[tuple[str | bytes, ...], URLSafeTimedSerializer] = {}
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """Secure whenever this request came over HTTPS (SESSION_COOKIE_SECURE: always)."""
+        return super().get_cookie_secure(app) or request.is_secure
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         if not app.secret_key:
