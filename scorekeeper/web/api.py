@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request
 
 from .. import actions, notes, store
 from ..i18n import _
@@ -23,6 +23,7 @@ from ..rules.names import lookalike_warning, lookalikes
 from .csrf import exempt
 from .db import db
 from .jsonbody import JsonError, request_json
+from .links import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/games")
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
@@ -56,13 +57,9 @@ def _body() -> dict[str, Any]:
 
 def _links(stored: store.StoredGame) -> dict[str, str]:
     return {
-        "view_url": url_for("share.view", game_id=stored.id, _external=True),
-        "edit_url": url_for(
-            "games.game_page", game_id=stored.id, key=stored.edit_key, _external=True
-        ),
-        "hands_url": url_for(
-            "api.record_hand", game_id=stored.id, key=stored.edit_key, _external=True
-        ),
+        "view_url": public_url("share.view", game_id=stored.id),
+        "edit_url": public_url("games.game_page", game_id=stored.id, key=stored.edit_key),
+        "hands_url": public_url("api.record_hand", game_id=stored.id, key=stored.edit_key),
     }
 
 
@@ -125,7 +122,7 @@ def read_game(game_id: str):
     return jsonify(
         id=current.stored.id,
         version=current.version,
-        view_url=url_for("share.view", game_id=current.stored.id, _external=True),
+        view_url=public_url("share.view", game_id=current.stored.id),
         standings=current.standings.to_json(),
         game=current.stored.state,
     )

@@ -30,6 +30,7 @@ from ..i18n import _
 from ..rules.game import Standings, load_game, replay
 from .csrf import reading
 from .games import db, game_or_404
+from .links import public_url
 from .qr import qr_svg
 
 bp = Blueprint("self_entry", __name__)
@@ -73,16 +74,11 @@ def player_links(game_id: str, key: str):
     """For the scorekeeper: a QR code per player, and one where each picks their name."""
     stored = _edit_game(game_id, key)
     game = load_game(stored.state)
-    pick = url_for(
-        "self_entry.player_page", game_id=stored.id, token=pick_key(stored.id), _external=True
-    )
+    pick = public_url("self_entry.player_page", game_id=stored.id, token=pick_key(stored.id))
     players = []
     for seat, name in enumerate(game.players):
-        link = url_for(
-            "self_entry.player_page",
-            game_id=stored.id,
-            token=player_key(stored.id, seat),
-            _external=True,
+        link = public_url(
+            "self_entry.player_page", game_id=stored.id, token=player_key(stored.id, seat)
         )
         players.append((name, link, qr_svg(link)))
     return render_template(

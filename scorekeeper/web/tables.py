@@ -28,6 +28,7 @@ from ..stats import table_stats as table_stats_of
 from . import device, stats_charts
 from .csrf import reading
 from .games import db, game_or_404
+from .links import public_url
 from .listing import GameSummary, device_games, summarise
 from .qr import qr_svg
 
@@ -101,7 +102,7 @@ def _render_table(status: int = 200, error: str | None = None):
     playing.sort(key=lambda s: s.stored.updated, reverse=True)
     finished.sort(key=lambda s: s.stored.updated, reverse=True)
     show_all = request.args.get("all") == "1"
-    link = url_for("tables.table_page", _external=True)
+    link = public_url("tables.table_page")
     in_table = {s.stored.id for s in summaries}
     movable = [s for s in device_games(db()) if s.edit_key and s.stored.id not in in_table]
     return render_template(
