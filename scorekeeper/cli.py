@@ -424,6 +424,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
     import qrcode
 
     from .printing.qr import error_correction
+    from .web.https import count_setting
 
     url: str | None
     guessed = False
@@ -433,7 +434,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
             "Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.",
             url=url,
         )
-    elif app.config.get("TRUST_PROXY"):
+    elif count_setting(app, "TRUST_PROXY"):
         url = None
         message = _(
             "Phase 10 Scorekeeper is running behind a proxy: links and QR codes use the "
@@ -490,6 +491,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     from waitress import serve
 
     from . import workers
+    from .web.https import count_setting
     from .web.ready import ready
 
     if args.workers > 1 and workers.available():
@@ -498,6 +500,8 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     _stop_on_sigterm()
+    # waitress drops X-Forwarded-* itself; behind a trusted proxy, ProxyFix reads them
+    proxied = {"clear_untrusted_proxy_headers": False} if count_setting(app, "TRUST_PROXY") else {}
     try:
         serve(
             ready(app),  # each gunicorn worker makes its own app ready (workers.py)
@@ -505,6 +509,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
             port=args.port,
             threads=args.threads,
             **WAITRESS,
+            **proxied,
         )
     except OSError as error:
         raise BadInput(

@@ -3,7 +3,13 @@ Secure cookies on HTTPS, HSTS only when turned on; and Caddy in front for real."
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from caddy import caddy_in_front, caddy_or_skip
+from test_durability import PLAYERS, Server
+from test_public_url import decode_svg_qr_codes
+from test_web_printables import decode_qr
 
 from scorekeeper import create_app, store
 
@@ -65,3 +71,36 @@ def test_hsts_is_sent_only_when_the_operator_turns_it_on_and_only_over_https(mak
     secure = client.get("/", base_url="https://scores.test/")
     assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
     assert "Strict-Transport-Security" not in client.get("/").headers  # plain HTTP
+
+
+def test_through_caddy_every_link_is_https_at_the_proxy_and_every_cookie_secure(tmp_path):
+    """Caddy with `tls internal` in front of `serve` with SCOREKEEPER_TRUST_PROXY=1."""
+    caddy_or_skip()
+    server = Server(tmp_path / "games.sqlite3", env={"SCOREKEEPER_TRUST_PROXY": "1"}).start()
+    try:
+        with caddy_in_front(server.port, tmp_path / "caddy") as proxy:
+            body = json.dumps({"players": PLAYERS}).encode()
+            forged = {"Content-Type": "application/json", "X-Forwarded-Host": "evil.example"}
+            status, headers, answer = proxy.request("POST", "/api/games", body, forged)
+            assert status == 201
+            created = json.loads(answer)
+            game, key = created["id"], created["key"]
+            view, edit = f"{proxy.base}/v/{game}", f"{proxy.base}/g/{game}/{key}"
+            assert [created["view_url"], created["edit_url"], headers["Location"]] == [
+                view,
+                edit,
+                view,
+            ]
+            _, _, share = proxy.request("GET", f"/g/{game}/{key}/share")
+            assert decode_svg_qr_codes(share.decode(), tmp_path) == [view, edit]
+            _, _, sheet = proxy.request("GET", f"/v/{game}/print/score-sheet.pdf")
+            assert decode_qr(sheet, tmp_path) == [view]
+            _, first, _ = proxy.request("GET", "/")
+            status, switched, _ = proxy.request("GET", "/language/de?next=/")
+            assert status == 303 and not switched["Location"].startswith("http:")
+            cookies = first.get_all("Set-Cookie", []) + switched.get_all("Set-Cookie", [])
+            assert len(cookies) == 2 and all("; Secure" in cookie for cookie in cookies)
+            status, _, health = proxy.request("GET", "/healthz")
+            assert status == 200 and json.loads(health)["status"] == "ok"
+    finally:
+        server.stop()
