@@ -32,6 +32,7 @@ from . import (
     redact,
     rules_page,
     self_entry,
+    service_worker,
     session_cookie,
     share,
     shared_pages,
@@ -87,6 +88,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(tables.bp)
     app.register_blueprint(self_entry.bp)
     app.register_blueprint(healthz.bp)
+    app.register_blueprint(service_worker.bp)
     limits.init_app(app)  # after the blueprints: it limits their endpoints by name
 
     @app.after_request
