@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from test_durability import PLAYERS, call, hand
 from test_serve import free_port
 
@@ -309,3 +310,13 @@ def test_the_containerfile_has_no_architecture_specific_step():
     for word in ("amd64", "x86_64", "aarch64", "arm64", "--platform", "apt-get", "gcc"):
         lines = [line for line in text.splitlines() if word in line and not line.startswith("#")]
         assert not lines, lines
+
+
+def test_compose_runs_the_image_with_its_volume_port_and_settings():
+    service = yaml.safe_load((SOURCE / "compose.yaml").read_text())["services"]["scorekeeper"]
+    assert service["build"] == "."
+    assert "5010:5010" in service["ports"]  # the image's EXPOSE and serve's default port
+    assert [volume.split(":")[1] for volume in service["volumes"]] == ["/data"]
+    settings = {"SCOREKEEPER_PUBLIC_URL", "SCOREKEEPER_TRUST_PROXY", "SCOREKEEPER_REPLICATE"}
+    assert settings <= service["environment"].keys()
+    assert service["read_only"] is True  # as the container test runs the image's root
