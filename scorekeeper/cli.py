@@ -427,7 +427,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
     from .web.https import count_setting
 
     url: str | None
-    guessed = False
+    guessed_for_phones = False
     if public:
         url = public
         message = _(
@@ -442,9 +442,10 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
         )
     else:
         url, message = startup_message(args.host, args.port, lan_address())
-        guessed = True
+        # a guess for phones, unless it serves this computer only
+        guessed_for_phones = phone_address(f"http://{args.host}/") is not None
     print(message)
-    if guessed and in_container():
+    if guessed_for_phones and in_container():
         print(
             _(
                 "Inside a container, that address may not be one phones can reach. Set "
@@ -459,9 +460,8 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
     if database.parent != Path(app.instance_path):
         print(_("Games file: %(path)s", path=database))
     print(_("Ctrl+C stops the server."))
-    phones_can_open = url is not None and phone_address(url) is not None
-    if phones_can_open and not args.no_qr and not (guessed and in_container()):
-        assert url is not None
+    misleading = guessed_for_phones and in_container()  # the container's own address
+    if url is not None and phone_address(url) and not args.no_qr and not misleading:
         qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
         qr.add_data(url)
         qr.print_ascii(tty=False, invert=True)

@@ -143,6 +143,8 @@ def test_in_a_container_without_a_public_address_serve_says_how_to_set_one(tmp_p
     assert "Open http://192.168.1.50:5010/ on any phone" in out
     assert "SCOREKEEPER_PUBLIC_URL" not in errors
     assert "█" in out  # the QR code of the address the operator gave
+    out, errors = first_start(*db, "--host", "127.0.0.1", env={"container": "oci"})
+    assert "this computer only" in out and "SCOREKEEPER_PUBLIC_URL" not in errors
 
 
 @pytest.mark.parametrize(
