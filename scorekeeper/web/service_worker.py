@@ -19,4 +19,5 @@ def script() -> Response:
     body = (Path(current_app.static_folder or "static") / "sw.js").read_bytes()
     response = Response(body, mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 when the phone has this one
+    return response
