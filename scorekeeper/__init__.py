@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 from flask import Flask
 
 PACKAGE = Path(__file__).resolve().parent
@@ -23,13 +24,18 @@ def shipped(name: str) -> Path:
 
 
 def instance_folder() -> Path:
-    """Where the app keeps its games: SCOREKEEPER_INSTANCE, else a checkout's instance/,
-    else (installed from a wheel) Flask's usual <prefix>/var/scorekeeper-instance."""
-    if path := os.environ.get("SCOREKEEPER_INSTANCE"):
-        return Path(path)
+    """Where the app keeps its games (the data folder): SCOREKEEPER_DATA (or its older name
+    SCOREKEEPER_INSTANCE), else a checkout's instance/, else (installed from a wheel, e.g.
+    with pipx) the user's data folder, which outlives reinstalling the app."""
+    for name in ("SCOREKEEPER_DATA", "SCOREKEEPER_INSTANCE"):
+        if path := os.environ.get(name):
+            return Path(path)
     if (SOURCE / "pyproject.toml").exists():
         return SOURCE / "instance"
-    return Path(sys.prefix) / "var" / "scorekeeper-instance"
+    earlier = Path(sys.prefix) / "var" / "scorekeeper-instance"  # older releases: in the venv
+    if (earlier / "scorekeeper.sqlite3").exists():
+        return earlier
+    return platformdirs.user_data_path("phase10-scorekeeper", appauthor=False)
 
 
 def _secret_key(instance: Path) -> str:

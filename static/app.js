@@ -143,6 +143,13 @@
   }
   document.addEventListener("visibilitychange", keepAwake);  // a lock is released when hidden
 
+  // Installable, with the static files kept on the phone: only where a service worker may run
+  // (HTTPS, or localhost on the computer that runs the server). /sw.js sits beside /static/.
+  var worker = new URL("../sw.js", document.currentScript.src);
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker.pathname).catch(function () {});
+  }
+
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
     var announcer = document.getElementById("announcer");

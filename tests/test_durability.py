@@ -50,8 +50,11 @@ def free_port() -> int:
 class Server:
     """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
 
-    def __init__(self, db: Path, port: int | None = None, workers: int = 1) -> None:
+    def __init__(
+        self, db: Path, port: int | None = None, workers: int = 1, env: dict | None = None
+    ) -> None:
         self.db, self.port, self.workers = db, port or free_port(), workers
+        self.env = env or {}  # settings on top of the test's environment
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
@@ -67,7 +70,7 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: kill() takes the workers too
-            env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute"},
+            env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute", **self.env},
         )
         deadline = time.monotonic() + 30
         while True:
@@ -249,3 +252,61 @@ def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path, wo
     stored = check_database(db)
     assert len(stored[created["id"]]) == rounds
     assert os.path.getsize(db) > 0
+
+
+def test_sigterm_during_a_burst_of_hands_stops_cleanly_and_keeps_every_acknowledged_hand(
+    tmp_path,
+):
+    """`docker stop`, systemd and `kill` send SIGTERM: the server exits 0, soon, and every
+    hand a phone was told was saved is there after the restart."""
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    games = []
+    for _ in range(8):
+        status, created = call(server.base + "/api/games", {"players": PLAYERS})
+        assert status == 201
+        games.append("/api/games/" + created["hands_url"].split("/api/games/", 1)[1])
+    confirmed = dict.fromkeys(games, 0)
+
+    def phone(mine: list[str]) -> None:
+        """Record hands until the server goes away."""
+        while True:
+            for game in mine:
+                number = confirmed[game] + 1
+                if number > HANDS_PER_GAME:
+                    return
+                try:
+                    status, _ = call(
+                        server.base + game, {"hand_number": number, "hand": hand(number)}, 10
+                    )
+                except (OSError, http.client.HTTPException, ValueError):
+                    return  # stopped: what was acknowledged before is what counts
+                assert status in (200, 201)
+                confirmed[game] = number
+
+    threads = [threading.Thread(target=phone, args=(games[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while sum(confirmed.values()) < 24:  # a burst is under way
+            assert time.monotonic() < deadline, "no hands were recorded"
+            time.sleep(0.02)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(timeout=30)
+    finally:
+        for thread in threads:
+            thread.join(timeout=60)
+        server.stop()
+    assert code == 0, f"SIGTERM should stop the server cleanly, not with {code}"
+    at_stop = dict(confirmed)
+    server.start()
+    try:
+        for game in games:
+            status, answer = call(server.base + "/api/games/" + game.split("/")[3])
+            assert status == 200
+            assert len(answer["game"]["hands"]) >= at_stop[game], "an acknowledged hand is lost"
+    finally:
+        server.stop()
+    check_database(db)

@@ -94,3 +94,11 @@ def test_a_changed_file_gets_a_new_url(tmp_path):
 
 def test_a_missing_static_file_is_a_404(client):
     assert fetch(client, "/static/nothing-here.css").status_code == 404
+
+
+def test_the_service_worker_is_served_from_the_root_and_asked_for_again_each_time(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    again = client.get("/sw.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304

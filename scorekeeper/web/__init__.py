@@ -15,6 +15,7 @@ from . import (
     errors,
     games,
     hands,
+    healthz,
     home,
     language,
     live,
@@ -36,6 +37,7 @@ def register(app: Flask) -> None:
     assets.init_app(app)
     live.htmx.init_app(app)
     app.add_template_global(final_order)
-    for module in (home, games, hands, watch, players, tables, tools, api, printables):
+    for module in (home, games, hands, watch, players, tables, tools, api, printables, healthz):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
+    security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else

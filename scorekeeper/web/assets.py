@@ -6,6 +6,11 @@ again; a new release has new digests, hence new URLs. Asked for without the
 current digest, a file is served with `no-cache` and an ETag instead. Files are
 read and gzipped once, when the app starts: restart the server after changing
 one. Every other text answer is gzipped on its way out when the phone accepts it.
+
+``/sw.js`` is the service worker that makes the app installable and keeps its
+static files: served from the site's root so that its scope is every page, and
+registered by ``static/app.js`` only in a secure context. Browsers look for a new
+one at least daily; ``no-cache`` with an ETag makes that a 304 while unchanged.
 """
 
 from __future__ import annotations
@@ -83,6 +88,15 @@ def init_app(app: Flask) -> None:
         return Response(body, mimetype=file.mimetype, headers=headers)
 
     app.view_functions["static"] = static
+    worker = files["sw.js"]
+
+    def service_worker() -> Response:
+        response = Response(worker.body, mimetype=worker.mimetype)
+        response.headers.update({"Cache-Control": "no-cache", "ETag": f'"{worker.digest}"'})
+        response.make_conditional(request)  # a 304 when the phone has this one (in place)
+        return response
+
+    app.add_url_rule("/sw.js", "service_worker", service_worker)
 
     @app.url_defaults
     def version_static_urls(endpoint: str, values: dict) -> None:

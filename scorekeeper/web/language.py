@@ -66,7 +66,9 @@ def switch(code: str):
     if language is None or language != code:
         abort(404)
     response = redirect(_same_site(request.args.get("next", "")), 303)
-    response.set_cookie(COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax")
+    response.set_cookie(
+        COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax", secure=request.is_secure
+    )
     return response
 
 

@@ -9,6 +9,14 @@
   one count per address (per server process unless RATELIMIT_STORAGE_URI is set;
   docs/scaling.md).
 - The secret parts of links are replaced by '…' in every log line.
+- Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
+  ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
+  proxies in front (werkzeug's ``ProxyFix``), so links, QR codes and redirects
+  carry the proxy's scheme and host; off by default, since without a proxy
+  anyone could forge them. Cookies are ``Secure`` whenever the request came
+  over HTTPS; ``SCOREKEEPER_HSTS_MAX_AGE=SECONDS`` adds
+  ``Strict-Transport-Security`` (off by default: a browser that saw it refuses
+  plain HTTP to that host for that long).
 """
 
 from __future__ import annotations
@@ -18,11 +26,13 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from flask import Flask, Response, abort, current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import _
 
@@ -51,6 +61,7 @@ LIMITS = {  # per address (docs/scaling.md)
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
 _limited: dict[str, str] = {}  # view -> its group of LIMITS
+_unlimited: set[str] = set()
 
 
 def reading() -> bool:
@@ -72,6 +83,12 @@ def csrf_exempt(view: View) -> View:
 
 def _name(view: Callable) -> str:
     return f"{view.__module__}.{view.__name__}"
+
+
+def unlimited(view: View) -> View:
+    """For a view probed every few seconds (the health check): no app-wide limit either."""
+    _unlimited.add(_name(view))
+    return view
 
 
 def _limit_group(group: str) -> Callable[[View], View]:
@@ -101,6 +118,8 @@ def _limit_views(app: Flask) -> None:
             )
             # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
             app.view_functions[endpoint] = cast("RouteCallable", limit(view))
+        if _name(view) in _unlimited:
+            limiter.exempt(view)
 
 
 def _configured(group: str) -> Callable[[], str]:
@@ -129,7 +148,52 @@ def limit_views(app: Flask) -> None:
     _limit_views(app)
 
 
+class SettingError(ValueError):
+    """An operator's setting the app cannot use; the message says which and why."""
+
+
+def count_setting(app: Flask, key: str) -> int:
+    """The whole number ``SCOREKEEPER_<key>`` holds (0 when unset)."""
+    value: Any = app.config.get(key) or 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SettingError(
+            _(
+                "SCOREKEEPER_%(key)s must be a whole number (0, 1, 2, ...), not %(value)s",
+                key=key,
+                value=repr(value),
+            )
+        )
+    return value
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, ``Secure`` whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
+
+
+def behind_proxy(app: Flask) -> None:
+    """Call last: ``ProxyFix`` must rewrite each request before anything else reads it."""
+    hops = count_setting(app, "TRUST_PROXY")
+    hsts = count_setting(app, "HSTS_MAX_AGE")
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+        )
+    if hsts:
+
+        @app.after_request
+        def strict_transport(response: Response) -> Response:
+            if request.is_secure:
+                response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
+            return response
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = Sessions()
     app.jinja_env.globals["csrf_token"] = csrf_token
     redactor = RedactKeys()
     names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")

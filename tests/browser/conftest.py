@@ -36,7 +36,8 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """Playwright, for a test that launches chromium with flags of its own."""
     if not Path(CHROMIUM).exists():
         if os.environ.get("CI") == "true":
             pytest.fail("CI must run the browser tests, but chromium is not installed")
@@ -44,9 +45,14 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+    yield browser
+    browser.close()
 
 
 def free_port() -> int:
