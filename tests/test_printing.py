@@ -30,7 +30,14 @@ from scorekeeper.printing import sheets as sheet_layout
 from scorekeeper.printing.guide import two_deck_count
 from scorekeeper.printing.layout import escape, page_size, plain
 from scorekeeper.printing.qr import error_correction, qr_matrix
-from scorekeeper.rules.game import Game, HandRecord, load_game, played_hands, replay
+from scorekeeper.rules.game import (
+    Game,
+    HandRecord,
+    load_game,
+    played_hands,
+    replay,
+    replay_from,
+)
 from scorekeeper.rules.phases import make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
@@ -777,6 +784,21 @@ def test_a_tiebreak_is_printed_with_who_won_it():
     text = words(game_sheet(settled))
     assert "Bob won the tiebreak after 11 hands." in text
     assert "Tie" in text.split("Carried")[-1]  # the tiebreak hand's row
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["replayed", "kept"])
+def test_the_tiebreak_row_prints_each_players_tiebreak_points(kept):
+    both = [
+        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
+        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
+    ] * 5
+    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 55}, "tiebreak": True}
+    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    states = replay_from(game).kept if kept else None
+    row = words(game_sheet(game, kept=states)).split(" Tie ")[-1].replace("out", " out ")
+    # dealer, then Ann: phase 10, 55 points, total 25; Bob: went out, 0; Cy sat out
+    assert " ".join(row.replace(" out ", " ").split()).startswith("Bob 10 55 25 10 0 25 -"), row
+    assert " out " in row.split(" End ")[0]
 
 
 def page_texts(data: bytes) -> list[str]:

@@ -787,7 +787,7 @@ class PlayedHand:
     hand: HandRecord
     dealer: str
     phases: Mapping[str, int]  # the phase each player tried (only the tied, in a tiebreak)
-    points: Mapping[str, int]  # what each player scored in this hand
+    points: Mapping[str, int]  # what each player scored in this hand (a tiebreak's too)
     totals: Mapping[str, int]  # each player's running total after it
 
 
@@ -813,7 +813,6 @@ def played_hands(
             raise GameError(errors[0].message, hand=number, player=errors[0].player)
         playing = state.tiebreak if hand.tiebreak else seats
         tried = {name: state.phase_in_hand(hand, name)[0] for name in playing}
-        before = {name: state.seats[name].score for name in playing}
         state.play(hand)
         played.append(
             PlayedHand(
@@ -821,18 +820,26 @@ def played_hands(
                 hand,
                 dealer=seats[(first + number - 1) % len(seats)],
                 phases={name: phase for name, phase in tried.items() if phase is not None},
-                points={name: state.seats[name].score - before[name] for name in playing},
+                points=_hand_points(game, hand, playing),
                 totals={name: state.seats[name].score for name in seats},
             )
         )
     return played, state.standings()
 
 
+def _hand_points(game: Game, hand: HandRecord, playing: Sequence[str]) -> dict[str, int]:
+    """What each player scored in the hand, read off the hand itself.
+
+    Not the change in their total: a tiebreak's points are never added to it.
+    """
+    scores = hand.scores(game.rules)
+    return {name: scores.get(name, 0) for name in playing}
+
+
 def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
     """The hands as ``played_hands`` replays them, read off the state kept after each.
 
-    ``play`` sets each playing player's last attempt to the phase they tried, and
-    the scores after a hand minus those before it are the hand's points.
+    ``play`` sets each playing player's last attempt to the phase they tried.
     """
     seats = game.players
     first = seats.index(game.dealer)
@@ -840,7 +847,6 @@ def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
     played = []
     for number, (hand, after) in enumerate(zip(game.hands, kept, strict=True), start=1):
         playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else seats
-        scores_before = {name: seat[0] for name, seat in zip(seats, before["seats"], strict=True)}
         totals, tried = {}, {}
         for name, (score, _done, attempt) in zip(seats, after["seats"], strict=True):
             totals[name] = score
@@ -852,7 +858,7 @@ def _played_from_kept(game: Game, kept: Sequence[Kept]) -> list[PlayedHand]:
                 hand,
                 dealer=seats[(first + number - 1) % len(seats)],
                 phases=tried,
-                points={name: totals[name] - scores_before[name] for name in playing},
+                points=_hand_points(game, hand, playing),
                 totals=totals,
             )
         )
