@@ -539,6 +539,51 @@ def test_a_games_own_guide_opens_the_game_not_the_app(tmp_path):
     assert "Scan for this game" in words(data)
 
 
+VIEW = "http://192.168.1.20:5010/v/g0plOYlSOpy2OZGv_wCYYQ"
+CODE = "ABCD0EFGH1JKMNPQ"
+
+
+@pytest.mark.parametrize("build", [game_sheet, deck_guide], ids=["sheet", "guide"])
+def test_the_link_to_read_aloud_is_the_apps_address_and_the_code_in_groups(build, tmp_path):
+    """The QR code keeps the watch link; under it, a link a family can read over the phone."""
+    game = load_game({"players": ["Ann", "Bo"], "hands": []})
+    target = game if build is game_sheet else game.rules
+    data = build(target, view_url=VIEW, code=CODE)
+    text = words(data)
+    assert "http://192.168.1.20:5010/ABCD-0EFG-H1JK-MNPQ" in text.replace(" ", "")
+    assert "g0plOYlS" not in text  # nothing case-sensitive left to read out
+    assert qr_codes(data, tmp_path) == [VIEW]
+    without = words(build(target, view_url=VIEW))
+    assert VIEW in without.replace(" ", "")  # no code: the watch link itself
+
+
+def test_a_games_own_guide_prints_its_link(tmp_path):
+    data = deck_guide(make_rules(), view_url=VIEW)
+    assert VIEW in words(data).replace(" ", "")
+
+
+def test_the_guide_is_centred_its_tables_as_wide_as_its_text():
+    import pdfplumber
+
+    with pdfplumber.open(BytesIO(deck_guide(make_rules(), pagesize="a4"))) as pdf:
+        page = pdf.pages[0]
+        left = min(line["x0"] for line in page.lines)  # the tables' rules
+        right = page.width - max(line["x1"] for line in page.lines)
+        text_left = min(char["x0"] for char in page.chars)
+    assert left == pytest.approx(13 * mm, abs=1) and right == pytest.approx(13 * mm, abs=1)
+    assert text_left == pytest.approx(left, abs=1)
+
+
+@pytest.mark.parametrize(("name", "build"), STANDARD_SET, ids=[n for n, _ in STANDARD_SET])
+def test_every_pdf_says_its_language_and_declares_only_the_fonts_it_embeds(name, build):
+    for language in ("en", "de"):
+        with i18n.using(language):
+            data = build()
+        reader = PdfReader(BytesIO(data))
+        assert reader.trailer["/Root"]["/Lang"] == language
+        assert b"Helvetica" not in data, name
+
+
 def test_the_standard_set_can_be_built_with_a_configured_address(tmp_path):
     """For a club that keeps the app at a fixed address: the guide's code opens it."""
     app_url = "https://phase10.example.org/"
@@ -804,6 +849,58 @@ def test_the_tiebreak_row_prints_each_players_tiebreak_points(kept):
     # dealer, then Ann: phase 10, 55 points, total 25; Bob: went out, 0; Cy sat out
     assert " ".join(row.replace(" out ", " ").split()).startswith("Bob 10 55 25 10 0 25 -"), row
     assert " out " in row.split(" End ")[0]
+
+
+def test_a_finished_game_never_leaves_a_hand_or_two_alone_on_a_last_page():
+    """On Letter a finished game one row too long for a page used to put its last hand and
+    the End row on a page of their own."""
+    two_pages = 0
+    for hands in range(20, 60):
+        data = game_sheet(finished(hands))
+        if pages(data) == 1:
+            continue
+        two_pages += 1
+        last = PdfReader(BytesIO(data)).pages[-1].extract_text()
+        hand_rows = re.findall(r"^\s*(\d+) (?:Ann|Bob) ", last, re.MULTILINE)
+        assert len(hand_rows) >= 3, (hands, hand_rows)
+    assert two_pages
+
+
+def finished(hands: int) -> Game:
+    """Ann and Bob: Ann makes her last phase in hand ``hands``; Bob went out before that."""
+    phases = min(30, hands)  # Ann makes a phase a hand, Bob goes out in the other hands
+    ann = [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}] * phases
+    bob = [{"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}}] * (hands - phases)
+    options = {"custom_phases": "; ".join(["2 sets of 3"] * phases)}
+    return load_game({"players": ["Ann", "Bob"], "options": options, "hands": [*bob, *ann]})
+
+
+def test_a_finished_game_a_row_too_long_squeezes_onto_one_page():
+    squeezed = []
+    for hands in range(20, 40):
+        sheet = sheet_layout.ScoreSheet(make_rules(), game=finished(hands))
+        if pages(sheet.build()) == 1 and sheet.row_height < sheet_layout.REGULAR.row:
+            squeezed.append(hands)
+            assert sheet.row_height >= sheet_layout.REGULAR.row * sheet_layout.SQUEEZE
+    assert squeezed  # rather than a second page for the last hand and the End row
+
+
+def test_names_in_other_scripts_are_bold_in_bold_headings_and_copied_in_reading_order():
+    """Hebrew, Arabic and Chinese fonts have no bold: their letters are also stroked."""
+    players = ["שרה", "محمد", "李雷", "Ann"]
+    game = load_game({"players": players, "hands": []})
+    data = game_sheet(game)
+    reader = PdfReader(BytesIO(data))
+    streams = b" ".join(
+        xobject.get_data() for xobject in reader.pages[0]["/Resources"]["/XObject"].values()
+    )
+    assert b"2 Tr" in streams  # filled and stroked
+    latin = game_sheet(load_game({"players": ["Ann", "Bob"], "hands": []}))
+    assert b"2 Tr" not in b" ".join(
+        x.get_data() for x in PdfReader(BytesIO(latin)).pages[0]["/Resources"]["/XObject"].values()
+    )
+    text = unicodedata.normalize("NFKC", reader.pages[0].extract_text())
+    assert "שרה" in text and "הרש" not in text
 
 
 def page_texts(data: bytes) -> list[str]:

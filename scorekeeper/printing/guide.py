@@ -292,6 +292,7 @@ class DeckGuide:
                 hAlign="LEFT",
                 style=TableStyle(
                     [
+                        ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
                         ("LEFTPADDING", (0, 0), (-1, -1), 0),
                         ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                         ("TOPPADDING", (0, 0), (-1, -1), 0),
@@ -384,6 +385,7 @@ class DeckGuide:
         table.setStyle(
             TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
                     ("RIGHTPADDING", (0, 0), (0, 0), 4 * mm),
