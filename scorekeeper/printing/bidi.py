@@ -21,18 +21,22 @@ import arabic_reshaper
 from bidi import get_display
 
 from .. import i18n
+from ..i18n import BIDI_CONTROLS, FSI, PDI, isolate
 
-FSI, PDI = "\u2068", "\u2069"
-# Every mark that steers the bidirectional algorithm: a name typed with one must not
-# reach outside itself (a stray PDI would end our isolate early, an RLO mirror the line).
-CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+__all__ = [  # isolate is the one i18n has, for every layer
+    "FSI",
+    "PDI",
+    "direction",
+    "has_right_to_left",
+    "isolate",
+    "joined",
+    "listed",
+    "strip",
+    "visual",
+]
+CONTROLS = frozenset(BIDI_CONTROLS)
 _NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, CONTROLS)))
 RIGHT_TO_LEFT_LANGUAGES: frozenset[str] = frozenset()  # none of ours yet: "ar", "he" would be
-
-
-def isolate(name: str) -> str:
-    """A name made a unit of the text around it."""
-    return FSI + name.translate(_NO_CONTROLS) + PDI
 
 
 def joined(names: Iterable[str]) -> str:
