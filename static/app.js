@@ -168,7 +168,8 @@
         var words = (note && note.dataset) || {};  // the page's language, from the template
         Object.keys(data.entries).forEach(function (seat) {
           var entry = data.entries[seat];
-          sent.push(entry.name + ": " + (entry.went_out ? words.wentOut || "went out"
+          // the name isolated (FSI ... PDI), as <bdi> does in the page: "محمد: 55" stays so
+          sent.push("\u2068" + entry.name + "\u2069: " + (entry.went_out ? words.wentOut || "went out"
             : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")));
           var points = form.querySelector("input[name='points-" + seat + "']");
           var made = form.querySelector("input[name='made-" + seat + "']");

@@ -36,3 +36,10 @@ def field_errors(response) -> list[str]:
 
 def export(client, game_url) -> dict:
     return client.get(f"{game_url}/export.json").get_json(force=True)
+
+
+def plain_names(page: str) -> str:
+    """A page without what isolates its names (``<bdi>``, FSI ... PDI), to read its sentences."""
+    for mark in ("<bdi>", "</bdi>", "\u2068", "\u2069"):
+        page = page.replace(mark, "")
+    return page

@@ -1,4 +1,8 @@
-"""Names in pages are isolated with <bdi>, so a right-to-left name cannot reorder the text."""
+"""Names in pages are isolated with <bdi>, so a right-to-left name cannot reorder the text.
+
+Where markup cannot go (a page's <title>, an SVG label, an attribute), ``isolate``
+wraps the name in Unicode's isolate marks instead.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from collections.abc import Iterable
 
 from flask import Flask
 from markupsafe import Markup, escape
+
+from ..i18n import isolate
 
 
 def bdi(name: object) -> Markup:
@@ -19,3 +25,4 @@ def bdi_join(names: Iterable[object], separator: str = ", ") -> Markup:
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["bdi"] = bdi
     app.jinja_env.filters["bdi_join"] = bdi_join
+    app.jinja_env.filters["isolate"] = isolate

@@ -8,6 +8,7 @@ import json
 
 from flask import Blueprint, Response, g
 
+from ..i18n import isolate
 from ..rules.game import Game, Standings, game_to_json
 
 bp = Blueprint("export", __name__)
@@ -34,6 +35,11 @@ def _csv_cell(value: object) -> str:
 
 
 def export_csv(game: Game, standings: Standings) -> Response:
+    """A row per hand; a player who sat out a tiebreak has no points in it, not 0.
+
+    Who made their phase is a list in one cell: each name is isolated, so two
+    right-to-left names keep their order, and a name with a space stays one name.
+    """
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["hand", *map(_csv_cell, game.players), "went out", "made phase"])
@@ -43,9 +49,9 @@ def export_csv(game: Game, standings: Standings) -> Response:
         writer.writerow(
             [
                 label,
-                *(scores.get(n, 0) for n in game.players),
+                *(scores.get(n, "") for n in game.players),
                 _csv_cell(hand.went_out or ""),
-                _csv_cell(" ".join(hand.made)),
+                ", ".join(isolate(_csv_cell(name)) for name in hand.made),
             ]
         )
     writer.writerow(["total", *(p.score for p in standings.players), "", ""])

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from markupsafe import Markup
 from sqlite_utils import Database
 
 from .. import store, tables
 from ..rules.game import Game, GameError, Standings, load_game, standings_by_hand
 from ..rules.phases import RulesError
 from . import device
+from .bidi import bdi_join
 
 _replayed: dict[tuple[str, int], tuple[Game, list[Standings]]] = {}
 MAX_KEPT = 4096
@@ -47,8 +49,9 @@ class GameSummary:
         return self.steps[-1]
 
     @property
-    def label(self) -> str:
-        return ", ".join(self.game.players)
+    def label(self) -> Markup:
+        """The players in seat order, each name a unit (``<bdi>``)."""
+        return bdi_join(self.game.players)
 
     @property
     def hands_played(self) -> int:
