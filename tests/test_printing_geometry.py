@@ -199,6 +199,9 @@ GAMES: dict[str, Callable[[], bytes]] = {
         played(NAMES[3:7], 10, "ten-hands"), view_url=VIEW_URL, code=CODE
     ),
     "a tiebreak won": lambda: game_sheet(won_by_mohammed(), view_url=VIEW_URL, code=CODE),
+    "the app's guide": lambda: deck_guide(
+        played(NAMES[:2], 1).rules, app_url="http://192.168.1.20:5010/"
+    ),
     "the game's guide": lambda: deck_guide(
         played(NAMES[:4], 3).rules, pagesize="a4", view_url=VIEW_URL, code=CODE
     ),
