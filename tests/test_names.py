@@ -8,9 +8,10 @@ import re
 import sqlite3
 
 import pytest
+from test_printing import tied
 from webutil import csrf, new_game, record
 
-from scorekeeper.rules.game import load_game, replay
+from scorekeeper.rules.game import replay
 from scorekeeper.rules.names import clean_name, lookalikes, name_problem, skeleton
 from scorekeeper.web.export import export_csv
 
@@ -140,12 +141,7 @@ def test_the_csv_keeps_a_list_of_names_in_seat_order_and_a_tiebreak_sitter_blank
     record(client, url, 1, 2, {0: 20, 1: 25}, made_0="1", made_1="1")
     rows = list(csv.reader(io.StringIO(client.get(f"{url}/export.csv").get_data(as_text=True))))
     assert rows[1][-1] == "\u2068שרה\u2069, \u2068محمد\u2069, \u2068Mary Ann\u2069"
-    both = [
-        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
-        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
-    ] * 5
-    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 55}, "tiebreak": True}
-    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    game = tied(55)
     response = export_csv(game, replay(game))
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[-2][:4] == ["tiebreak", "55", "0", ""]  # Cy sat it out: no points, not 0

@@ -820,30 +820,32 @@ def test_a_finished_game_shows_the_winner_and_the_phase_each_player_reached():
     assert pages(game_sheet(game)) == 1
 
 
-def test_a_tiebreak_is_printed_with_who_won_it():
+def tied(tiebreak_points: int | None = None) -> Game:
+    """Ann and Bob tie after ten hands, Cy far behind; given the points Ann holds, Bob
+    has won the tiebreak."""
     both = [
         {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
         {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
     ] * 5
-    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": both})
+    if tiebreak_points is not None:
+        points = {"Ann": tiebreak_points}
+        both.append({"went_out": "Bob", "made": ["Bob"], "points": points, "tiebreak": True})
+    return load_game({"players": ["Ann", "Bob", "Cy"], "hands": both})
+
+
+def test_a_tiebreak_is_printed_with_who_won_it():
+    game = tied()
     assert replay(game).tiebreak == ("Ann", "Bob")
     text = words(game_sheet(game))
     assert "Ann and Bob are tied: they play a tiebreak hand" in text
-    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True}
-    settled = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
-    text = words(game_sheet(settled))
+    text = words(game_sheet(tied(50)))
     assert "Bob won the tiebreak after 11 hands." in text
     assert "Tie" in text.split("Carried")[-1]  # the tiebreak hand's row
 
 
 @pytest.mark.parametrize("kept", [False, True], ids=["replayed", "kept"])
 def test_the_tiebreak_row_prints_each_players_tiebreak_points(kept):
-    both = [
-        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
-        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
-    ] * 5
-    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 55}, "tiebreak": True}
-    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    game = tied(55)
     states = replay_from(game).kept if kept else None
     row = words(game_sheet(game, kept=states)).split(" Tie ")[-1].replace("out", " out ")
     # dealer, then Ann: phase 10, 55 points, total 25; Bob: went out, 0; Cy sat out

@@ -24,6 +24,7 @@ from test_printing import (
     overlapping,
     pages,
     require,
+    tied,
     word_boxes,
     words,
 )
@@ -139,7 +140,7 @@ def test_a_games_sheet_prints_its_record_in_the_language_chosen(language, said):
 
 
 @pytest.mark.parametrize(
-    ("language", "tied", "settled", "next_hand"),
+    ("language", "said_tied", "settled", "next_hand"),
     [
         (
             "de",
@@ -156,18 +157,13 @@ def test_a_games_sheet_prints_its_record_in_the_language_chosen(language, said):
     ],
 )
 def test_a_tie_a_tiebreak_and_a_game_in_progress_are_said_in_the_language(
-    language, tied, settled, next_hand
+    language, said_tied, settled, next_hand
 ):
-    both = [
-        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
-        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
-    ] * 5
-    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True}
     players = ["Ann", "Bob", "Cy"]
     one_hand = [{"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}}]
     with i18n.using(language):
-        assert tied in words(game_sheet(load_game({"players": players, "hands": both})))
-        done = words(game_sheet(load_game({"players": players, "hands": [*both, tiebreak]})))
+        assert said_tied in words(game_sheet(tied()))
+        done = words(game_sheet(tied(50)))
         started = words(game_sheet(load_game({"players": players, "hands": one_hand})))
     assert settled in done
     assert ("Stechen" if language == "de" else "Empate") in done.split(settled)[-1]
@@ -240,12 +236,7 @@ def test_no_translated_sheet_text_is_clipped_or_overlapping(language, rules, kwa
 @pytest.mark.parametrize("language", ["de", "es"])
 @pytest.mark.parametrize("large", [False, True], ids=["regular", "large"])
 def test_a_games_sheet_with_a_tiebreak_labels_its_row_inside_the_column(language, large, tmp_path):
-    both = [
-        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
-        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
-    ] * 5
-    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50}, "tiebreak": True}
-    game = load_game({"players": ["Ann", "Bob", "Cy"], "hands": [*both, tiebreak]})
+    game = tied(50)
     with i18n.using(language):
         data = game_sheet(game, view_url="https://phase10.test/v/abcdefghijkl", large=large)
     label = "Stechen" if language == "de" else "Empate"

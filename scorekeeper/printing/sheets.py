@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from io import BytesIO
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -107,6 +108,16 @@ REGULAR = Scale(
 LARGE = Scale(
     row=8.5 * mm, hand_column=13 * mm, dealer_column=22 * mm, number=14, name=15, label=10
 )
+
+
+class Slot(NamedTuple):
+    """One column of a player's cell in one row, in points: where its words go."""
+
+    x: float
+    top: float
+    width: float
+    height: float
+    baseline: float  # of a number, in the middle of the row
 
 
 @dataclass
@@ -526,7 +537,7 @@ class ScoreSheet:
         if not self.ten_hands:
             phase_width = widths.pop(0)
             if cell.phase:
-                self._phase(run, cell, x, top, phase_width, height, baseline)
+                self._phase(run, cell, Slot(x, top, phase_width, height, baseline))
             x += phase_width
         points_width, total_width = widths
         ticked = 0.0  # room the ten-hands tick takes at the left of the points
@@ -535,7 +546,8 @@ class ScoreSheet:
             self.ticks.append((x + PAD, baseline, tick))
             ticked = tick + PAD
         if cell.points.lstrip("-").isdigit():
-            self._points(run, cell, x + ticked, top, points_width - ticked, height, baseline)
+            slot = Slot(x + ticked, top, points_width - ticked, height, baseline)
+            self._points(run, cell, slot)
         elif cell.points:  # "won", "tied", or "-" for a player who sat out a tiebreak
             font = FONT if cell.points == "-" else FONT_BOLD
             word = fit_label(
@@ -548,19 +560,11 @@ class ScoreSheet:
             )
             word.draw_middle(run, x + points_width / 2, top, height, "centre")
         if cell.total:
-            self._total(run, cell, x + points_width, top, total_width, height, baseline)
+            self._total(run, cell, Slot(x + points_width, top, total_width, height, baseline))
 
-    def _phase(
-        self,
-        run: TextRun,
-        cell: Cell,
-        x: float,
-        top: float,
-        width: float,
-        height: float,
-        baseline: float,
-    ) -> None:
+    def _phase(self, run: TextRun, cell: Cell, slot: Slot) -> None:
         """The phase tried (a number, ticked when made), or the phase reached (words)."""
+        x, top, width, height, baseline = slot
         scale = self.scale
         if not cell.phase.isdigit():  # "all made", "on 7": up to two lines
             words = fit_label(
@@ -578,17 +582,9 @@ class ScoreSheet:
         run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
         self.ticks.append((x + width / 2 + shift - tick, baseline, tick))
 
-    def _points(
-        self,
-        run: TextRun,
-        cell: Cell,
-        x: float,
-        top: float,
-        width: float,
-        height: float,
-        baseline: float,
-    ) -> None:
+    def _points(self, run: TextRun, cell: Cell, slot: Slot) -> None:
         """The hand's points at the right, and "out" or "float" beside them, or above them."""
+        x, top, width, height, baseline = slot
         scale = self.scale
         points = fit_label(cell.points, FONT, width - 2 * PAD, size=scale.number)
         if cell.note:
@@ -603,17 +599,9 @@ class ScoreSheet:
                 note.draw(run, x + PAD, top - EDGE)
         run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
 
-    def _total(
-        self,
-        run: TextRun,
-        cell: Cell,
-        x: float,
-        top: float,
-        width: float,
-        height: float,
-        baseline: float,
-    ) -> None:
+    def _total(self, run: TextRun, cell: Cell, slot: Slot) -> None:
         """The running total; the winner's is bigger, and boxed with room to spare."""
+        x, top, width, height, baseline = slot
         scale = self.scale
         if not cell.strong:
             total = fit_label(cell.total, FONT_BOLD, width - 2 * PAD, size=scale.number)
