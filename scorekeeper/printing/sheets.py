@@ -519,7 +519,7 @@ class ScoreSheet:
         ]
 
     def _shares(self) -> tuple[float, ...]:
-        return (0.45, 0.55) if self.ten_hands else (0.26, 0.34, 0.40)
+        return (0.45, 0.55) if self.ten_hands else (0.25, 0.38, 0.37)  # "sin desc." fits
 
     def _headings_words(self) -> tuple[str, ...]:
         points, total = pgettext("score sheet", "Points"), pgettext("score sheet", "Total")
@@ -540,14 +540,9 @@ class ScoreSheet:
                 self._phase(run, cell, Slot(x, top, phase_width, height, baseline))
             x += phase_width
         points_width, total_width = widths
-        ticked = 0.0  # room the ten-hands tick takes at the left of the points
-        if self.ten_hands and cell.made:
-            tick = scale.number * TEN_HANDS_TICK
-            self.ticks.append((x + PAD, baseline, tick))
-            ticked = tick + PAD
         if cell.points.lstrip("-").isdigit():
-            slot = Slot(x + ticked, top, points_width - ticked, height, baseline)
-            self._points(run, cell, slot)
+            tick = scale.number * TEN_HANDS_TICK if self.ten_hands and cell.made else 0.0
+            self._points(run, cell, Slot(x, top, points_width, height, baseline), tick)
         elif cell.points:  # "won", "tied", or "-" for a player who sat out a tiebreak
             font = FONT if cell.points == "-" else FONT_BOLD
             word = fit_label(
@@ -582,21 +577,27 @@ class ScoreSheet:
         run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
         self.ticks.append((x + width / 2 + shift - tick, baseline, tick))
 
-    def _points(self, run: TextRun, cell: Cell, slot: Slot) -> None:
-        """The hand's points at the right, and "out" or "float" beside them, or above them."""
+    def _points(self, run: TextRun, cell: Cell, slot: Slot, tick: float = 0.0) -> None:
+        """The hand's points at the right, and "out" or "float" beside them or, when there is
+        no room, above them; ``tick``: a ten-hands tick's size, at the left of the points."""
         x, top, width, height, baseline = slot
         scale = self.scale
-        points = fit_label(cell.points, FONT, width - 2 * PAD, size=scale.number)
+        ticked = tick + PAD if tick else 0.0
+        points = fit_label(cell.points, FONT, width - ticked - 2 * PAD, size=scale.number)
         if cell.note:
-            room = width - points.width - 3 * PAD
+            room = width - ticked - points.width - 3 * PAD
             note = fit_label(cell.note, FONT, room, size=scale.label)
             if not note.cut:  # beside the points, on their line
-                note.at(run, x + PAD, baseline)
-            else:  # above the points, which move down to the cell's foot to make room
-                baseline = top - height + EDGE + DESCENT * points.size
-                above = top - EDGE - (baseline + ASCENT * points.size) - EDGE
+                note.at(run, x + ticked + PAD, baseline)
+            else:  # above the points, the two in the middle of the cell
+                number = (ASCENT + DESCENT) * points.size
+                above = height - number - 3 * EDGE
                 note = fit_label(cell.note, FONT, width - 1.5 * PAD, size=scale.label, height=above)
-                note.draw(run, x + PAD, top - EDGE)
+                block_top = top - (height - note.height - EDGE - number) / 2
+                note.draw(run, x + PAD, block_top)
+                baseline = block_top - note.height - EDGE - ASCENT * points.size
+        if tick:
+            self.ticks.append((x + PAD, baseline, tick))
         run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
 
     def _total(self, run: TextRun, cell: Cell, slot: Slot) -> None:
