@@ -519,7 +519,7 @@ class ScoreSheet:
         ]
 
     def _shares(self) -> tuple[float, ...]:
-        return (0.45, 0.55) if self.ten_hands else (0.25, 0.38, 0.37)  # "sin desc." fits
+        return (0.45, 0.55) if self.ten_hands else (0.26, 0.38, 0.36)  # "sin desc." fits
 
     def _headings_words(self) -> tuple[str, ...]:
         points, total = pgettext("score sheet", "Points"), pgettext("score sheet", "Total")
