@@ -163,14 +163,13 @@
       .then(function (data) {
         if (!data || String(data.hand) !== box.dataset.hand) { return; }
         var changed = false;
-        var sent = [];
+        var sent = [];  // [name, what they sent]
         var note = box.querySelector(".from-phones");
         var words = (note && note.dataset) || {};  // the page's language, from the template
         Object.keys(data.entries).forEach(function (seat) {
           var entry = data.entries[seat];
-          // the name isolated (FSI ... PDI), as <bdi> does in the page: "محمد: 55" stays so
-          sent.push("\u2068" + entry.name + "\u2069: " + (entry.went_out ? words.wentOut || "went out"
-            : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")));
+          sent.push([entry.name, entry.went_out ? words.wentOut || "went out"
+            : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")]);
           var points = form.querySelector("input[name='points-" + seat + "']");
           var made = form.querySelector("input[name='made-" + seat + "']");
           var stamp = [entry.points, entry.made, entry.went_out].join(":");
@@ -189,7 +188,14 @@
           changed = true;
         });
         if (note && sent.length) {
-          note.textContent = (words.sent || "Sent from phones (check, then save):") + " " + sent.join("; ");
+          note.textContent = (words.sent || "Sent from phones (check, then save):") + " ";
+          sent.forEach(function (item, index) {
+            var name = document.createElement("bdi");  // "محمد: 55" stays so, as in the page
+            name.textContent = item[0];
+            if (index) { note.appendChild(document.createTextNode("; ")); }
+            note.appendChild(name);
+            note.appendChild(document.createTextNode(": " + item[1]));
+          });
         }
         if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
       })
