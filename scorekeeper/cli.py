@@ -186,6 +186,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_print(args: argparse.Namespace) -> int:
+    from .codes import normalise
     from .printing import LayoutError, game_sheet
 
     game = _read_game(args.game)[0]
@@ -193,10 +194,23 @@ def cmd_print(args: argparse.Namespace) -> int:
         raise BadInput(
             _("--link must be a web address (http:// or https://), not %(link)r", link=args.link)
         )
+    code = normalise(args.code) if args.code else None
+    if args.code and (code is None or not args.link):
+        raise BadInput(
+            _(
+                "--code must be a game's 16-letter code, given with its --link, not %(code)r",
+                code=args.code,
+            )
+        )
     try:
         with i18n.using(args.language):  # the sheet in --lang, even when answering in JSON
             data = game_sheet(
-                game, title=args.title, view_url=args.link, pagesize=args.size, large=args.large
+                game,
+                title=args.title,
+                view_url=args.link,
+                code=code,
+                pagesize=args.size,
+                large=args.large,
             )
     except (LayoutError, ValueError) as error:
         raise BadInput(str(error)) from None
@@ -684,6 +698,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large", action="store_true", help=_("large print (2 to 4 players)"))
     p.add_argument("--title", default="", help=_("the heading (default: the players' names)"))
     p.add_argument("--link", help=_("the game's watch link, printed with a QR code"))
+    p.add_argument(
+        "--code", help=_("the game's short code, printed with the app's address to read aloud")
+    )
     _json_arg(p)
 
     p = command("printables", _("Write the standard set of PDFs."), cmd_printables, rules=False)

@@ -127,6 +127,20 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
+FSI, PDI = "\u2068", "\u2069"  # Unicode's first-strong isolate and its end
+# Every mark that steers the bidirectional algorithm: a name typed with one must not
+# reach outside itself (a stray PDI would end the isolate early, an RLO mirror the line).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, BIDI_CONTROLS)))
+
+
+def isolate(name: str) -> str:
+    """A name made a unit of the text around it, for plain text (a PDF line, an SVG label, a
+    page's title, a CSV cell): however it is written, the bidirectional algorithm orders its
+    letters inside it and never moves the words around it. Pages use ``<bdi>``."""
+    return FSI + str(name).translate(_NO_CONTROLS) + PDI
+
+
 def join(items: Iterable[str]) -> str:
     """'a, b and c', in the current language."""
     items = list(items)

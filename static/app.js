@@ -101,7 +101,7 @@
       fillFromPhones(form, incoming);
       var note = target.querySelector(".from-phones");
       var sent = fragment.querySelector(".from-phones");
-      if (note && sent) { note.textContent = sent.textContent; }
+      if (note && sent) { note.replaceChildren.apply(note, Array.from(sent.cloneNode(true).childNodes)); }
     }
   });
   function sameHand(form, other) {

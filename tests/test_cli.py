@@ -273,15 +273,21 @@ def test_print_writes_a_games_sheet_with_its_hands_and_link(capsys, tmp_path):
     assert (code, err) == (0, "")
     assert result == {"file": str(out), "bytes": out.stat().st_size}
     text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
-    assert "1 Ann 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann dealt, went out
+    assert "1 Ann 1 out 0 0 1 50 50 1 20 20" in text  # Ann dealt, went out
     assert "In progress after 1 hand: hand 2 is next, dealt by Bob." in text
     assert link in "".join(text.split())
+    argv = ["print", str(game), "--out", str(out), "--link", link, "--code", "abcd 0efg h1jk mnpq"]
+    assert run(capsys, *argv)[0] == 0
+    text = "".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
+    assert "http://192.168.1.20:5010/ABCD-0EFG-H1JK-MNPQ" in text
 
 
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
         (["--link", "javascript:alert(1)"], "--link must be a web address"),
+        (["--link", "http://h/v/x", "--code", "ABCD-EFGH"], "--code must be a game's"),
+        (["--code", "ABCD-0EFG-H1JK-MNPQ"], "--code must be a game's"),
         (["--large", "--out", "x.pdf"], None),
     ],
 )

@@ -696,6 +696,17 @@ def test_played_hands_gives_each_hands_dealer_phases_points_and_standings():
     assert standings == replay(game)
 
 
+def test_a_tiebreak_hands_points_are_the_hands_own_though_no_total_counts_them():
+    """Tiebreak points are not added to the totals (RULES.md 9), yet the hand had them."""
+    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 55}, "tiebreak": True}
+    played = game(*tied_game(), tiebreak)
+    kept = replay_from(played).kept
+    for record in (played_hands(played)[0], played_hands(played, kept)[0]):
+        last, before = record[-1], record[-2]
+        assert last.points == {"Ann": 55, "Bob": 0}
+        assert last.totals == before.totals
+
+
 @pytest.mark.parametrize(
     "played",
     [

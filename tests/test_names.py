@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import sqlite3
 
 import pytest
-from webutil import csrf, new_game
+from test_printing import tied
+from webutil import csrf, new_game, record
 
+from scorekeeper.rules.gamefile import game_to_json
 from scorekeeper.rules.names import (
     NameRefused,
     clean_name,
@@ -98,17 +102,26 @@ def test_the_skeleton_sees_latin_cyrillic_and_greek_alike():
     assert lookalikes(["Zoë", "Zoe", "Bob", "Rob"]) == []
 
 
+def assert_isolated(page: str, names: tuple[str, ...]) -> None:
+    """Every name laid out in the page's body is a unit: <bdi>, an element with dir="auto",
+    or (an SVG label, where markup cannot go) Unicode's isolate marks."""
+    body = page.split("<main", 1)[1]
+    text = re.sub(r'"[^"]*"', '""', body)  # names in attribute values are not laid out
+    for name in names:
+        assert text.count(name) >= 1, name
+        isolated = (
+            text.count(f"<bdi>{name}</bdi>")
+            + text.count(f'dir="">{name}<')
+            + text.count(f"\u2068{name}\u2069")
+        )
+        assert text.count(name) == isolated, name
+
+
 def test_names_are_isolated_so_right_to_left_names_cannot_reorder_the_page(client):
     url = new_game(client, players=("שרה", "Bob", "علي"))
     game_id = url.split("/")[2]
     for page in (client.get(url), client.get(f"/v/{game_id}")):
-        text = page.get_data(as_text=True)
-        body = text.split("<main", 1)[1]
-        text = re.sub(r'"[^"]*"', '""', body)  # names in attribute values are not laid out
-        for name in ("שרה", "علي"):
-            assert text.count(name) >= 1
-            isolated = text.count(f"<bdi>{name}</bdi>") + text.count(f'dir="">{name}<')
-            assert text.count(name) == isolated, name  # <bdi>, or an element with dir="auto"
+        assert_isolated(page.get_data(as_text=True), ("שרה", "علي"))
 
 
 # --- one name rule for every name that enters ------------------------------------------
@@ -242,3 +255,33 @@ def test_a_roster_rename_to_a_look_alike_is_pointed_out(app):
     assert warnings == [
         "\u0410nn and Ann look alike on screen: if they are different people, add an initial"
     ]
+
+
+def test_right_to_left_names_stay_units_in_lists_charts_and_the_home_page(client):
+    """ "محمد 300" in a chart label read "300 محمد"; "שרה, محمد" in a list swapped places."""
+    names = ("שרה", "محمد", "李雷")
+    url = new_game(client, players=names)
+    game_id = url.split("/")[2]
+    assert record(client, url, 1, 1, {0: 50, 2: 60}, made_0="1").status_code == 303
+    assert record(client, url, 2, 0, {1: 20, 2: 65}, made_1="1").status_code == 303
+    for address in (url, f"/v/{game_id}", "/"):
+        page = client.get(address).get_data(as_text=True)
+        assert_isolated(page, names)
+    chart = client.get(url).get_data(as_text=True).split("<svg", 1)[1]
+    assert "\u2068محمد\u2069 20</text>" in chart  # the line's end label: name, then total
+    checked = client.post(
+        f"{url}/hands/check",
+        data={"csrf_token": csrf(client), "went_out": "2", "points-0": "20", "points-1": "25"},
+    )
+    assert "<bdi>שרה</bdi>, <bdi>محمد</bdi>" in checked.get_data(as_text=True)  # seat order
+
+
+def test_the_csv_keeps_a_list_of_names_in_seat_order_and_a_tiebreak_sitter_blank(client):
+    url = new_game(client, players=("שרה", "محمد", "Mary Ann"))
+    record(client, url, 1, 2, {0: 20, 1: 25}, made_0="1", made_1="1")
+    rows = list(csv.reader(io.StringIO(client.get(f"{url}/export.csv").get_data(as_text=True))))
+    assert rows[1][-1] == "\u2068שרה\u2069, \u2068محمد\u2069, \u2068Mary Ann\u2069"
+    created = client.post("/api/games", json=game_to_json(tied(55))).get_json()
+    tied_csv = client.get(created["edit_url"].removeprefix("http://table.test") + "/export.csv")
+    rows = list(csv.reader(io.StringIO(tied_csv.get_data(as_text=True))))
+    assert rows[-2][:4] == ["tiebreak", "55", "0", ""]  # Cy sat it out: no points, not 0

@@ -12,6 +12,7 @@ from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.phases import make_rules
 from scorekeeper.web.charts import FONT, score_chart, text_width
 
+ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
 
 
@@ -35,7 +36,7 @@ def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bo
     view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
     size = {"width": int(view.group(1)), "height": int(view.group(2))}
     texts = [
-        (float(x), float(y), kind, bool(end), html.unescape(words))
+        (float(x), float(y), kind, bool(end), html.unescape(words).translate(ISOLATES))
         for x, y, kind, end, words in TEXT.findall(svg)
     ]
     return size, texts
@@ -67,6 +68,11 @@ def test_every_number_and_name_fits_inside_the_chart(app, players):
     assert all(b - a >= 12 - 0.1 for a, b in zip(ys, ys[1:], strict=False))  # no overlap
 
 
+def test_a_chinese_name_is_estimated_a_full_em_a_letter():
+    assert text_width("李雷") == pytest.approx(2 * FONT)
+    assert text_width("\u2068Ann\u2069") == text_width("Ann")
+
+
 def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
     lines = {
         line.name: line.label
@@ -74,5 +80,5 @@ def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
             _long_game({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
         ).lines
     }
-    assert lines["Chloé"] == "Chloé 10795"
-    assert lines["Grandma Rosemarie of the Hill"].endswith("… 10865")
+    assert lines["Chloé"] == "\u2068Chloé\u2069 10795"  # the name isolated: a unit
+    assert lines["Grandma Rosemarie of the Hill"].endswith("…\u2069 10865")

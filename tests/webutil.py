@@ -43,7 +43,7 @@ def player_links(client, game_url) -> tuple[str, dict[str, str]]:
     page = client.get(f"{game_url}/players").get_data(as_text=True)
     links = re.findall(r'<input readonly value="(http://table.test/p/[^"]+)"', page)
     names = re.findall(
-        r'<details class="player-code">\s*<summary>[^<]*<strong>([^<]+)</strong>', page
+        r'<details class="player-code">\s*<summary>[^<]*<strong>(?:<bdi>)?([^<]+)', page
     )
     return links[0], {
         html.unescape(name): link for name, link in zip(names, links[1:], strict=True)
@@ -70,3 +70,10 @@ def table_game(client, table_url, players=("Ann", "Bob", "Cy"), dealer=0, **opti
     response = client.post("/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"]
+
+
+def plain_names(page: str) -> str:
+    """A page without what isolates its names (``<bdi>``, FSI ... PDI), to read its sentences."""
+    for mark in ("<bdi>", "</bdi>", "\u2068", "\u2069"):
+        page = page.replace(mark, "")
+    return page

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..i18n import _, join, ngettext, pgettext
+from ..i18n import _, ngettext, pgettext
 from ..rules.game import Game, Standings
 from ..rules.phases import Progression
 from ..rules.replay import Kept, PlayedHand, played_hands
+from .bidi import isolate, joined
 from .text import number
 
 
@@ -105,14 +106,17 @@ def _result_row(game: Game, standings: Standings) -> Row:
 
 
 def summary(game: Game, standings: Standings, hands: int) -> str:
-    """One sentence: who won and how, the tie, or where the game stands."""
+    """One sentence: who won and how, the tie, or where the game stands.
+
+    Every name in it is isolated (``bidi``): a unit of the sentence, whatever its script.
+    """
     count = number(hands)
     if standings.winner and any(hand.tiebreak for hand in game.hands):
         return ngettext(
             "%(winner)s won the tiebreak after %(hands)s hand.",
             "%(winner)s won the tiebreak after %(hands)s hands.",
             hands,
-            winner=standings.winner,
+            winner=isolate(standings.winner),
             hands=count,
         )
     if standings.winner:
@@ -121,7 +125,7 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
             "%(winner)s won after %(hands)s hand with %(points)s points.",
             "%(winner)s won after %(hands)s hands with %(points)s points.",
             hands,
-            winner=standings.winner,
+            winner=isolate(standings.winner),
             hands=count,
             points=number(total),
         )
@@ -130,24 +134,24 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
             "%(players)s tied after %(hands)s hand.",
             "%(players)s tied after %(hands)s hands.",
             hands,
-            players=join(standings.tied),
+            players=joined(standings.tied),
             hands=count,
         )
     if standings.tiebreak:
         return _(
             "%(players)s are tied: they play a tiebreak hand, dealt by %(dealer)s.",
-            players=join(standings.tiebreak),
-            dealer=standings.dealer,
+            players=joined(standings.tiebreak),
+            dealer=isolate(standings.dealer),
         )
     if not hands:
-        return _("Not started: %(dealer)s deals the first hand.", dealer=standings.dealer)
+        return _("Not started: %(dealer)s deals the first hand.", dealer=isolate(standings.dealer))
     return ngettext(
         "In progress after %(hands)s hand: hand %(next)s is next, dealt by %(dealer)s.",
         "In progress after %(hands)s hands: hand %(next)s is next, dealt by %(dealer)s.",
         hands,
         hands=count,
         next=number(standings.hand_number),
-        dealer=standings.dealer,
+        dealer=isolate(standings.dealer),
     )
 
 

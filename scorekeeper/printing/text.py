@@ -8,6 +8,8 @@ colours and suits the printables show.
 
 from __future__ import annotations
 
+import re
+
 from babel.numbers import format_decimal
 
 from .. import i18n
@@ -25,7 +27,7 @@ from ..rules.cards import (
     suit_word,
 )
 from ..rules.house_rules import profile_title
-from ..rules.phases import PROFILES, Rules
+from ..rules.phases import PROFILES, Progression, Rules
 from ..rules.scoring import card_points as points_for
 
 
@@ -83,14 +85,24 @@ def regular_card_points(rules: Rules) -> list[tuple[str, str, int]]:
 
 
 def phase_rows(rules: Rules) -> list[tuple[int, str]]:
-    """(phase number, what to lay down) for every phase this game uses, in order."""
+    """(phase number, what to lay down) for every phase this game uses, in order; no line
+    of it will start with a lone number."""
     rows = []
     for number in sorted(set(rules.sequence)):
         text = str(rules.phase(number))
         if rules.super_wild and _is_colour_phase(rules, number):
             text += f" ({rules.blue_skip_text()})"
-        rows.append((number, text))
+        rows.append((number, unbroken_numbers(text)))
     return rows
+
+
+def unbroken_numbers(phase: str) -> str:
+    """A phase's words with each group's last number tied to the word before it ("run of 4"),
+    so a line never starts with a lone number."""
+    return _LAST_NUMBER.sub("\u00a0\\1", phase)
+
+
+_LAST_NUMBER = re.compile(r" (\d+)(?=$| \+|,| \()")
 
 
 def _is_colour_phase(rules: Rules, number: int) -> bool:
@@ -181,3 +193,38 @@ def wild_skip_notes(rules: Rules) -> list[tuple[str, str]]:
             (Kind.SUPER_SKIP.word, _("skips everyone else: you play again.")),
         ]
     return notes
+
+
+def variant_notes(rules: Rules) -> tuple[str, list[tuple[str, str]]]:
+    """(heading, [(name, how it plays)]) for the rules of Masters or Mixed-up Masters beyond
+    the order of the phases, which ``progression_note`` gives (docs/rules.md); no notes for
+    the other games."""
+    match rules.progression:
+        case Progression.MASTERS:
+            notes = [
+                (
+                    _("Save pile"),
+                    _(
+                        "once per hand you may put one card face down on your own save pile. "
+                        "It stays there from hand to hand; on a later turn you may take it "
+                        "back instead of drawing."
+                    ),
+                ),
+            ]
+            return _(_variant_title("masters")), notes
+        case Progression.MIXED_UP:
+            notes = [
+                (_("Players"), _("2 to 4.")),
+                (
+                    _("Discard pile"),
+                    _("once you have laid down your phase, you may no longer take from it."),
+                ),
+                (_("Skips"), _("have no colour.")),
+            ]
+            return _(_variant_title("mixed-up")), notes
+    return "", []
+
+
+def _variant_title(profile: str) -> str:
+    """The variant's name as its profile gives it (translated where it is shown)."""
+    return PROFILES[profile].title

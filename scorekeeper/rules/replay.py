@@ -530,7 +530,7 @@ class PlayedHand:
     hand: HandRecord
     dealer: str
     phases: Mapping[str, int]  # the phase each player tried (only the tied, in a tiebreak)
-    points: Mapping[str, int]  # what each player scored in this hand
+    points: Mapping[str, int]  # what each player scored in this hand (a tiebreak's too)
     totals: Mapping[str, int]  # each player's running total after it
 
 
@@ -540,10 +540,10 @@ def played_hands(
     """Every hand with its dealer, phases tried, points and totals; then the standings.
 
     Read off the state kept after each hand: ``play`` sets each playing player's
-    last attempt to the phase they tried, and the scores after a hand minus those
-    before it are the hand's points. ``kept``: those states as the store keeps
-    them (``replay_from``), so nothing is replayed or re-checked; the hands they do
-    not cover are replayed. Raises GameError like ``replay``.
+    last attempt to the phase they tried. The hand's points are read off the hand
+    itself, not the change in each total (a tiebreak's are never added). ``kept``:
+    those states as the store keeps them (``replay_from``), so nothing is replayed or
+    re-checked; the hands they do not cover are replayed. Raises GameError like ``replay``.
     """
     state, kept = _played(game, kept)
     seats = game.players
@@ -552,7 +552,7 @@ def played_hands(
     played = []
     for number, (hand, after) in enumerate(zip(game.hands, kept, strict=True), start=1):
         playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else seats
-        scores_before = {name: seat[0] for name, seat in zip(seats, before["seats"], strict=True)}
+        scores = hand.scores(game.rules)
         totals, tried = {}, {}
         for name, (score, _done, attempt) in zip(seats, after["seats"], strict=True):
             totals[name] = score
@@ -564,7 +564,7 @@ def played_hands(
                 hand,
                 dealer=seats[(first + number - 1) % len(seats)],
                 phases=tried,
-                points={name: totals[name] - scores_before[name] for name in playing},
+                points={name: scores.get(name, 0) for name in playing},
                 totals=totals,
             )
         )

@@ -8,9 +8,10 @@ shortened, a total never.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
-from ..i18n import _
+from ..i18n import _, isolate
 from ..rules.game import Game
 from ..stats import TableStats
 
@@ -25,6 +26,10 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 5", "10 4")  # line style per seat, no
 
 def _em(character: str) -> float:
     """A character's width in ems, on the wide side of common sans fonts (DejaVu, Roboto)."""
+    if unicodedata.category(character) == "Cf":  # the marks that isolate a name: no width
+        return 0.0
+    if unicodedata.east_asian_width(character) in "WF":  # 李, 王: a full em
+        return 1.0
     if character in "MWmw@":
         return 0.95
     return 0.78 if character.isupper() else 0.64
@@ -36,11 +41,14 @@ def text_width(text: str) -> float:
 
 
 def end_label(name: str, total: int) -> str:
-    """'Chloé 10795': the name shortened with '…' until the label fits, the total whole."""
-    label, kept = f"{name} {total}", name
+    """'Chloé 10795': the name shortened with '…' until the label fits, the total whole.
+
+    The name is isolated (``i18n.isolate``): "محمد 300" would otherwise show as "300 محمد".
+    """
+    label, kept = f"{isolate(name)} {total}", name
     while text_width(label) > LABEL_MAX and len(kept) > 1:
         kept = kept[:-1]
-        label = f"{kept.rstrip()}… {total}"
+        label = f"{isolate(kept.rstrip() + '…')} {total}"
     return label
 
 

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from flask import session
+from markupsafe import Markup
 from sqlite_utils import Database
 
 from .. import store, tables
 from ..actions import Current, current
 from ..rules.game import Game, GameError, Standings
 from ..rules.phases import RulesError
+from .language import bdi_join
 
 KEY = "device"
 MAX_GAMES = 24
@@ -88,8 +90,9 @@ class GameSummary:
     edit_key: str | None = None  # known to this device: open the scorekeeper page
 
     @property
-    def label(self) -> str:
-        return ", ".join(self.game.players)
+    def label(self) -> Markup:
+        """The players in seat order, each name a unit (``<bdi>``)."""
+        return bdi_join(self.game.players)
 
     @property
     def hands_played(self) -> int:

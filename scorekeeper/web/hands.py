@@ -25,7 +25,7 @@ from flask import (
 )
 
 from .. import actions, store
-from ..i18n import _
+from ..i18n import _, isolate
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.gamefile import game_to_json
 from ..rules.replay import Kept, hand_problems, replay_from
@@ -256,6 +256,11 @@ def export_json():
 
 @bp.get("/g/<game_id>/<key>/export.csv")
 def export_csv():
+    """A row per hand; a player who sat out a tiebreak has no points in it, not 0.
+
+    Who made their phase is a list in one cell: each name is isolated, so two
+    right-to-left names keep their order, and a name with a space stays one name.
+    """
     current = game()
     played, standings = current.game, current.standings
     out = io.StringIO()
@@ -266,9 +271,9 @@ def export_csv():
         writer.writerow(
             [
                 "tiebreak" if hand.tiebreak else number,
-                *(scores.get(n, 0) for n in played.players),
+                *(scores.get(n, "") for n in played.players),
                 csv_cell(hand.went_out or ""),
-                csv_cell(" ".join(hand.made)),
+                ", ".join(isolate(csv_cell(name)) for name in hand.made),
             ]
         )
     writer.writerow(["total", *(p.score for p in standings.players), "", ""])

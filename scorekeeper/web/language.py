@@ -5,7 +5,9 @@ the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
 the engine alike, is translated through scorekeeper/i18n.py from the same
 catalogues (docs/decisions.md says why). Names in pages are isolated with <bdi>,
-so a right-to-left name cannot reorder the text around it.
+so a right-to-left name cannot reorder the text around it; where markup cannot go
+(a page's <title>, an SVG label, an attribute), ``isolate`` wraps the name in
+Unicode's isolate marks instead.
 """
 
 from __future__ import annotations
@@ -159,6 +161,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(
         bdi=bdi,
         bdi_join=bdi_join,
+        isolate=i18n.isolate,
         decimal=format_decimal,
         day=format_date,
         moment=lambda when: format_datetime(when, "short"),
