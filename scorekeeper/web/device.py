@@ -127,18 +127,35 @@ def summarise(stored: store.StoredGame, edit_key: str | None = None) -> GameSumm
 
 
 def device_games(db: Database) -> list[GameSummary]:
-    """The games this device created or opened, newest first."""
-    result = []
+    """The games this device created or opened, newest first, each finished one after the
+    game its table started next (with the same rights: a watcher stays a watcher)."""
+    result: list[GameSummary] = []
+    seen: set[str] = set()
     for game_id, key in games():
         stored = readable(db, game_id)
-        if stored is None:
+        if stored is None or stored.id in seen:
             continue
         if key and not store.edit_key_matches(stored, key):
             key = None
         summary = summarise(stored, key)
-        if summary is not None:
-            result.append(summary)
+        if summary is None:
+            continue
+        following = _next(db, summary) if summary.standings.over else None
+        if following is not None and following.stored.id not in seen:
+            result.append(following)
+            seen.add(following.stored.id)
+        result.append(summary)
+        seen.add(stored.id)
     return result
+
+
+def _next(db: Database, summary: GameSummary) -> GameSummary | None:
+    """The game started after this one (a rematch, the table's next), if there is one."""
+    link = store.game_link(db, summary.stored.id)
+    stored = readable(db, link.next_game) if link and link.next_game else None
+    if stored is None:
+        return None
+    return summarise(stored, stored.edit_key if summary.edit_key else None)
 
 
 def readable(db: Database, game_id: str) -> store.StoredGame | None:

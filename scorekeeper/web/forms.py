@@ -82,6 +82,7 @@ class HandForm:
     hand_size: int = HAND_SIZE
     hand: HandRecord | None = None
     draft: HandRecord | None = None  # what was read, even with fields missing or wrong
+    kept: bool = False  # what was typed, shown again: the page's poll must not replace it
 
     @property
     def will_mark(self) -> list[int]:
@@ -117,7 +118,7 @@ def parse_hand(
     left out instead of being an error.
     """
     values = {k: v for k, v in form.items() if isinstance(v, str) and len(k) < 40}
-    result = HandForm(values)
+    result = HandForm(values, kept=True)
     errors = result.errors
     tiebreak = bool(standings.tiebreak)
     seats = [i for i, name in enumerate(game.players) if not tiebreak or name in standings.tiebreak]
@@ -214,12 +215,19 @@ def attempts_are_chosen(game: Game) -> bool:
 
 
 def form_values(game: Game, hand: HandRecord) -> dict[str, str]:
-    """The form fields that show a recorded hand (for editing it)."""
+    """The form fields that show a recorded hand (for fixing it).
+
+    A tick the rules inferred (going out; a total under 50) is left for the form to
+    infer again, so changing the points changes it too; only a tick that says more than
+    the points do is shown as ticked.
+    """
     values: dict[str, str] = {}
+    scores = hand.scores(game.rules)
     for i, name in enumerate(game.players):
         if name == hand.went_out:
             values["went_out"] = str(i)
-        if name in hand.made and name != hand.went_out:  # going out is made anyway
+        inferred = name not in hand.floaters and laid_down_implied(scores.get(name, 0))
+        if name in hand.made and name != hand.went_out and not inferred:
             values[f"made-{i}"] = "1"
         if name in hand.floaters:
             values[f"floater-{i}"] = "1"

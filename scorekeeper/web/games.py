@@ -7,9 +7,9 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from werkzeug.wrappers import Response
 
 from .. import actions, notes, self_entry, store, tables
-from ..i18n import _
+from ..i18n import _, isolate, pgettext
 from ..jsontext import JsonError, parse_json
-from ..rules.game import game_problems
+from ..rules.game import Game, game_problems
 from ..rules.house_rules import rules_line
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
@@ -175,17 +175,32 @@ def render_game(
 ) -> tuple[str, int]:
     """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
     current = game()
+    played = current.game
     sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
     return render_template(
         template,
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
-        card_fields=card_kinds(current.game.rules),
+        card_fields=card_kinds(played.rules),
         phone_entries=sent,
         live_tag=live.keeper_live(g.link),
+        last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
+        next_game=live.next_game(g.link, _keeper_url) if current.standings.over else None,
         **view_context(current),
     ), status
+
+
+def hand_in_words(played: Game, number: int) -> str:
+    """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
+    hand = played.hands[number - 1]
+    scores = hand.scores(played.rules)
+    out = pgettext("went out, in one short word", "out")
+    return ", ".join(
+        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
+        for name in played.players
+        if name == hand.went_out or name in scores
+    )
 
 
 def after_change(result: actions.Result, *, say_what: bool = False):

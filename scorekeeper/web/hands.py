@@ -41,7 +41,7 @@ from .forms import (
     typed_into,
     whole_number,
 )
-from .games import after_change, render_game
+from .games import after_change, hand_in_words, render_game
 from .security import reading
 
 bp = Blueprint("hands", __name__)
@@ -70,20 +70,31 @@ def record():
                     number=number,
                 )
             )
-        return redirect(url_for("games.game_page"), 303)
+        elif form.hand.tiebreak:
+            flash(_("The tiebreak is saved."), "saved")
+        else:
+            flash(_("Hand %(number)s saved.", number=number), "saved")
+        # the next hand starts where the thumb is: at its "Who went out?"
+        return redirect(url_for("games.game_page", _anchor="record"), 303)
     if isinstance(result, actions.Refused):
         refusal_into(form, current.game, result)
         return _refused(render_game(form, 422))
     if result.current is not None:
         opened(result.current)
-    message = result.message
-    if number < game().standings.hand_number:
+    now = game()
+    if number < now.standings.hand_number and not now.standings.over:
+        # saved on another phone while this one typed it: keep what was typed, as the next hand
         message = _(
-            "Hand %(number)s was already entered on another phone, differently. "
-            "Here is the game as it stands now: fix that hand if it is wrong.",
+            "Hand %(number)s was saved on another phone while you typed it: %(saved)s. What "
+            "you typed is kept below as hand %(next)s: save it if that is the next hand, or "
+            "change it.",
             number=number,
+            saved=hand_in_words(now.game, number),
+            next=now.standings.hand_number,
         )
-    return _refused(render_game(message=message, status=409))
+        kept = HandForm(form.values, kept=True)
+        return _refused(render_game(kept, message=message, status=409))
+    return _refused(render_game(message=result.message, status=409))
 
 
 def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:
@@ -95,6 +106,8 @@ def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:
         response.headers["HX-Replace-Url"] = address or url_for("games.game_page")
         if status == 422:
             response.headers["HX-Reswap"] = "innerHTML show:#refused:top"
+        else:  # a conflict: its message is at the top of the page
+            response.headers["HX-Reswap"] = "innerHTML show:top"
     return response
 
 
@@ -157,9 +170,9 @@ def _untyped(game: Game, hand: HandRecord) -> list[str]:
 def edit(number: int):
     current = game()
     before, standings, kept = _before(number)
-    if reading():
-        hand = current.game.hands[number - 1]
-        return _edit_form(HandForm(form_values(current.game, hand)), number, standings)
+    if reading():  # the hand as recorded, read as the form reads it: inferred ticks shown so
+        values = form_values(current.game, current.game.hands[number - 1])
+        return _edit_form(parse_hand(values, current.game, standings), number, standings)
     form = parse_hand(request.form, current.game, standings)
     if form.hand is None:
         typed_into(form, current.game, before, kept)

@@ -107,6 +107,15 @@ def game_answer(
     return answer(kind(g.link), again) or follow(g.link, next_url)
 
 
+def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[str, str] | None:
+    """(address, players) of the game started after this one, on the same kind of page."""
+    following = store.game_link(db(), link.next_game) if link.next_game else None
+    found = actions.load(db(), following.game_id) if following else None
+    if following is None or found is None:
+        return None
+    return url_of(following), ", ".join(i18n.isolate(name) for name in found.game.players)
+
+
 SHARED = 64  # fragments kept: the latest of each game being watched, per language and size
 _shared: dict[tuple[object, ...], str] = {}
 _shared_lock = threading.Lock()

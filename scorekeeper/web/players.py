@@ -67,7 +67,7 @@ def _next_url(seat: int | None) -> Callable[[store.Link], str]:
 @bp.route("/p/<game_id>/<token>", methods=["GET", "POST"])
 @sending
 def page() -> Response | str | tuple[str, int]:
-    link, seat = g.link, g.seat
+    seat = g.seat
     if reading() and (early := live.game_answer(live.watch_live, _next_url(seat))) is not None:
         return early
     link = g.link
@@ -91,6 +91,7 @@ def page() -> Response | str | tuple[str, int]:
         "poll_url": request.path,
         "live_tag": live.watch_live(link),
         "stored": current.stored,
+        "next_game": live.next_game(link, _next_url(seat)) if standings.over else None,
     }
     if reading():
         if live.polled():

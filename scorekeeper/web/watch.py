@@ -27,8 +27,10 @@ def _watch(template: str, fragment: str, endpoint: str, **extra: object) -> Resp
     poll_url = url_for(endpoint, game_id=link.game_id)
 
     def render(name: str) -> str:
-        context = {**view_context(game()), "read_only": True, "poll_url": poll_url}
-        return render_template(name, live_tag=tag, **extra, **context)
+        current = game()
+        following = live.next_game(link, follow) if current.standings.over else None
+        context = {**view_context(current), "read_only": True, "poll_url": poll_url}
+        return render_template(name, live_tag=tag, next_game=following, **extra, **context)
 
     if live.polled():
         html = live.shared((endpoint, link.game_id, tag), lambda: render(fragment))

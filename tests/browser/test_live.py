@@ -124,8 +124,10 @@ def test_a_second_scorekeeper_keeps_the_hand_they_are_typing(browser, server):
         enter_hand(scorer, "Ann", {"1": "50"})
         expect(score_of(second, "Bob")).to_have_text("50", timeout=SOON)  # the standings move on
         expect(second.locator("input[name=points-0]")).to_have_value("35")  # the form stays
-        second.click("button:has-text('Save')")
-        expect(second.locator(".alert")).to_contain_text("Hand 1 was already entered")
+        expect(second.locator(".alert.stale")).to_contain_text("Hand 1 was just saved")
+        second.click("#record button[type=submit]")  # saved as hand 1 all the same
+        expect(second.locator(".alert")).to_contain_text("Hand 1 was saved on another phone")
+        expect(second.locator("input[name=points-0]")).to_have_value("35")  # kept, as hand 2
     finally:
         second.context.close()
         scorer.context.close()

@@ -27,7 +27,7 @@ def enter_hand(page, went_out: str, points: dict[str, str]):
     page.click(f"label.pill:text-is('{went_out}')")
     for seat, total in points.items():
         page.fill(f"input[name=points-{seat}]", total)
-    page.click("button:has-text('Save')")
+    page.click("form.hand-form button[type=submit]")
 
 
 def score_of(page, name: str):
