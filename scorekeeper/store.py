@@ -32,7 +32,7 @@ from sqlite_utils import Database
 
 from . import notes, schema
 from .dbfile import DatabaseFile
-from .schema import new_code, new_key
+from .schema import new_key, unused_code
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -281,7 +281,7 @@ def create_game(
     game_id, edit_key = new_key(), new_key()
     created, updated = dates or (now(), now())
     text = _dumps(state)
-    row = (
+    row: tuple[Any, ...] = (
         game_id,
         edit_key,
         1,
@@ -290,9 +290,9 @@ def create_game(
         text,
         None if standings is None else _dumps(standings),
         None if kept is None else _dumps(kept),
-        new_code(),
     )
     with transaction(db):
+        row = (*row, unused_code(db))  # checked free under the write lock
         db.execute(
             f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [*row, follows],

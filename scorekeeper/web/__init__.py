@@ -12,6 +12,7 @@ from . import (
     access,
     api,
     assets,
+    by_code,
     errors,
     games,
     hands,
@@ -36,8 +37,21 @@ def register(app: Flask) -> None:
     errors.init_app(app)
     assets.init_app(app)
     live.htmx.init_app(app)
+    by_code.init_app(app)  # its converter, before its blueprint's route
     app.add_template_global(final_order)
-    for module in (home, games, hands, watch, players, tables, tools, api, printables, healthz):
+    for module in (
+        home,
+        games,
+        hands,
+        watch,
+        by_code,
+        players,
+        tables,
+        tools,
+        api,
+        printables,
+        healthz,
+    ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
     security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else
