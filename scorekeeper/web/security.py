@@ -5,9 +5,9 @@
 - Forms carry the session's CSRF token (htmx sends it as a header, from <body>);
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
-- Rate limits (Flask-Limiter) on whatever creates something and on the checkers,
-  one count per address (per server process unless RATELIMIT_STORAGE_URI is set;
-  docs/scaling.md).
+- Rate limits (Flask-Limiter) on whatever creates something, on players' points,
+  on short codes and on the checkers, one count per address (per server process
+  unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
 - Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
   ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
