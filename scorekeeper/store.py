@@ -312,6 +312,30 @@ def edit_key_matches(game: StoredGame, key: str) -> bool:
     return hmac.compare_digest(game.edit_key.encode(), key.encode())
 
 
+def renew_edit_key(db: Database, game_id: str, old: str) -> str | None:
+    """A new scorekeeper link: the old key stops working at once. None when ``old`` is no
+    longer the game's key (another phone renewed it first). Access, not play: the change
+    log is not touched (docs/decisions.md)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET edit_key = ? WHERE id = ? AND edit_key = ?", [key, game_id, old]
+        )
+    return key if cursor.rowcount == 1 else None
+
+
+def renew_player_key(db: Database, game_id: str, old: str | None) -> str | None:
+    """New links for the players (web/access.py derives them from this key): every old
+    one stops working. None when the key is no longer ``old`` (renewed meanwhile)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET player_key = ? WHERE id = ? AND player_key IS ?",
+            [key, game_id, old],
+        )
+    return key if cursor.rowcount == 1 else None
+
+
 def save_change(
     db: Database,
     game_id: str,

@@ -261,7 +261,10 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
                 assert response.status_code == 400, f"{method} {target} {attempt}"
                 assert "expired or came from elsewhere" in response.get_data(as_text=True)
                 checked += 1
-    assert checked >= 4 * 8  # new, import, hands, check, edit, delete, undo, restore
+    # new, import, hands, check, edit, delete, undo, restore, and the renewed links
+    renewals = {"renew.edit_link", "renew.player_links", "renew.table_link"}
+    assert renewals <= {rule.endpoint for rule, _ in state_changing_rules(app)}
+    assert checked >= 4 * 11
     assert (version(app, game_id), game_count(app)) == (before, games)
 
 

@@ -22,6 +22,7 @@ from . import (
     live,
     players,
     printables,
+    renew,
     security,
     tables,
     tools,
@@ -50,6 +51,7 @@ def register(app: Flask) -> None:
         tools,
         api,
         printables,
+        renew,
         healthz,
     ):
         app.register_blueprint(module.bp)
