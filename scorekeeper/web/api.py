@@ -213,14 +213,14 @@ def record_hand():
 # --- the checkers ---------------------------------------------------------------------
 
 
-def _body_args(body: dict[str, Any]) -> MultiDict:
+def _body_args(body: dict[str, Any]) -> MultiDict[str, str]:
     """A checker's JSON body as the query string it stands for, each field of exactly the
     type this route's schema in docs/openapi.json gives it (BadRequest names the first
     that is not): text as text, the phase a whole number, groups a list of texts, house
     rules an object of texts. The checks then judge the values as on the query string."""
     schema = description()["paths"][request.path]["post"]["requestBody"]
     fields = schema["content"]["application/json"]["schema"]["properties"]
-    args = MultiDict()
+    args: MultiDict[str, str] = MultiDict()
     for key, value in body.items():
         if key not in fields:
             keys = ", ".join(fields)
