@@ -34,6 +34,13 @@ def local(url: str) -> str:
     return "/" + url.split("/", 3)[3]
 
 
+def one_hand_played(client) -> str:
+    """A game's scorekeeper link, its first hand recorded."""
+    url = new_game(client)
+    assert record(client, url, 1, 0, {1: 50, 2: 50}).status_code == 303
+    return url
+
+
 # --- HEAD never writes ---------------------------------------------------------------------
 
 
@@ -150,8 +157,7 @@ def test_a_superscript_dealer_on_the_new_game_form_is_a_clear_422(app, client):
 def test_odd_digits_in_the_hand_forms_are_a_clear_4xx_and_change_nothing(
     app, client, field, action
 ):
-    url = new_game(client)
-    assert record(client, url, 1, 0, {1: 50, 2: 50}).status_code == 303
+    url = one_hand_played(client)
     before = snapshot(app)
     form = {"csrf_token": csrf(client), "hand_number": "2", "went_out": "0"}
     form.update({"points-1": "50", "points-2": "5", "version": "2", field: "²"})
@@ -207,8 +213,7 @@ def test_a_lone_surrogate_in_an_imported_name_is_a_clear_422(app, client):
 def test_a_number_in_a_link_too_large_for_sqlite_is_a_404_like_any_wrong_link(
     app, client, method, path
 ):
-    url = new_game(client)
-    assert record(client, url, 1, 0, {1: 50, 2: 50}).status_code == 303
+    url = one_hand_played(client)
     before = snapshot(app)
     response = client.open(url + path, method=method, data={"csrf_token": csrf(client)})
     assert response.status_code == 404

@@ -459,14 +459,6 @@ def test_the_table_page_lists_the_latest_finished_games_and_links_to_the_rest(cl
     assert plain_names(client.get(f"{url}?all=1").get_data(as_text=True)).count("winner: Ann") == 22
 
 
-def import_backup(client, data: bytes):
-    return client.post(
-        "/tables/import",
-        data={"csrf_token": csrf(client), "file": (io.BytesIO(data), "t.zip")},
-        content_type="multipart/form-data",
-    )
-
-
 def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
     """Issue 24: a "Same person as" list of every other player, for every player, made a
     2,000-name roster's page 142 MB. A backup holds at most 300 players, and their page
@@ -475,13 +467,13 @@ def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
 
     most = table_archive.MAX_PLAYERS
     assert most == 300
-    response = import_backup(client, hostile.big_roster(most))
+    response = _import(client, hostile.big_roster(most))
     assert response.status_code == 303, response.get_data(as_text=True)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert len(page.encode()) < 1_000_000
     # ticked for a new game, renamed (old and new), retired, merged from and into
     assert page.count('value="Player 150"') == 6
     assert page.count("<option") == 2 * most  # the one merge form: two lists of names
-    refused = import_backup(client, hostile.big_roster(2000))
+    refused = _import(client, hostile.big_roster(2000))
     assert refused.status_code == 422
     assert "more than 300 players" in refused.get_data(as_text=True)
