@@ -13,6 +13,8 @@ import sqlite3
 
 from sqlite_utils import Database, Migrations
 
+from . import codes
+
 SCHEMA = """
 -- One row per game: its current version, written with every change (store.py).
 CREATE TABLE IF NOT EXISTS games (
@@ -155,7 +157,7 @@ def _links_follows_entries(db: Database) -> None:
         db.execute("DROP TABLE hand_entries_old")
     db.execute("DROP TABLE IF EXISTS names")  # made by the first schema, never used
     for (game_id,) in db.execute("SELECT id FROM games WHERE code IS NULL").fetchall():
-        db.execute("UPDATE games SET code = ? WHERE id = ?", [new_code(), game_id])
+        db.execute("UPDATE games SET code = ? WHERE id = ?", [unused_code(db), game_id])
     for (table_id,) in db.execute("SELECT id FROM tables WHERE view_id IS NULL").fetchall():
         db.execute("UPDATE tables SET view_id = ? WHERE id = ?", [new_key(), table_id])
 
@@ -165,10 +167,22 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base32: no I, L, O, U
-CODE_LENGTH = 12  # 60 bits (docs/decisions.md: why that is enough)
+def unused_code(db: Database) -> str:
+    """A short code (codes.py) no game has yet: asked inside the writer's transaction, so
+    no other writer can take it before the row is written. With 80 bits a second try is
+    all but never needed; the unique index ``games_code`` would refuse one anyway."""
+    while True:
+        code = codes.new_code()
+        if db.execute("SELECT 1 FROM games WHERE code = ?", [code]).fetchone() is None:
+            return code
 
 
-def new_code() -> str:
-    """A watch code to read aloud: 12 characters of Crockford's base32."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+@migrations(name="codes-of-16")
+def _codes_of_16(db: Database) -> None:
+    """Files whose games got 12-character codes (60 bits, from the first schema.py), which
+    no page, sheet or answer ever showed: each such game gets a code of today's length."""
+    short = db.execute(
+        "SELECT id FROM games WHERE code IS NULL OR length(code) != ?", [codes.LENGTH]
+    ).fetchall()
+    for (game_id,) in short:
+        db.execute("UPDATE games SET code = ? WHERE id = ?", [unused_code(db), game_id])

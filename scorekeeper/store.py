@@ -32,7 +32,7 @@ from sqlite_utils import Database
 
 from . import notes, schema
 from .dbfile import DatabaseFile
-from .schema import new_code, new_key
+from .schema import new_key, unused_code
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -281,7 +281,7 @@ def create_game(
     game_id, edit_key = new_key(), new_key()
     created, updated = dates or (now(), now())
     text = _dumps(state)
-    row = (
+    row: tuple[Any, ...] = (
         game_id,
         edit_key,
         1,
@@ -290,9 +290,9 @@ def create_game(
         text,
         None if standings is None else _dumps(standings),
         None if kept is None else _dumps(kept),
-        new_code(),
     )
     with transaction(db):
+        row = (*row, unused_code(db))  # checked free under the write lock
         db.execute(
             f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [*row, follows],
@@ -310,6 +310,30 @@ def get_game(db: Database, game_id: str) -> StoredGame | None:
 
 def edit_key_matches(game: StoredGame, key: str) -> bool:
     return hmac.compare_digest(game.edit_key.encode(), key.encode())
+
+
+def renew_edit_key(db: Database, game_id: str, old: str) -> str | None:
+    """A new scorekeeper link: the old key stops working at once. None when ``old`` is no
+    longer the game's key (another phone renewed it first). Access, not play: the change
+    log is not touched (docs/decisions.md)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET edit_key = ? WHERE id = ? AND edit_key = ?", [key, game_id, old]
+        )
+    return key if cursor.rowcount == 1 else None
+
+
+def renew_player_key(db: Database, game_id: str, old: str | None) -> str | None:
+    """New links for the players (web/access.py derives them from this key): every old
+    one stops working. None when the key is no longer ``old`` (renewed meanwhile)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET player_key = ? WHERE id = ? AND player_key IS ?",
+            [key, game_id, old],
+        )
+    return key if cursor.rowcount == 1 else None
 
 
 def save_change(

@@ -58,6 +58,18 @@ def table_by_view(db: Database, view_id: str) -> Table | None:
     return Table(*row) if row else None
 
 
+def renew_link(db: Database, table_id: str) -> str | None:
+    """A new link for the table (its id, which every table row is keyed by): the old one
+    stops working at once. None when there is no table at ``table_id`` any more."""
+    new = new_key()
+    with store.transaction(db):
+        if db.execute("UPDATE tables SET id = ? WHERE id = ?", [new, table_id]).rowcount != 1:
+            return None
+        for name in ("table_players", "table_aliases", "table_games"):
+            db.execute(f"UPDATE {name} SET table_id = ? WHERE table_id = ?", [new, table_id])
+    return new
+
+
 def latest_game(db: Database, table_id: str) -> str | None:
     """The game the table started last: what its screen shows."""
     row = db.execute(

@@ -120,6 +120,23 @@ def test_the_edit_key_never_appears_on_anything_the_view_link_reaches(client):
     assert key not in "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
 
 
+def test_a_games_short_code_leads_to_its_watch_page_and_never_to_its_edit_key(client):
+    url = two_hand_game(client)
+    game_id, key = game_parts(url)
+    share = client.get(url + "/share").get_data(as_text=True)
+    code = re.search(r'class="watch-code">[^<]*<strong>([0-9A-Z-]+)</strong>', share).group(1)
+    assert key not in code
+    for path in (f"/{code}", f"/{code.lower()}", f"/code?code={code}"):
+        response = client.get(path)
+        assert response.headers["Location"] == f"/v/{game_id}", path
+        page = client.get(path, follow_redirects=True).get_data(as_text=True)
+        assert key not in page, path
+    for path in (f"/v/{game_id}/table", f"/v/{game_id}/print/two-deck-guide.pdf"):
+        response = client.get(path)
+        assert code.encode() in response.data or path.endswith(".pdf"), path
+        assert key.encode() not in response.data, path
+
+
 def test_edit_pages_send_no_referrer_and_are_not_cached(client):
     url = two_hand_game(client)
     for page in ("", "/history", "/share", "/hands/1"):
@@ -244,7 +261,10 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
                 assert response.status_code == 400, f"{method} {target} {attempt}"
                 assert "expired or came from elsewhere" in response.get_data(as_text=True)
                 checked += 1
-    assert checked >= 4 * 8  # new, import, hands, check, edit, delete, undo, restore
+    # new, import, hands, check, edit, delete, undo, restore, and the renewed links
+    renewals = {"games.renew", "players.renew", "tables.renew"}
+    assert renewals <= {rule.endpoint for rule, _ in state_changing_rules(app)}
+    assert checked >= 4 * 11
     assert (version(app, game_id), game_count(app)) == (before, games)
 
 

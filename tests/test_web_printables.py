@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 from webutil import csrf, new_game, record
 
+from scorekeeper import codes, store
 from scorekeeper.printing import STANDARD_SET
 
 
@@ -70,7 +71,12 @@ def test_without_an_announced_address_the_guide_opens_the_requests_host(client, 
     assert decode_qr(data, tmp_path) == ["http://table.test/"]
 
 
-def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):
+def short_code(app, game_id: str) -> str:
+    """The game's code as a sheet prints it, in groups of four."""
+    return codes.grouped(store.get_game(store.connect(app.config["DATABASE"]), game_id).code)
+
+
+def test_a_games_score_sheet_has_its_names_rules_and_code_to_type(app, client, tmp_path):
     url = new_game(client, players=("Ann", "Bob", "Cy"), wild_points="20")
     game_id = url.split("/")[2]
     response = client.get(f"/v/{game_id}/print/score-sheet.pdf?size=a4")
@@ -78,7 +84,8 @@ def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):
     text = pdf_text(response.data)
     for expected in ("Ann", "Bob", "Cy"):
         assert expected in text
-    assert f"http://table.test/v/{game_id}" in squeezed(text)
+    assert f"http://table.test/{short_code(app, game_id)}" in squeezed(text)
+    assert decode_qr(response.data, tmp_path) == [f"http://table.test/v/{game_id}"]
 
 
 def test_the_sheet_links_to_the_address_serve_announced_not_the_browsers_host(
@@ -87,10 +94,10 @@ def test_the_sheet_links_to_the_address_serve_announced_not_the_browsers_host(
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5010/"
     game_id = new_game(client).split("/")[2]
     data = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
-    announced = f"http://192.168.1.20:5010/v/{game_id}"
+    announced = f"http://192.168.1.20:5010/{short_code(app, game_id)}"
     assert announced in squeezed(pdf_text(data))
     assert "table.test" not in pdf_text(data)
-    assert decode_qr(data, tmp_path) == [announced]
+    assert decode_qr(data, tmp_path) == [f"http://192.168.1.20:5010/v/{game_id}"]
 
 
 def test_a_games_sheet_is_its_record_so_far(client):

@@ -12,7 +12,7 @@ import zipfile
 import pytest
 from webutil import csrf, export, new_game, new_table, plain_names, record, table_game
 
-from scorekeeper import store, tables
+from scorekeeper import store, table_archive, tables
 
 
 def finish(client, url, winner=0, others=(1, 2)):
@@ -457,3 +457,23 @@ def test_the_table_page_lists_the_latest_finished_games_and_links_to_the_rest(cl
     assert plain_names(page).count("winner: Ann") == 20
     assert "Show 2 older games" in page
     assert plain_names(client.get(f"{url}?all=1").get_data(as_text=True)).count("winner: Ann") == 22
+
+
+def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
+    """Issue 24: a "Same person as" list of every other player, for every player, made a
+    2,000-name roster's page 142 MB. A backup holds at most 300 players, and their page
+    names each player a few times, not 300 times."""
+    import hostile_backups as hostile
+
+    most = table_archive.MAX_PLAYERS
+    assert most == 300
+    response = _import(client, hostile.big_roster(most))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert len(page.encode()) < 1_000_000
+    # ticked for a new game, renamed (old and new), retired, merged from and into
+    assert page.count('value="Player 150"') == 6
+    assert page.count("<option") == 2 * most  # the one merge form: two lists of names
+    refused = _import(client, hostile.big_roster(2000))
+    assert refused.status_code == 422
+    assert "more than 300 players" in refused.get_data(as_text=True)

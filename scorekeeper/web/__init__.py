@@ -36,6 +36,7 @@ def register(app: Flask) -> None:
     errors.init_app(app)
     assets.init_app(app)
     live.htmx.init_app(app)
+    watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
     for module in (home, games, hands, watch, players, tables, tools, api, printables, healthz):
         app.register_blueprint(module.bp)

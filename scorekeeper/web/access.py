@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from flask import Flask, abort, current_app, g, url_for
 from markupsafe import Markup
 from sqlite_utils import Database
+from werkzeug.routing import IntegerConverter
 
 from .. import actions, store, tables
 from ..i18n import N_, _
@@ -37,6 +38,10 @@ from ..rules.game import MAX_PLAYERS
 NO_GAME = actions.NO_GAME  # marked for translation; say it with _(NO_GAME)
 NO_TABLE = N_("There is no table at this link. It may have been mistyped.")
 PICK = "pick"  # the player link where each player picks their name
+RENEWED_MEANWHILE = N_(
+    "This link was renewed from another phone a moment ago, so it no longer works. Ask for "
+    "the new one."
+)
 
 
 def db() -> Database:
@@ -122,7 +127,18 @@ def qr_svg(text: str) -> Markup:
     return Markup(printed_qr_svg(text, _("QR code")))
 
 
+class WholeNumber(IntegerConverter):
+    """``<int:...>`` in every route (a hand's number, a version): plain digits, at most nine,
+    as ``forms.whole_number`` reads a typed number. Anything longer is a wrong link (404),
+    never a number SQLite cannot hold (a 500: /history/9223372036854775808/restore)."""
+
+    regex = r"[0-9]{1,9}"
+
+
 def init_app(app: Flask) -> None:
+    """Before the blueprints are registered: their routes use the number converter."""
+    app.url_map.converters["int"] = WholeNumber
+
     @app.url_value_preprocessor
     def check_link(_endpoint: str | None, values: dict | None) -> None:
         if not values:

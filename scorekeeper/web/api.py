@@ -21,7 +21,7 @@ from flask import Blueprint, Response, g, jsonify, request
 from werkzeug.datastructures import MultiDict
 
 from .. import actions, notes, shipped, store
-from ..i18n import _
+from ..i18n import N_, _
 from ..rules.check import check_phase
 from ..rules.game import Game, GameError, HandRecord
 from ..rules.gamefile import read_hand
@@ -213,24 +213,57 @@ def record_hand():
 # --- the checkers ---------------------------------------------------------------------
 
 
+def _body_args(body: dict[str, Any]) -> MultiDict[str, str]:
+    """A checker's JSON body as the query string it stands for, each field of exactly the
+    type this route's schema in docs/openapi.json gives it (BadRequest names the first
+    that is not): text as text, the phase a whole number, groups a list of texts, house
+    rules an object of texts. The checks then judge the values as on the query string."""
+    schema = description()["paths"][request.path]["post"]["requestBody"]
+    fields = schema["content"]["application/json"]["schema"]["properties"]
+    args: MultiDict[str, str] = MultiDict()
+    for key, value in body.items():
+        if key not in fields:
+            keys = ", ".join(fields)
+            raise BadRequest(key, _("unknown key %(key)r: send %(keys)s", key=key, keys=keys))
+        kind = fields[key]["type"]
+        if kind == "integer" and isinstance(value, int) and not isinstance(value, bool):
+            args.add(key, str(value))
+        elif kind == "string" and isinstance(value, str):
+            args.add(key, value)
+        elif kind == "array" and isinstance(value, list) and all(isinstance(v, str) for v in value):
+            for item in value:
+                args.add(key, item)
+        elif (
+            kind == "object"
+            and isinstance(value, dict)
+            and all(isinstance(v, str) for v in value.values())
+        ):
+            for name, setting in value.items():
+                args.add("option", f"{name}={setting}")
+        else:
+            raise BadRequest(key, _("%(field)s must be %(kind)s", field=key, kind=_(KINDS[kind])))
+    return args
+
+
+KINDS = {  # say them with _()
+    "integer": N_("a whole number"),
+    "string": N_("text"),
+    "array": N_("a list of texts"),
+    "object": N_("an object whose values are texts"),
+}
+
+
 def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
     args = MultiDict(request.args)
-    if request.is_json:
-        try:
-            body = request_json()
-        except JsonError as error:
-            return jsonify(error=_("The body cannot be read: %(reason)s.", reason=error)), 400
-        if not isinstance(body, dict):
-            return jsonify(error=_("send a JSON object")), 400
-        args = MultiDict()
-        for key, value in body.items():
-            for item in value if isinstance(value, list) else [value]:
-                if key == "options" and isinstance(item, dict):
-                    for k, v in item.items():
-                        args.add("option", f"{k}={v}")
-                else:
-                    args.add(key, str(item))
     try:
+        if request.is_json:
+            try:
+                body = request_json()
+            except JsonError as error:
+                return jsonify(error=_("The body cannot be read: %(reason)s.", reason=error)), 400
+            if not isinstance(body, dict):
+                return jsonify(error=_("send a JSON object")), 400
+            args = _body_args(body)
         tool = make_tool(args)
     except BadRequest as error:
         return jsonify(error=error.message, field=error.field), 400

@@ -72,9 +72,11 @@ def forget_watched(game_id: str) -> None:
         _keep(kept, table_ids)
 
 
-def remember_table(table_id: str) -> None:
+def remember_table(table_id: str, instead_of: str | None = None) -> None:
+    """Put the table first; ``instead_of``: its old link, renewed, which no longer opens it."""
     known, table_ids = _memory()
-    _keep(known, [table_id, *(other for other in table_ids if other != table_id)])
+    others = (other for other in table_ids if other not in (table_id, instead_of))
+    _keep(known, [table_id, *others])
 
 
 # --- the start page -------------------------------------------------------------------

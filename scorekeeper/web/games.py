@@ -16,7 +16,7 @@ from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
 from ..rules.reasons import Reason, Rule
 from ..rules.scoring import card_kinds
 from . import device, live
-from .access import db, game, public_url, qr_svg, this_computer_only
+from .access import RENEWED_MEANWHILE, db, game, public_url, qr_svg, this_computer_only
 from .charts import score_chart
 from .forms import HandForm, whole_number
 from .security import creating, reading
@@ -257,3 +257,27 @@ def rematch():
     if isinstance(result, actions.Refused):
         abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
     return _to_game(result)
+
+
+# --- a new scorekeeper link for a leaked one -----------------------------------------
+# A new link changes who can reach a game or table, not the game: nothing is written to the
+# game's change log (docs/decisions.md says why). The old link stops working at once with
+# the same 404 as any wrong link; this device's memory takes the new one.
+
+
+@bp.post("/g/<game_id>/<key>/renew")
+def renew() -> Response:
+    """A new scorekeeper link; the one this request came with stops working."""
+    link = g.link
+    key = store.renew_edit_key(db(), link.game_id, link.edit_key)
+    if key is None:
+        abort(404, _(RENEWED_MEANWHILE))
+    device.remember_game(link.game_id, key)
+    flash(
+        _(
+            "This game has a new scorekeeper link, below. The old one no longer opens it: "
+            "send the new one to every scorekeeper. Watch links and players' links are "
+            "unchanged."
+        )
+    )
+    return redirect(url_for("games.share", game_id=link.game_id, key=key), 303)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from .. import actions, self_entry, store
@@ -149,3 +149,18 @@ def _problem(values: dict[str, str], current: actions.Current, name: str) -> tup
             **card_worths(current.game.rules),
         )
     return 422, str(errors[0])
+
+
+@bp.post("/g/<game_id>/<key>/players/renew")
+def renew() -> Response:
+    """New links for every player; each old one stops working (points sent stay)."""
+    link = g.link
+    if store.renew_player_key(db(), link.game_id, link.player_key) is None:
+        abort(409, _("The players' links were renewed a moment ago. Reload the page."))
+    flash(
+        _(
+            "The players have new links and codes, below: the old ones no longer work. "
+            "Points already sent are kept."
+        )
+    )
+    return redirect(url_for("players.links"), 303)

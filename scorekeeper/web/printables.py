@@ -85,7 +85,8 @@ def standard(name: str):
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")
 def for_game(kind: str):
-    """A game's own score sheet (its record so far, QR to the view link), cards or guide.
+    """A game's own score sheet (its record so far, QR to the view link and its short code
+    to type), cards or guide.
 
     Built from the kept standings (nothing replayed); a phone that printed this very
     version already gets a 304.
@@ -104,7 +105,12 @@ def for_game(kind: str):
 
         def build() -> bytes:
             return game_sheet(
-                played, view_url=view_url, pagesize=size, large=large, kept=current.kept
+                played,
+                view_url=view_url,
+                code=stored.code,
+                pagesize=size,
+                large=large,
+                kept=current.kept,
             )
     elif kind == "phase-cards":
 
@@ -113,7 +119,7 @@ def for_game(kind: str):
     elif kind == "two-deck-guide":
 
         def build() -> bytes:
-            return deck_guide(played.rules, pagesize=size, view_url=view_url)
+            return deck_guide(played.rules, pagesize=size, view_url=view_url, code=stored.code)
     else:
         abort(404, _("There is no printable with that name."))
     filename = f"phase10-{kind}-{size}.pdf"

@@ -5,9 +5,9 @@
 - Forms carry the session's CSRF token (htmx sends it as a header, from <body>);
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
-- Rate limits (Flask-Limiter) on whatever creates something and on the checkers,
-  one count per address (per server process unless RATELIMIT_STORAGE_URI is set;
-  docs/scaling.md).
+- Rate limits (Flask-Limiter) on whatever creates something, on players' points,
+  on short codes and on the checkers, one count per address (per server process
+  unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
 - Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
   ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
@@ -56,11 +56,12 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CREATE": "30 per minute; 300 per day",
     "RATE_LIMIT_SEND": "60 per minute",
     "RATE_LIMIT_CHECK": "300 per minute",
+    "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
 }
 
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
-_limited: dict[str, str] = {}  # view -> its group of LIMITS
+_limited: dict[str, tuple[str, list[str] | None]] = {}  # view -> its LIMITS group, methods
 _unlimited: set[str] = set()
 
 
@@ -91,31 +92,29 @@ def unlimited(view: View) -> View:
     return view
 
 
-def _limit_group(group: str) -> Callable[[View], View]:
+def _limit_group(group: str, methods: list[str] | None) -> Callable[[View], View]:
     def mark(view: View) -> View:
-        _limited[_name(view)] = group
+        _limited[_name(view)] = (group, methods)
         return view
 
     return mark
 
 
 # Each group shares one count per address; only POST is counted where POST creates.
-creating = _limit_group("RATE_LIMIT_CREATE")  # games, tables, imports, rematches
-sending = _limit_group("RATE_LIMIT_SEND")  # players' own points
-checking = _limit_group("RATE_LIMIT_CHECK")  # the checkers' JSON API
+creating = _limit_group("RATE_LIMIT_CREATE", ["POST"])  # games, tables, imports, rematches
+sending = _limit_group("RATE_LIMIT_SEND", ["POST"])  # players' own points
+checking = _limit_group("RATE_LIMIT_CHECK", None)  # the checkers' JSON API
+looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed or opened
 
 
 def _limit_views(app: Flask) -> None:
     """Give each marked view its group's limit (Flask-Limiter, one limiter per app)."""
     limiter = Limiter(get_remote_address, app=app)
     for endpoint, view in list(app.view_functions.items()):
-        group = _limited.get(_name(view))
-        if group is not None:
-            limit = limiter.shared_limit(
-                _configured(group),
-                scope=group,
-                methods=["POST"] if group != "RATE_LIMIT_CHECK" else None,
-            )
+        marked = _limited.get(_name(view))
+        if marked is not None:
+            group, methods = marked
+            limit = limiter.shared_limit(_configured(group), scope=group, methods=methods)
             # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
             app.view_functions[endpoint] = cast("RouteCallable", limit(view))
         if _name(view) in _unlimited:

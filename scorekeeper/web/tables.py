@@ -17,13 +17,14 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import actions, stats, store, table_archive, tables
 from ..i18n import _, ngettext
 from ..rules.names import MAX_NAME, NameRefused
 from ..stats import PlayedGame
 from . import charts, device
-from .access import db, public_url, qr_svg
+from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from .device import GameSummary, readable, summarise
 from .security import creating, reading
 
@@ -251,3 +252,21 @@ def table_add_game():
     tables.file_game(db(), g.table.id, summary.stored.id, list(summary.game.players))
     flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
+
+
+@bp.post("/t/<table_id>/renew")
+def renew() -> WerkzeugResponse:
+    """A new link for the table; the old one stops working."""
+    old = g.table.id
+    new = tables.renew_link(db(), old)
+    if new is None:
+        abort(404, _(RENEWED_MEANWHILE))
+    device.remember_table(new, instead_of=old)
+    flash(
+        _(
+            "This table has a new link, below. The old one no longer opens it: open the new "
+            "one on each phone that should remember the table. The games' own links are "
+            "unchanged."
+        )
+    )
+    return redirect(url_for("tables.table_page", table_id=new), 303)
