@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from servers import free_port
 
 NAME = "scores.test"
 
@@ -50,12 +51,6 @@ def caddy_or_skip() -> str:
             pytest.fail("CI must run the HTTPS test, but caddy is not installed")
         pytest.skip("caddy is not installed (./scripts/test installs Debian's caddy)")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass

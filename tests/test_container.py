@@ -34,8 +34,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_durability import PLAYERS, call, hand
-from test_serve import free_port
+from servers import PLAYERS, call, free_port, hand
 
 SOURCE = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("SCOREKEEPER_TEST_CACHE", SOURCE / ".cache")) / "container"

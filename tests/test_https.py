@@ -7,7 +7,7 @@ import json
 
 import pytest
 from caddy import caddy_in_front, caddy_or_skip
-from test_durability import PLAYERS, Server
+from servers import PLAYERS, Server
 from test_public_url import decode_svg_qr_codes
 from test_web_printables import decode_qr
 

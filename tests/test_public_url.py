@@ -14,8 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_durability import PLAYERS, Server, call
-from test_serve import free_port
+from servers import PLAYERS, Server, call, free_port
 from test_web_printables import decode_qr
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)

@@ -16,7 +16,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from test_durability import PLAYERS, Server, call, hand
+from servers import PLAYERS, Server, call, hand
 
 from scorekeeper import cli, create_app
 from scorekeeper.replicate import ReplicaError, Replicator, litestream, replica_url

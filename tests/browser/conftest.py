@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from servers import free_port
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
@@ -53,13 +53,6 @@ def browser(playwright):
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
     yield browser
     browser.close()
-
-
-def free_port() -> int:
-    """A loopback port nothing listens on."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def browser_app(database: Path, **config):

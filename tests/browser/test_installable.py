@@ -8,7 +8,7 @@ import json
 
 from caddy import NAME, caddy_in_front
 from conftest import CHROMIUM, LAUNCH_ARGS
-from test_durability import PLAYERS, Server
+from servers import PLAYERS, Server
 
 # Counts the screen wake locks the page holds (navigator.wakeLock exists only where allowed).
 COUNT_WAKE_LOCKS = """
