@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 import pytest
-from test_storage import damaged_file
+from games import damaged_file
 from webutil import new_game
 
 from scorekeeper import create_app, store
