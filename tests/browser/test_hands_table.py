@@ -4,8 +4,7 @@ and a line saying the table scrolls while players lie off to the side."""
 from __future__ import annotations
 
 import pytest
-from conftest import PHONE, browser_app, served
-from pages import shot
+from pages import PHONE, browser_app, served, shot
 from webutil import new_game, record
 
 PLAYERS = ["Grandma", "Jonas", "Chloé", "Lea", "Mateo", "Sofía"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from caddy import NAME, caddy_in_front
-from conftest import CHROMIUM, LAUNCH_ARGS
+from pages import CHROMIUM, LAUNCH_ARGS
 from servers import PLAYERS, Server
 
 # Counts the screen wake locks the page holds (navigator.wakeLock exists only where allowed).

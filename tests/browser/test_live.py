@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 
-from pages import shot
+from pages import enter_hand, score_of, shot, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 SOON = 3000  # ms: "every change within 3 s"
 IDLE = 2500  # ms: longer than the poll interval, so the phones have polled in between
