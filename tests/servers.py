@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -87,3 +88,12 @@ def call(url: str, body: dict | None = None, timeout: float = 5) -> tuple[int, d
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")
+
+
+def wait_until(condition: Callable[[], object], seconds: float, failure: str) -> None:
+    """Ask `condition` every few milliseconds until it holds; fail with `failure` if it does
+    not within `seconds` (a generous deadline: a loaded machine is slow, never wrong)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.02)

@@ -13,6 +13,8 @@ HINT = {
     "de": "Weitere Spieler daneben",
     "es": "Hay más jugadores al lado",
 }
+# Resolves once the page has drawn two more frames: what it shows has caught up with a change.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def _game(database, players: int) -> str:
@@ -51,7 +53,7 @@ def test_every_fix_link_is_whole_and_the_hand_number_stays(
             for scrolled in (False, True):
                 if scrolled:
                     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-                    page.wait_for_timeout(100)
+                    page.evaluate(NEXT_FRAMES)  # the scrolled table drawn, not a fixed wait
                 frame = box.bounding_box()
                 assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width
                 for number in (1, 2, 3):
