@@ -39,6 +39,16 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
+def until(page, condition, timeout: int = 5000) -> None:
+    """Let `page` run, its events handled, until `condition()` holds; fail after `timeout`
+    ms. For what Playwright cannot wait for itself, such as what event handlers record."""
+    for _ in range(timeout // 50):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    assert condition(), f"not so within {timeout} ms"
+
+
 # --- what a family does on a page ------------------------------------------------------------
 
 
