@@ -39,9 +39,10 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def until(page, condition, timeout: int = 5000) -> None:
+def until(page, condition, timeout: int = 30_000) -> None:
     """Let `page` run, its events handled, until `condition()` holds; fail after `timeout`
-    ms. For what Playwright cannot wait for itself, such as what event handlers record."""
+    ms. For what Playwright cannot wait for itself: what event handlers record, or what only
+    page.evaluate may ask (wait_for_function evals in the page, which the app's CSP refuses)."""
     for _ in range(timeout // 50):
         if condition():
             return
