@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from servers import free_port
+from tools import missing
 
 NAME = "scores.test"
 
@@ -46,16 +48,8 @@ def caddy_or_skip() -> str:
     """The caddy program; outside CI a missing one skips, in CI it fails."""
     found = shutil.which("caddy")
     if not found:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI must run the HTTPS test, but caddy is not installed")
-        pytest.skip("caddy is not installed (./scripts/test installs Debian's caddy)")
+        missing("caddy is not installed (./scripts/test installs Debian's caddy)")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass

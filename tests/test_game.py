@@ -1,22 +1,20 @@
 """Replaying a game: phases, scores, dealer, end of game and ties (RULES.md 3, 8, 9)."""
 
 import json
-import random
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from games import played_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import reasons as rule
-from scorekeeper.rules.cards import deck
 from scorekeeper.rules.game import Game, GameError, HandRecord
 from scorekeeper.rules.gamefile import game_to_json, load_game
-from scorekeeper.rules.phases import OFFICIAL, make_rules
+from scorekeeper.rules.phases import OFFICIAL
 from scorekeeper.rules.replay import hand_problems, next_phases, played_hands, replay, replay_from
-from scorekeeper.rules.scoring import hand_points
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -554,67 +552,6 @@ def test_a_game_made_in_code_is_checked_too():
 
 
 # --- generated games ---------------------------------------------------------------------------
-
-
-NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
-RULES = {
-    "official": OFFICIAL,
-    "even": make_rules("even"),
-    "first 3": make_rules("official", {"first": "3"}),
-    "wild 20": make_rules("official", {"wild_points": "20"}),
-}
-
-
-@st.composite
-def played_games(draw):
-    """A game dealt from a real shuffled deck each hand, played to its end (or 25 hands)."""
-    rules_name = draw(st.sampled_from(sorted(RULES)))
-    rules = RULES[rules_name]
-    players = NAMES[: draw(st.integers(2, 6))]
-    done = dict.fromkeys(players, 0)
-    scores = dict.fromkeys(players, 0)
-    shuffle = random.Random(draw(st.integers(0, 2**32)))
-    hands = []
-    winner = tiebreak = None
-    for _ in range(25):
-        made = [p for p in players if draw(st.booleans())] or [players[0]]
-        went_out = draw(st.sampled_from(made))
-        cards = deck()
-        shuffle.shuffle(cards)
-        points = {}
-        for player in players:
-            if player == went_out:
-                continue
-            if player in made:
-                phase = rules.sequence[done[player]]
-                count = shuffle.randint(1, 10 - rules.phase(phase).min_cards)
-            else:
-                count = 10
-            held, cards = cards[:count], cards[count:]
-            points[player] = hand_points(rules, held)
-            scores[player] += points[player]
-        hands.append({"went_out": went_out, "made": made, "points": points})
-        for player in made:
-            done[player] += 1
-        finishers = [p for p in made if done[p] == len(rules.sequence)]
-        if finishers:
-            lowest = min(scores[p] for p in finishers)
-            best = [p for p in finishers if scores[p] == lowest]
-            if len(best) == 1:
-                winner = best[0]
-            else:
-                winner = draw(st.sampled_from(best))
-                hands.append({"went_out": winner, "made": [winner], "points": {}, "tiebreak": True})
-                tiebreak = best
-            break
-    data = {
-        "rules": rules.profile,
-        "options": dict(rules.changed_options()),
-        "players": players,
-        "dealer": draw(st.sampled_from(players)),
-        "hands": hands,
-    }
-    return data, scores, done, winner, tiebreak
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,6 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from tools import missing
 
 from scorekeeper import actions, cli, create_app, health, store
 
@@ -190,7 +191,7 @@ def run_on_read_only_storage(folder: Path, *argv: str) -> subprocess.CompletedPr
     (root, or an unprivileged user namespace); skipped where Linux does not allow that."""
     unshare = shutil.which("unshare")
     if unshare is None:
-        pytest.skip("needs util-linux's unshare to mount a folder read-only")
+        missing("util-linux's unshare is not installed: it mounts a folder read-only")
     script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
     command = [sys.executable, "-m", "scorekeeper.cli", *argv]
     for flags in (["-m"], ["-r", "-m"]):

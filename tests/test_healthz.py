@@ -10,8 +10,8 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-from test_storage import damaged_file
+from games import damaged_file
+from tools import missing
 from webutil import new_game
 
 from scorekeeper import create_app, store
@@ -87,7 +87,7 @@ def test_a_games_file_turned_read_only_answers_503_read_only(tmp_path):
     prefix: list[str] = []
     if os.geteuid() == 0:
         if not shutil.which("unshare"):
-            pytest.skip("unshare (util-linux) is needed to make a read-only mount as root")
+            missing("unshare (util-linux) is not installed: it makes a read-only mount as root")
         prefix = ["unshare", "--mount", "--propagation", "private"]
     try:
         done = subprocess.run(

@@ -7,9 +7,8 @@ import json
 
 import pytest
 from caddy import caddy_in_front, caddy_or_skip
-from test_durability import PLAYERS, Server
-from test_public_url import decode_svg_qr_codes
-from test_web_printables import decode_qr
+from printed import qr_codes, svg_qr_codes
+from servers import PLAYERS, Server
 
 from scorekeeper import create_app, store
 
@@ -92,9 +91,9 @@ def test_through_caddy_every_link_is_https_at_the_proxy_and_every_cookie_secure(
                 view,
             ]
             _, _, share = proxy.request("GET", f"/g/{game}/{key}/share")
-            assert decode_svg_qr_codes(share.decode(), tmp_path) == [view, edit]
+            assert svg_qr_codes(share.decode(), tmp_path) == [view, edit]
             _, _, sheet = proxy.request("GET", f"/v/{game}/print/score-sheet.pdf")
-            assert decode_qr(sheet, tmp_path) == [view]
+            assert qr_codes(sheet, tmp_path) == [view]
             _, first, _ = proxy.request("GET", "/")
             status, switched, _ = proxy.request("GET", "/language/de?next=/")
             assert status == 303 and not switched["Location"].startswith("http:")

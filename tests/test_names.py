@@ -8,7 +8,7 @@ import re
 import sqlite3
 
 import pytest
-from test_printing import tied
+from games import tied
 from webutil import csrf, new_game, record
 
 from scorekeeper.rules.gamefile import game_to_json

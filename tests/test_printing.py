@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 import unicodedata
 from io import BytesIO
-from itertools import combinations
 from pathlib import Path
-from xml.etree import ElementTree
 
 import pytest
+from games import EVERY_HOUSE_RULE, tied
+from printed import assert_cards_unclipped, overlapping, pages, qr_codes, word_boxes, words
 from pypdf import PdfReader
 from reportlab.lib.units import mm
+from tools import missing, require
 
 from scorekeeper import actions, i18n, store
 from scorekeeper.printing import (
     STANDARD_SET,
     deck_guide,
+    fonts,
     game_sheet,
     reference_cards,
     score_sheet,
@@ -37,24 +37,6 @@ from scorekeeper.rules.replay import played_hands, replay, replay_from
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 HOSTILE = '<b>Ann & "Bob"</b>'
-# Every option changed from the official profile: the most a card or sheet must say.
-EVERY_HOUSE_RULE = {
-    "phases": "plus10",
-    "progression": "masters",
-    "even": "yes",
-    "first": "4",
-    "phase10": "set4+set3",
-    "super_wild": "yes",
-    "wild_points": "20",
-    "natural": "phase",
-    "going_out": "discard",
-    "skip_out": "draw",
-    "winner": "lowest",
-    "tiebreak": "own-phase",
-    "totals": "warn",
-    "suits": "H=B,D=G,C=R,S=Y",
-}
-
 # RULES.md 3, in the words the app prints ("one colour" for the rules' "1 colour").
 OFFICIAL = [
     "2 sets of 3",
@@ -82,66 +64,11 @@ PLUS_TEN = [
 ]
 
 
-# --- reading PDFs back ------------------------------------------------------------
-
-
-def words(data: bytes) -> str:
-    """All the text of a PDF with white space squeezed, so wrapped lines still match."""
-    reader = PdfReader(BytesIO(data))
-    return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())
-
-
-def pages(data: bytes) -> int:
-    return len(PdfReader(BytesIO(data)).pages)
-
-
-def require(tool: str) -> None:
-    """Skip without a Debian tool on a laptop; in CI (CI=true) its absence is a failure."""
-    if shutil.which(tool):
-        return
-    message = f"{tool} is not installed (Debian: poppler-utils / zbar-tools)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-def word_boxes(data: bytes, tmp_path: Path) -> list[list[tuple[float, float, float, float, str]]]:
-    """Each page's words as (x0, top, x1, bottom, word) in points from the top left."""
-    require("pdftotext")
-    source = tmp_path / "boxes.pdf"
-    source.write_bytes(data)
-    html = subprocess.run(
-        ["pdftotext", "-bbox", str(source), "-"], check=True, capture_output=True, text=True
-    ).stdout
-    html = re.sub(r"<!DOCTYPE[^>]*>", "", html).replace('xmlns="http://www.w3.org/1999/xhtml"', "")
-    root = ElementTree.fromstring(html)
-    return [
-        [
-            (
-                float(word.get("xMin")),
-                float(word.get("yMin")),
-                float(word.get("xMax")),
-                float(word.get("yMax")),
-                word.text or "",
-            )
-            for word in page.iter("word")
-        ]
-        for page in root.iter("page")
-    ]
-
-
-def overlapping(boxes: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
-    """Pairs of words whose ink overlaps (boxes trimmed a little: fonts pad their height)."""
-    clashes = []
-    for a, b in combinations(boxes, 2):
-        trim_a = (a[3] - a[1]) * 0.2
-        trim_b = (b[3] - b[1]) * 0.2
-        if (
-            min(a[2], b[2]) - max(a[0], b[0]) > 0.5
-            and min(a[3] - trim_a, b[3] - trim_b) - max(a[1] + trim_a, b[1] + trim_b) > 0.5
-        ):
-            clashes.append((a[4], b[4]))
-    return clashes
+@pytest.fixture
+def cjk_font() -> None:
+    """Debian's fonts-droid-fallback, in which Chinese, Japanese and Korean names print."""
+    if not fonts.CJK_FONT_FILE.is_file():
+        missing("fonts-droid-fallback is not installed (./scripts/test installs it)")
 
 
 @pytest.fixture
@@ -249,35 +176,6 @@ def test_reference_cards_are_poker_size_four_pairs_to_a_landscape_page():
     assert box.width > box.height
 
 
-def assert_cards_unclipped(data: bytes, tmp_path: Path) -> None:
-    """Every word sits inside one card face, away from the cut, or wholly in the margin."""
-    width, height = page_size("letter", turned=True)
-    grid_width = card_layout.GRID_COLUMNS * card_layout.PAIR_WIDTH
-    grid_height = card_layout.GRID_ROWS * card_layout.CARD_HEIGHT
-    left, top = (width - grid_width) / 2, (height - grid_height) / 2
-    pad = card_layout.PAD - 0.5
-    faces = [
-        (
-            left + column * card_layout.CARD_WIDTH,
-            top + row * card_layout.CARD_HEIGHT,
-        )
-        for column in range(2 * card_layout.GRID_COLUMNS)
-        for row in range(card_layout.GRID_ROWS)
-    ]
-    for page in word_boxes(data, tmp_path):
-        for x0, y0, x1, y1, word in page:
-            outside = x1 < left or x0 > left + grid_width or y1 < top or y0 > top + grid_height
-            inside = any(
-                fx + pad <= x0
-                and x1 <= fx + card_layout.CARD_WIDTH - pad
-                and fy + pad - 1 <= y0
-                and y1 <= fy + card_layout.CARD_HEIGHT - pad + 1
-                for fx, fy in faces
-            )
-            assert outside or inside, f"{word!r} crosses a card edge or its margin"
-        assert overlapping(page) == []
-
-
 @pytest.mark.parametrize("profile", ["official", "plus10", "even", "super-wild"])
 def test_no_reference_card_text_is_clipped_or_overlapping(profile, tmp_path):
     assert_cards_unclipped(reference_cards(make_rules(profile)), tmp_path)
@@ -313,7 +211,7 @@ def test_a_hostile_player_name_prints_literally_not_as_markup(tmp_path):
     assert escape(HOSTILE) == "&lt;b&gt;Ann &amp; &quot;Bob&quot;&lt;/b&gt;"
 
 
-def test_names_in_any_script_print_as_written_and_unknown_letters_never_as_boxes():
+def test_names_in_any_script_print_as_written_and_unknown_letters_never_as_boxes(cjk_font):
     for name in ("Łukasz Şahin", "Zoë Ødegård", "Δήμητρα", "Дмитрий", "李雷", "דוד", "محمد"):
         assert plain(name) == name
     assert plain("\U0001d11e") == "?"  # a musical clef: no font has it, never a black box
@@ -432,38 +330,9 @@ def test_the_qr_code_is_drawn_as_vectors_not_an_image():
     ],
 )
 def test_the_game_sheet_qr_code_opens_the_view_link(view_url, tmp_path):
-    require("pdftoppm")
-    require("zbarimg")
-    source = tmp_path / "sheet.pdf"
-    source.write_bytes(score_sheet(make_rules(), players=["Ann", "Bo"], view_url=view_url))
-    subprocess.run(
-        ["pdftoppm", "-r", "150", "-png", str(source), str(tmp_path / "page")], check=True
-    )
-    image = next(tmp_path.glob("page*.png"))
-    found = subprocess.run(
-        ["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True
-    )
-    assert found.stdout.strip() == view_url
-    assert view_url in words(source.read_bytes())  # also printed for anyone without a camera
-
-
-def qr_codes(data: bytes, tmp_path: Path, page: int = 1) -> list[str]:
-    """What every QR code on one page decodes to (zbarimg), read from the PDF drawn."""
-    require("pdftoppm")
-    require("zbarimg")
-    source = tmp_path / "printed.pdf"
-    source.write_bytes(data)
-    first, last = str(page), str(page)
-    out = tmp_path / f"page{page}"
-    subprocess.run(
-        ["pdftoppm", "-r", "150", "-f", first, "-l", last, "-png", str(source), str(out)],
-        check=True,
-    )
-    image = next(tmp_path.glob(f"page{page}*.png"))
-    found = subprocess.run(
-        ["zbarimg", "--quiet", "--raw", str(image)], capture_output=True, text=True
-    )
-    return found.stdout.split()
+    data = score_sheet(make_rules(), players=["Ann", "Bo"], view_url=view_url)
+    assert qr_codes(data, tmp_path) == [view_url]
+    assert view_url in words(data)  # also printed for anyone without a camera
 
 
 # --- the two-deck guide --------------------------------------------------------------
@@ -772,7 +641,7 @@ def long_game(hands: int, players=FOUR_SCRIPTS) -> Game:
     return load_game({"rules": "official", "options": options, "players": players, "hands": played})
 
 
-def test_a_sheet_in_six_scripts_prints_every_name_every_hands_points_and_the_totals():
+def test_a_sheet_in_six_scripts_prints_every_name_every_hands_points_and_the_totals(cjk_font):
     game = long_game(12)
     text = PdfReader(BytesIO(game_sheet(game))).pages[0].extract_text()
     for name in FOUR_SCRIPTS:  # extraction puts right-to-left names back in reading order
@@ -813,19 +682,6 @@ def test_a_finished_game_shows_the_winner_and_the_phase_each_player_reached():
     assert "Ann won after 10 hands with 0 points." in text
     assert "End all made won 0 on 1 500 on 1 550" in text
     assert pages(game_sheet(game)) == 1
-
-
-def tied(tiebreak_points: int | None = None) -> Game:
-    """Ann and Bob tie after ten hands, Cy far behind; given the points Ann holds, Bob
-    has won the tiebreak."""
-    both = [
-        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
-        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
-    ] * 5
-    if tiebreak_points is not None:
-        points = {"Ann": tiebreak_points}
-        both.append({"went_out": "Bob", "made": ["Bob"], "points": points, "tiebreak": True})
-    return load_game({"players": ["Ann", "Bob", "Cy"], "hands": both})
 
 
 def test_a_tiebreak_is_printed_with_who_won_it():

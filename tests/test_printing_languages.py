@@ -15,19 +15,12 @@ from io import BytesIO
 from pathlib import Path
 
 import pytest
+from games import EVERY_HOUSE_RULE, tied
+from printed import assert_cards_unclipped, overlapping, pages, word_boxes, words
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.lib.units import mm
-from test_printing import (
-    EVERY_HOUSE_RULE,
-    assert_cards_unclipped,
-    overlapping,
-    pages,
-    require,
-    tied,
-    word_boxes,
-    words,
-)
+from tools import require
 from webutil import new_game, record
 
 from scorekeeper import catalogues, i18n

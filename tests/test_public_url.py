@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -14,34 +13,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from test_durability import PLAYERS, Server, call
-from test_serve import free_port
-from test_web_printables import decode_qr
-
-SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+from printed import qr_codes, svg_qr_codes
+from servers import PLAYERS, Server, call, free_port
 
 
 def fetch(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=10) as answer:
         return answer.read()
-
-
-def decode_svg_qr_codes(page: str, folder: Path) -> list[str]:
-    """What each QR code drawn as SVG on the page says, read back by zbarimg."""
-    if not (shutil.which("rsvg-convert") and shutil.which("zbarimg")):
-        if os.environ.get("CI") == "true":
-            pytest.fail("rsvg-convert and zbarimg are needed in CI")
-        pytest.skip("rsvg-convert or zbarimg missing (./scripts/test installs them)")
-    found = []
-    for number, svg in enumerate(SVG.findall(page)):
-        source, png = folder / f"qr{number}.svg", folder / f"qr{number}.png"
-        source.write_text(svg)
-        subprocess.run(
-            ["rsvg-convert", "-w", "400", "-b", "white", "-o", str(png), str(source)], check=True
-        )
-        read = subprocess.run(["zbarimg", "-q", "--raw", str(png)], capture_output=True, text=True)
-        found += read.stdout.split()
-    return found
 
 
 def links_phones_get(base: str, folder: Path) -> dict[str, list[str]]:
@@ -54,8 +32,8 @@ def links_phones_get(base: str, folder: Path) -> dict[str, list[str]]:
     sheet = fetch(f"{base}/v/{game}/print/score-sheet.pdf")
     return {
         "api": [created["view_url"], created["edit_url"], created["hands_url"]],
-        "share": decode_svg_qr_codes(share, folder),
-        "sheet": decode_qr(sheet, folder),
+        "share": svg_qr_codes(share, folder),
+        "sheet": qr_codes(sheet, folder),
         "expected": [f"/v/{game}", f"/g/{game}/{key}"],
     }
 

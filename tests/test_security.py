@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from servers import free_port
 from webutil import csrf, export, new_game, new_table, player_links, record
 
 from scorekeeper import store
@@ -143,12 +143,6 @@ def test_edit_pages_send_no_referrer_and_are_not_cached(client):
         response = client.get(url + page)
         assert response.headers["Referrer-Policy"] == "no-referrer", page
         assert response.headers["Cache-Control"] == "no-store", page
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_the_real_server_never_logs_the_edit_key(tmp_path):

@@ -11,15 +11,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from servers import free_port
 
 from scorekeeper import cli
 from scorekeeper.cli import lan_address, phone_address, startup_message
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_serve_prints_the_address_and_serves_the_app(tmp_path):

@@ -7,6 +7,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
+from games import damaged_file
 from webutil import new_game, record
 
 from scorekeeper import cli, create_app, store
@@ -89,16 +90,6 @@ def test_a_read_only_games_file_gives_a_clear_503_and_keeps_the_form(app, client
         assert client.get(url).status_code == 200  # reading still works
     finally:
         store.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 0")
-
-
-def damaged_file(path) -> None:
-    with closing(sqlite3.connect(path)) as conn:
-        conn.execute("CREATE TABLE t (x TEXT)")
-        conn.executemany("INSERT INTO t VALUES (?)", [("hand " * 50,)] * 2000)
-        conn.commit()
-    with open(path, "r+b") as file:
-        file.seek(4096 * 3)
-        file.write(b"\xff" * 4096 * 4)
 
 
 def test_a_damaged_file_is_found_by_the_quick_check(tmp_path):

@@ -7,26 +7,13 @@ import re
 
 import pytest
 from flask import render_template
+from games import game_with_totals
 
-from scorekeeper.rules.game import Game, HandRecord
-from scorekeeper.rules.phases import make_rules
+from scorekeeper.rules.game import Game
 from scorekeeper.web.charts import FONT, score_chart, text_width
 
 ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
-
-
-def _long_game(players: dict[str, int], hands: int = 150) -> Game:
-    """`hands` hands where player i scores so that they end on players[name] points."""
-    names = list(players)
-    game = Game(make_rules("official", {}), (*names, "Out"), names[0])
-    for number in range(1, hands + 1):
-        points = {}
-        for name, total in players.items():
-            each = total // hands // 5 * 5
-            points[name] = each if number < hands else total - each * (hands - 1)
-        game = game.with_hand(HandRecord(went_out="Out", points=points))
-    return game
 
 
 def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bool, str]]]:
@@ -51,7 +38,7 @@ def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bo
     ],
 )
 def test_every_number_and_name_fits_inside_the_chart(app, players):
-    size, texts = _drawn_text(app, _long_game(players))
+    size, texts = _drawn_text(app, game_with_totals(players))
     assert texts
     for x, y, _kind, anchored_end, words in texts:
         width = text_width(words)  # the estimate the layout itself uses
@@ -77,7 +64,7 @@ def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
     lines = {
         line.name: line.label
         for line in score_chart(
-            _long_game({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
+            game_with_totals({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
         ).lines
     }
     assert lines["Chloé"] == "\u2068Chloé\u2069 10795"  # the name isolated: a unit

@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_serve import free_port
+from servers import free_port
 
 from scorekeeper.i18n import DEFAULT, LANGUAGES
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import render_template
-from test_web_chart import _long_game
+from games import game_with_totals
 
 from scorekeeper.web.charts import score_chart
 
@@ -13,7 +13,7 @@ CSS = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
 
 
 def test_five_digit_totals_and_long_names_fit_as_drawn(browser, app):
-    game = _long_game({"Grandma Rosemarie": 10865, "Chloé": 10795, "WWWWMMMM": 9995})
+    game = game_with_totals({"Grandma Rosemarie": 10865, "Chloé": 10795, "WWWWMMMM": 9995})
     with app.test_request_context():
         svg = render_template("_chart.html", chart=score_chart(game))
     page = browser.new_page(viewport={"width": 360, "height": 800})

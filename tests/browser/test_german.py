@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PHONE
-from pages import shot
+from pages import PHONE, shot
 from playwright.sync_api import expect
 
 

@@ -4,8 +4,7 @@ and a line saying the table scrolls while players lie off to the side."""
 from __future__ import annotations
 
 import pytest
-from conftest import PHONE, browser_app, served
-from pages import shot
+from pages import PHONE, browser_app, served, shot
 from webutil import new_game, record
 
 PLAYERS = ["Grandma", "Jonas", "Chloé", "Lea", "Mateo", "Sofía"]
@@ -14,6 +13,8 @@ HINT = {
     "de": "Weitere Spieler daneben",
     "es": "Hay más jugadores al lado",
 }
+# Resolves once the page has drawn two more frames: what it shows has caught up with a change.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def _game(database, players: int) -> str:
@@ -52,7 +53,7 @@ def test_every_fix_link_is_whole_and_the_hand_number_stays(
             for scrolled in (False, True):
                 if scrolled:
                     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-                    page.wait_for_timeout(100)
+                    page.evaluate(NEXT_FRAMES)  # the scrolled table drawn, not a fixed wait
                 frame = box.bounding_box()
                 assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width
                 for number in (1, 2, 3):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from caddy import NAME, caddy_in_front
-from conftest import CHROMIUM, LAUNCH_ARGS
-from test_durability import PLAYERS, Server
+from pages import CHROMIUM, LAUNCH_ARGS, until
+from servers import PLAYERS, Server
 
 # Counts the screen wake locks the page holds (navigator.wakeLock exists only where allowed).
 COUNT_WAKE_LOCKS = """
@@ -50,10 +50,12 @@ def test_over_https_the_table_view_stays_awake_and_the_app_is_installable(playwr
                 page.add_init_script(COUNT_WAKE_LOCKS)
                 page.goto(table_view)
                 assert page.evaluate("window.isSecureContext")
-                page.wait_for_function("heldLocks.some((lock) => !lock.released)")
-                page.wait_for_function("navigator.serviceWorker.controller !== null")
+                # Asked from here, not with wait_for_function: its later tries eval in the
+                # page, which the app's CSP refuses, so it failed whenever it had to wait.
+                until(page, lambda: page.evaluate("heldLocks.some((lock) => !lock.released)"))
+                until(page, lambda: page.evaluate("navigator.serviceWorker.controller !== null"))
                 page.reload()  # now through the service worker
-                page.wait_for_function(f"({KEPT_PATHS}).then((paths) => paths.length >= 3)")
+                until(page, lambda: len(page.evaluate(KEPT_PATHS)) >= 3)
                 kept = page.evaluate(KEPT_PATHS)
                 assert kept and all(path.startswith("/static/") for path in kept), kept
                 manifest = page.evaluate(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import served
+from pages import served
 
 PLAYERS = ("Ann", "Bob", "Cy")
 TABLE = "Smiths"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import score_of, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import score_of, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
 

@@ -4,21 +4,10 @@ from __future__ import annotations
 
 import re
 
-from conftest import PHONE
-from pages import shot
+from pages import PHONE, enter_hand, shot, start_game, start_table
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, start_game
 
 EVIL = '<img src=x onerror=alert(1)>"&'
-
-
-def start_table(page, server, name):
-    page.goto(f"{server}/")
-    page.click("text=Start a table")
-    page.fill("#name", name)
-    page.click("button:has-text('Start the table')")
-    page.wait_for_url(re.compile(r".*/t/[^/]+$"))
-    return page.url
 
 
 def table_game(page, players, first="1"):
