@@ -86,6 +86,7 @@ class TableStats:
     ahead: Counter[tuple[str, str]] = field(default_factory=Counter)  # (a, b): a finished ahead
     together: Counter[tuple[str, str]] = field(default_factory=Counter)  # sorted pair: games
     winners: list[tuple[str, str | None]] = field(default_factory=list)  # (date, winner) in order
+    ended_early: int = 0  # games the table ended before anyone finished
 
     @property
     def average_hands(self) -> float:
@@ -139,6 +140,7 @@ def table_stats(
             continue
         stats.games += 1
         stats.hands += len(entry.game.hands)
+        stats.ended_early += final.ended_early
         winner = aliases.get(final.winner, final.winner) if final.winner else None
         stats.winners.append((entry.date, winner))
         for standing in final.players:
