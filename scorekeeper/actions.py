@@ -395,14 +395,11 @@ def end_early(db: Database, game_id: str, seen: int) -> Result:
         return Refused(_(NO_GAME))
     if now.standings.over:
         return Conflict(_("The game is over already."), now)
-    if not now.game.hands:
-        return Refused(_("A game can be ended early only after its first hand."))
+    standings = ending_now(now)
+    if isinstance(standings, Refused):
+        return standings
     game = replace(now.game, ended_early=True)
     state = game_to_json(game)
-    try:
-        standings = replay_from(game, now.kept).standings
-    except GameError as error:
-        return Refused(str(error), rule=error.rule)
     summary = notes.note(
         "end-early",
         after=len(game.hands),
@@ -411,6 +408,17 @@ def end_early(db: Database, game_id: str, seen: int) -> Result:
     )
     detail = {"end": "early"}
     return _save_or_conflict(db, now, seen, game, state, "end", summary, detail, now.kept)
+
+
+def ending_now(now: Current) -> Standings | Refused:
+    """The standings ending the game now would give (who it declares the winner), or why
+    it cannot end yet."""
+    if not now.game.hands:
+        return Refused(_("A game can be ended early only after its first hand."))
+    try:
+        return replay_from(replace(now.game, ended_early=True), now.kept).standings
+    except GameError as error:
+        return Refused(str(error), rule=error.rule)
 
 
 # --- undo and restore -------------------------------------------------------------------

@@ -112,7 +112,7 @@ def load_game(data: object, *, new: bool = False) -> Game:
     hands = tuple(
         _load_hand(raw, number, names_in(number)) for number, raw in enumerate(raw_hands, start=1)
     )
-    ended_early = data.get("ended_early", False)
+    ended_early = _given(data, "ended_early", False)
     if not isinstance(ended_early, bool):
         raise GameError(_("ended_early must be true or false"))
     return Game(

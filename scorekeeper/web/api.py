@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 from werkzeug.datastructures import MultiDict
 
-from .. import actions, notes, shipped, store
+from .. import actions, bgstats, notes, shipped, store
 from ..i18n import _
 from ..rules.check import check_phase
 from ..rules.game import Game, GameError, HandRecord
@@ -148,6 +148,17 @@ def read_game():
         standings=current.standings.to_json(),
         game=current.stored.state,
     )
+
+
+@bp.get("/games/<game_id>/<key>/bgstats")
+def bgstats_play():
+    """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
+    current = _current()
+    try:
+        play = bgstats.play(current.game, current.standings, bgstats.facts(db(), current.stored))
+    except bgstats.NotFinished as error:
+        raise ApiError(409, str(error)) from None
+    return jsonify(play=play, url=bgstats.push_link(play))
 
 
 # --- recording a hand -----------------------------------------------------------------
