@@ -115,6 +115,24 @@ def _best_plan(pool: _Pool, phase: Phase, rules: Rules) -> _Plan:
     return best
 
 
+def held_phases(rules: Rules, phases: Sequence[Phase], cards: Sequence[Card]) -> list[bool]:
+    """For each phase, whether ``cards`` hold it (any number of cards, known to exist together).
+
+    For estimates over many deals (``rules.rating``): no hand-size limit and no
+    check of the cards; the cards are counted once for every phase, and each
+    search stops as soon as it finds that nothing is missing.
+    """
+    pool = _Pool.of(tuple(cards), rules)
+    per_phase = rules.natural_per_phase
+    return [
+        any(_Search(pool, layout, per_phase).run(_NOTHING_MISSING) for layout in phase.layouts)
+        for phase in phases
+    ]
+
+
+_NOTHING_MISSING = (1, 0)  # a bound only a plan with no card missing beats
+
+
 # --- the hand as counts --------------------------------------------------------
 
 
