@@ -29,7 +29,8 @@ from ..rules.names import lookalike_warning, lookalikes
 from ..rules.reasons import Reason
 from .access import db, public_url
 from .forms import JsonError, request_json
-from .security import checking, creating, csrf_exempt
+from .phase_lists import rate_answer
+from .security import checking, creating, csrf_exempt, rating
 from .tools import BadRequest, Tool, make_tool, run_hit, run_solve
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -286,3 +287,26 @@ def hit():
 @checking
 def solve():
     return _api(run_solve, ("hand",))
+
+
+@bp.route("/rate", methods=["GET", "POST"])
+@csrf_exempt
+@rating
+def rate():
+    """How hard a phase list is (or a random one drawn): each phase's chance, easiest first."""
+    args: dict[str, Any] = dict(request.args)
+    options: Any = {}
+    for pair in request.args.getlist("option"):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            message = _("option %(option)r must look like key=value", option=pair)
+            raise ApiError(400, message, field="option")
+        options[key] = value
+    if request.method == "POST":
+        body = _body()
+        options = body.pop("options", None) or {}
+        if not isinstance(options, dict):
+            raise ApiError(400, _("options must be an object of option names and values"))
+        args = body
+    status, answer = rate_answer(args, {str(k): str(v) for k, v in options.items()})
+    return jsonify(answer), status

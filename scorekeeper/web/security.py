@@ -56,6 +56,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CREATE": "30 per minute; 300 per day",
     "RATE_LIMIT_SEND": "60 per minute",
     "RATE_LIMIT_CHECK": "300 per minute",
+    "RATE_LIMIT_RATE": "20 per minute; 300 per day",
 }
 
 View = TypeVar("View", bound=Callable)
@@ -103,6 +104,10 @@ def _limit_group(group: str) -> Callable[[View], View]:
 creating = _limit_group("RATE_LIMIT_CREATE")  # games, tables, imports, rematches
 sending = _limit_group("RATE_LIMIT_SEND")  # players' own points
 checking = _limit_group("RATE_LIMIT_CHECK")  # the checkers' JSON API
+rating = _limit_group("RATE_LIMIT_RATE")  # rating phase lists: thousands of hands dealt each
+
+
+_EVERY_METHOD = ("RATE_LIMIT_CHECK", "RATE_LIMIT_RATE")  # a GET costs as much as a POST
 
 
 def _limit_views(app: Flask) -> None:
@@ -114,7 +119,7 @@ def _limit_views(app: Flask) -> None:
             limit = limiter.shared_limit(
                 _configured(group),
                 scope=group,
-                methods=["POST"] if group != "RATE_LIMIT_CHECK" else None,
+                methods=None if group in _EVERY_METHOD else ["POST"],
             )
             # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
             app.view_functions[endpoint] = cast("RouteCallable", limit(view))
