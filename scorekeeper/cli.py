@@ -167,8 +167,6 @@ def cmd_rate(args: argparse.Namespace) -> int:
     import random
     import secrets
 
-    from babel.numbers import format_percent
-
     from .rules import rating
     from .rules.draw import draw_phases
     from .rules.phases import parse_phase_list
@@ -203,9 +201,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
         print(json.dumps(answer))
         return 1 if found.too_big else 0
 
-    def percent(value: float) -> str:
-        return format_percent(value, locale=i18n.language())
-
+    percent = i18n.percent
     print(
         ngettext(
             "The chance that 10 dealt cards and %(num)s drawn hold each phase "

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from scorekeeper import SOURCE, i18n
 from scorekeeper.rules import rating
 from scorekeeper.rules.draw import building_blocks, draw_phases
 from scorekeeper.rules.phases import (
@@ -78,9 +79,11 @@ def test_a_phase_no_hand_can_hold_is_never_made_and_says_so():
 
 
 def test_a_long_list_gets_fewer_trials_so_one_rating_stays_bounded():
-    assert rating.trials_for(10) == rating.DEFAULT_TRIALS
-    assert rating.trials_for(30) * 30 <= rating.MAX_WORK
-    assert rating.trials_for(1, 10**9) == rating.MAX_TRIALS
+    assert rating.trials_for(OFFICIAL.phase_list) == rating.DEFAULT_TRIALS
+    assert rating.trials_for(PLUS10_PHASES[10:]) == rating.DEFAULT_TRIALS
+    many = parse_phase_list("; ".join(["6 runs of 2"] * 30))
+    assert rating.trials_for(many) * 6 * 30 <= rating.MAX_WORK
+    assert rating.trials_for(parse_phase_list("run of 7"), 10**9) == rating.MAX_TRIALS
 
 
 def test_the_games_own_deck_and_rules_are_used():
@@ -142,3 +145,36 @@ def test_the_building_blocks_hold_every_shape_of_the_official_lists():
     shapes = [*PLUS10_PHASES, SUPER_WILD_PHASE7]
     official = [layout for phase in shapes for layout in phase.layouts]
     assert not [layout for layout in official if shape(layout) not in blocks]
+
+
+# --- the rules page's table of the official list --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def official_ratings():
+    return [
+        rating.rate(OFFICIAL.phase_list, OFFICIAL, turns=turns, ordered=False) for turns in (0, 5)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es"])
+def test_the_rules_page_gives_the_official_lists_ratings(official_ratings, lang):
+    """docs/rules*.md: each phase as dealt and after 5 turns, as the engine rates it now."""
+
+    name = "rules.md" if lang == "en" else f"rules.{lang}.md"
+    page = (SOURCE / "docs" / name).read_text(encoding="utf-8")
+    section = page.split("{#phase-odds}", 1)[1].split("\n#", 1)[0]
+    with i18n.using(lang):
+
+        def cell(chance, interval):
+            low, high = interval
+            return f"{i18n.percent(chance)} ({i18n.percent(low)}–{i18n.percent(high)})"
+
+        dealt, drawn = official_ratings
+        for a, b in zip(dealt.phases, drawn.phases, strict=True):
+            row = f"| {a.number} | {a.phase} | {cell(a.chance, a.interval)} | "
+            assert row + f"{cell(b.chance, b.interval)} |" in section, row
+        averages = (
+            f"{cell(dealt.average, dealt.interval)} | {cell(drawn.average, drawn.interval)} |"
+        )
+        assert averages in section

@@ -16,10 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from flask import Blueprint, Flask, current_app, make_response, redirect, request, url_for
-from flask_babel import format_percent
 from werkzeug.wrappers import Response
 
-from ..i18n import _
+from ..i18n import _, percent
 from ..rules import rating
 from ..rules.draw import draw_phases
 from ..rules.phases import OPTIONS, Phase, Rules, RulesError, make_rules, parse_phase_list
@@ -199,4 +198,4 @@ def reopened() -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.add_template_filter(format_percent, "percent")
+    app.add_template_filter(percent, "percent")

@@ -56,7 +56,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CREATE": "30 per minute; 300 per day",
     "RATE_LIMIT_SEND": "60 per minute",
     "RATE_LIMIT_CHECK": "300 per minute",
-    "RATE_LIMIT_RATE": "20 per minute; 300 per day",
+    "RATE_LIMIT_RATE": "10 per minute; 200 per day",
 }
 
 View = TypeVar("View", bound=Callable)
