@@ -72,5 +72,5 @@ def test_bad_input_exits_2_with_a_message(capsys):
 
 def test_the_rating_speaks_the_language(capsys):
     out = run(capsys, "--lang", "de", "rate", "2 sets of 3", "--trials", "20")[1]
-    assert "20 Deals" in out or "20" in out
-    assert "%" in out and "The list" not in out
+    assert "20-mal ausgeteilt" in out and "2 Drillinge" in out
+    assert "Die Liste: im Schnitt 50\xa0%" in out
