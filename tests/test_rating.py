@@ -130,6 +130,10 @@ def test_a_drawn_list_is_ten_different_phases_a_hand_can_make(seed):
         for group in phase.groups:
             low = 2 if group.kind is GroupKind.SET else 4
             assert low <= group.size <= {"set": 6, "run": 10, "colour": 9}[group.kind.value]
+        sets = [g.size for g in phase.groups if g.kind is GroupKind.SET]
+        assert sum(g.kind is GroupKind.COLOUR for g in phase.groups) <= 1
+        assert sum(sets) <= 9 or set(sets) == {2}  # 5 sets of 2 is an official phase
+        assert 2 not in sets or max(sets) >= 5 or set(sets) == {2}
 
 
 def test_a_seed_draws_the_same_list_again():

@@ -5,7 +5,8 @@ a hand can lay down: at least 6 and at most 10 cards in all, as in the official
 lists (a hand is 10 cards, 11 after drawing); sets of 2 to 6, runs of 4 to 10
 and colour groups of 4 to 9, the sizes the official lists use. A phase has one
 to three groups, or four or five sets of 2 (as Phase 10 + 10 and Super Wild
-have). The ten phases of a list differ. Randomness comes from the
+have). Otherwise their shapes are kept: a set of 2 only beside a set of 5 or 6,
+one colour group at most, and at most 9 cards in sets. The ten phases of a list differ. Randomness comes from the
 ``random.Random`` passed in, so a seed repeats a list.
 """
 
@@ -35,21 +36,24 @@ def building_blocks() -> tuple[Layout, ...]:
     found: dict[Layout, None] = {}
     for count in (1, 2, 3):
         for groups in itertools.combinations_with_replacement(specs, count):
-            if FEWEST_CARDS <= sum(spec.size for spec in groups) <= MOST_CARDS:
+            if FEWEST_CARDS <= sum(spec.size for spec in groups) <= MOST_CARDS and _fair(groups):
                 found[_canonical(groups)] = None
     pair = GroupSpec(GroupKind.SET, 2)
     found[(pair,) * 4] = found[(pair,) * 5] = None
     return tuple(found)
 
 
+def _fair(groups: tuple[GroupSpec, ...]) -> bool:
+    """Shapes like the official lists': a set of 2 only beside a set of 5 or more (pairs
+    are so common that '2 sets of 2 + 4 of one colour' is made by nearly every hand), at
+    most one colour group (two are nearly as easy), at most 9 cards in sets (6 + 4 is
+    nearly never made)."""
+    sets = [spec.size for spec in groups if spec.kind is GroupKind.SET]
+    colours = sum(1 for spec in groups if spec.kind is GroupKind.COLOUR)
+    pairs_fit = sets.count(2) == 0 or (sets.count(2) == 1 and max(sets) >= 5)
+    return pairs_fit and colours <= 1 and sum(sets) <= 9
+
+
 def draw_phases(rng: random.Random, count: int = LIST_LENGTH) -> tuple[Phase, ...]:
-    """``count`` different phases, drawn evenly by how many groups they have."""
-    by_groups: dict[int, list[Layout]] = {}
-    for layout in building_blocks():
-        by_groups.setdefault(min(len(layout), 3), []).append(layout)
-    drawn: list[Layout] = []
-    while len(drawn) < count:
-        layout = rng.choice(by_groups[rng.choice(sorted(by_groups))])
-        if layout not in drawn:
-            drawn.append(layout)
-    return tuple(Phase((layout,)) for layout in drawn)
+    """``count`` different phases, each layout of ``building_blocks`` as likely as any."""
+    return tuple(Phase((layout,)) for layout in rng.sample(building_blocks(), count))
