@@ -6,8 +6,9 @@ lists (a hand is 10 cards, 11 after drawing); sets of 2 to 6, runs of 4 to 10
 and colour groups of 4 to 9, the sizes the official lists use. A phase has one
 to three groups, or four or five sets of 2 (as Phase 10 + 10 and Super Wild
 have). Otherwise their shapes are kept: a set of 2 only beside a set of 5 or 6,
-one colour group at most, and at most 9 cards in sets. The ten phases of a list differ. Randomness comes from the
-``random.Random`` passed in, so a seed repeats a list.
+one colour group at most, and at most 9 cards in sets. The ten phases of a
+list differ. Randomness comes from the ``random.Random`` passed in, so a seed
+repeats a list.
 """
 
 from __future__ import annotations
