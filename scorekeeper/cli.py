@@ -244,6 +244,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
         state = _("done") if p.finished else _("phase %(number)s", number=p.phase)
         points = ngettext("%(points)5s point", "%(points)5s points", p.score, points=p.score)
         print(f"{p.name:<20} {state:<9} {points}")
+    if standings.ended_early:
+        print(_("Ended early after hand %(number)s.", number=standings.hands_played))
     if standings.over and standings.winner:
         print(_("Winner: %(player)s", player=standings.winner))
     elif standings.tiebreak:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from scorekeeper import actions, notes, store
+from scorekeeper.cli import main
 from scorekeeper.printing.record import game_record
 from scorekeeper.rules.game import GameError, HandRecord
 from scorekeeper.rules.gamefile import game_to_json, load_game
@@ -191,3 +194,16 @@ def test_a_rematch_of_a_game_ended_early_starts_afresh(db):
     rematch = actions.rematch(db, now.stored.id)
     assert isinstance(rematch, actions.Saved)
     assert not rematch.current.standings.over and not rematch.current.game.ended_early
+
+
+def test_standings_say_a_game_was_ended_early(capsys, tmp_path):
+    game = {
+        "players": ["Ann", "Bob"],
+        "ended_early": True,
+        "hands": [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game))
+    status = main(["standings", str(path)])
+    out = capsys.readouterr().out
+    assert status == 0 and "Ended early after hand 1.\nWinner: Ann" in out
