@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TypeVar
 
 from ..i18n import N_, _
@@ -170,6 +171,11 @@ class _Pool:
             skip_natural=rules.blue_skip_natural,
         )
 
+    @cached_property
+    def colour_totals(self) -> list[int]:
+        """Naturals of each colour (counted once for every phase a pool is asked about)."""
+        return [sum(self.cells[n][c] for n in _NUMBERS) for c in range(4)]
+
     def anchors(self, card: Card) -> bool:
         """May this card be its group's natural card?"""
         return card.is_natural or (self.skip_natural and card in self.blue_skips)
@@ -297,7 +303,7 @@ class _Search:
     def __init__(self, pool: _Pool, layout: Layout, natural_per_phase: bool) -> None:
         self.pool, self.layout, self.natural_per_phase = pool, layout, natural_per_phase
         self.wilds = len(pool.wilds)
-        self.colour_totals = [sum(pool.cells[n][c] for n in _NUMBERS) for c in range(4)]
+        self.colour_totals = pool.colour_totals
         self.best_key: tuple[int, int] | None = None
         self.best: tuple[tuple[_Group, _Option], ...] | None = None
 
