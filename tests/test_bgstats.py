@@ -155,23 +155,9 @@ def test_a_game_without_a_table_has_no_location_and_an_unknown_length_is_left_ou
 # --- through the app: the scoreboard's link, the list's, the download and the API -----------
 
 
-class Clock:
-    def __init__(self, at: str) -> None:
-        self.at = at
-
-    def __call__(self) -> str:
-        return self.at
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    clock = Clock("2026-11-23T19:05:00+00:00")
-    monkeypatch.setattr(store, "now", clock)
-    return clock
-
-
 def finished_table_game(client, clock) -> tuple[str, str]:
     """(table URL, game URL): Ann, Bob and Cy at the Smiths' table, first to one phase."""
+    clock.at = "2026-11-23T19:05:00+00:00"
     table_url = new_table(client)
     game_url = table_game(client, table_url, dealer=1, first="1")
     clock.at = "2026-11-23T19:47:00+00:00"

@@ -5,28 +5,8 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 from pypdf import PdfReader
 from webutil import csrf, new_game, new_table, plain_names, record, table_game
-
-from scorekeeper import store
-
-
-class Clock:
-    """The store's clock, set by the test (store.now)."""
-
-    def __init__(self, at: str) -> None:
-        self.at = at
-
-    def __call__(self) -> str:
-        return self.at
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    clock = Clock("2026-11-23T19:00:00+00:00")
-    monkeypatch.setattr(store, "now", clock)
-    return clock
 
 
 def two_hands(client, game_url: str) -> None:

@@ -11,6 +11,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from conftest import served
 from pages import shot
 from playwright.sync_api import expect
 from test_accessibility import serious_violations
@@ -18,6 +19,13 @@ from test_scoring_flow import enter_hand, start_game
 from test_tables_flow import start_table, table_game
 
 NARROW = {"width": 360, "height": 740}
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The app, rating lists with 100 deals: quick on a busy machine, and still seeded."""
+    with served(tmp_path / "games.sqlite3", RATING_TRIALS=100) as url:
+        yield url
 
 
 def two_hands(page) -> None:
