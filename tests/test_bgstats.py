@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
@@ -227,3 +228,34 @@ def test_the_api_needs_the_scorekeeper_key(client, clock):
     _, game_url = finished_table_game(client, clock)
     game_id = game_url.rsplit("/", 2)[1]
     assert client.get(f"/api/games/{game_id}/wrong-key/bgstats").status_code == 404
+
+
+# --- the roster player's id --------------------------------------------------------------
+
+
+def test_a_merge_keeps_the_id_of_the_player_merged_into_and_the_old_name_finds_it(tmp_path):
+    db = store.connect(tmp_path / "games.sqlite3")
+    table = tables.create_table(db, "The Smiths")
+    tables.file_game(db, table.id, "g1", ["Ann", "Annie", "Bob"])
+    ids = tables.player_ids(db, table.id)
+    assert len(set(ids.values())) == 3
+    tables.merge(db, table.id, "Annie", "Ann")
+    after = tables.player_ids(db, table.id)
+    assert after["Ann"] == after["Annie"] == ids["Ann"] and after["Bob"] == ids["Bob"]
+    store.close_all()
+
+
+def test_a_file_from_before_roster_ids_gets_one_for_every_player(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    db = store.connect(path)
+    table = tables.create_table(db, "The Smiths")
+    tables.file_game(db, table.id, "g1", ["Ann", "Bob"])
+    store.close_all()
+    raw = sqlite3.connect(path)  # as an older app left it: no player_id, no migration
+    raw.execute("ALTER TABLE table_players DROP COLUMN player_id")
+    raw.execute("DELETE FROM _sqlite_migrations WHERE name = 'roster-player-ids'")
+    raw.commit()
+    raw.close()
+    ids = tables.player_ids(store.connect(path), table.id)
+    assert set(ids) == {"Ann", "Bob"} and all(ids.values()) and len(set(ids.values())) == 2
+    store.close_all()
