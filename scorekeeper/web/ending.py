@@ -10,6 +10,7 @@ how long it took, that it ended early, and for a finished game offers BG Stats.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from flask import Blueprint, Flask, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
@@ -71,7 +72,7 @@ def _confirm(
 
 @dataclass(frozen=True)
 class GameFacts:
-    started: object  # an aware datetime, for the ``moment`` filter
+    started: datetime  # in UTC, for the ``moment`` filter
     minutes: int
     took: str  # '1 h 25 min'
     bgstats_link: str | None  # the push link, once the game is over

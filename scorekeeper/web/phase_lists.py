@@ -23,11 +23,13 @@ from ..rules import rating
 from ..rules.draw import draw_phases
 from ..rules.phases import OPTIONS, Phase, Rules, RulesError, make_rules, parse_phase_list
 from .forms import number_in
+from .games import new_game_form
 from .security import rating as rated_limit
 from .tools import BadRequest
 
 bp = Blueprint("phase_lists", __name__)
 DRAW_SEEDS = 10**6
+PHASE_OPTIONS = ("phases", "custom_phases")
 
 
 @dataclass(frozen=True)
@@ -81,9 +83,8 @@ def read_ask(
     order = str(args.get("order", "easiest")).strip() or "easiest"
     if order not in ("easiest", "given"):
         raise BadRequest("order", _("order must be easiest or given, not %(value)r", value=order))
-    given = {k: v for k, v in options.items() if k not in ("phases", "custom_phases")}
-    if not draw and text is None:
-        given = dict(options)
+    own_list = draw or text is not None  # else the rules' own list: their phase options count
+    given = {k: v for k, v in options.items() if not (own_list and k in PHASE_OPTIONS)}
     try:
         rules = make_rules(str(args.get("rules", "official")), given)
     except RulesError as error:
@@ -154,8 +155,6 @@ API_FIELDS = ("phases", "draw", "rules", "option", "turns", "trials", "seed", "o
 @rated_limit
 def new_game_list():
     """Draw a list or rate the one typed, and show the new-game form again with the answer."""
-    from .games import new_game_form  # the form is the games module's
-
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     draw = request.form.get("phase_list") == "draw"
     options = {key: values[f"opt-{key}"].strip() for key in OPTIONS if values.get(f"opt-{key}")}
@@ -170,9 +169,7 @@ def new_game_list():
     try:
         ask = read_ask(args, options, text=text or None, draw=draw)
     except BadRequest as error:
-        field = "opt-custom_phases" if error.field in ("phases", "rules") else error.field
-        page = new_game_form(values, {}, rating_error=error.message, rating_field=field)
-        return _stay(page, 422)
+        return _stay(new_game_form(values, {}, rating_error=error.message), 422)
     found = rate(ask)
     rewritten = ask.drawn is not None or bool(text and ask.ordered)
     if rewritten:  # the list in the form becomes the one rated, in the order shown
