@@ -125,13 +125,34 @@ def held_phases(rules: Rules, phases: Sequence[Phase], cards: Sequence[Card]) ->
     """
     pool = _Pool.of(tuple(cards), rules)
     per_phase = rules.natural_per_phase
-    return [
-        any(_Search(pool, layout, per_phase).run(_NOTHING_MISSING) for layout in phase.layouts)
-        for phase in phases
-    ]
+    return [any(_holds(pool, layout, per_phase) for layout in phase.layouts) for phase in phases]
 
 
 _NOTHING_MISSING = (1, 0)  # a bound only a plan with no card missing beats
+
+
+def _holds(pool: _Pool, layout: Layout, per_phase: bool) -> bool:
+    """Whether the pool makes this layout; one group of plain cards is read off the counts."""
+    if len(layout) == 1 and not pool.super_wilds and not pool.blue_skips:
+        return _holds_one(pool, layout[0])
+    return _Search(pool, layout, per_phase).run(_NOTHING_MISSING) is not None
+
+
+def _holds_one(pool: _Pool, spec: GroupSpec) -> bool:
+    """One group, no Super Wild and no Skip standing as blue: some number (set), colour
+    (colour group) or window of numbers within 1-12 (run) has a natural card and, with
+    the Wilds, enough cards. The solver finds the same (tests/test_solve.py)."""
+    wilds, need = len(pool.wilds), spec.size
+    if spec.kind is GroupKind.SET:
+        return any(count and count + wilds >= need for count in pool.count)
+    if spec.kind is GroupKind.COLOUR:
+        return any(total and total + wilds >= need for total in pool.colour_totals)
+    present = [0] + [1 if pool.count[n] else 0 for n in _NUMBERS]
+    for low in range(1, 14 - need):
+        held = sum(present[low : low + need])
+        if held and held + wilds >= need:
+            return True
+    return False
 
 
 # --- the hand as counts --------------------------------------------------------
