@@ -1,4 +1,4 @@
-"""Every change to a game: create, record, correct, delete, undo, restore.
+"""Every change to a game: create, record, correct, delete, end early, undo, restore.
 
 The one write path for the form routes and the JSON API. Each action asks the
 engine to judge the change, replays only from the hand it touches (the state
@@ -220,6 +220,7 @@ def rematch(db: Database, game_id: str) -> Saved | Refused:
         players = list(game.players)
         data.update(hands=[], dealer=players[(players.index(game.dealer) + 1) % len(players)])
         data.pop("orders", None)
+        data.pop("ended_early", None)
         table_id = tables.table_of_game(db, game_id)
         return start_game(db, data, note=notes.note("rematch"), table_id=table_id, follows=game_id)
 
@@ -334,7 +335,7 @@ def correct(db: Database, game_id: str, seen: int, number: int, hand: HandRecord
     old = now.game.hands[number - 1]
     if same_hand(hand, old):
         return Saved(now, notes.note("unchanged", number=number), changed=False)
-    before = replace(now.game, hands=now.game.hands[: number - 1])
+    before = now.game.before(number)
     problems = hand_problems(before, hand, now.kept[: number - 1])
     errors = [p for p in problems if not p.warning]
     if errors:
@@ -378,6 +379,46 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
         ),
         deleted=number,
     )
+
+
+# --- ending early -----------------------------------------------------------------------
+
+
+def end_early(db: Database, game_id: str, seen: int) -> Result:
+    """End the game after the hands played: the leader by the game's own order wins.
+
+    One more change in the log ({"end": "early"}), so Undo takes it back like any other.
+    ``seen``: the version the phone showed when it named the winner it would declare.
+    """
+    now = load(db, game_id)
+    if now is None:
+        return Refused(_(NO_GAME))
+    if now.standings.over:
+        return Conflict(_("The game is over already."), now)
+    standings = ending_now(now)
+    if isinstance(standings, Refused):
+        return standings
+    game = replace(now.game, ended_early=True)
+    state = game_to_json(game)
+    summary = notes.note(
+        "end-early",
+        after=len(game.hands),
+        winner=standings.winner,
+        tied=list(standings.tied),
+    )
+    detail = {"end": "early"}
+    return _save_or_conflict(db, now, seen, game, state, "end", summary, detail, now.kept)
+
+
+def ending_now(now: Current) -> Standings | Refused:
+    """The standings ending the game now would give (who it declares the winner), or why
+    it cannot end yet."""
+    if not now.game.hands:
+        return Refused(_("A game can be ended early only after its first hand."))
+    try:
+        return replay_from(replace(now.game, ended_early=True), now.kept).standings
+    except GameError as error:
+        return Refused(str(error), rule=error.rule)
 
 
 # --- undo and restore -------------------------------------------------------------------
@@ -455,8 +496,14 @@ def _changed_state(now: Current, detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
-    """How many first hands two versions of a game share (0 if their rules or players differ)."""
-    if {k: v for k, v in a.items() if k != "hands"} != {k: v for k, v in b.items() if k != "hands"}:
+    """How many first hands two versions of a game share (0 if their rules or players differ).
+
+    Ending early changes no hand: the state kept after each hand stays good.
+    """
+    apart = ("hands", "ended_early")
+    if {k: v for k, v in a.items() if k not in apart} != {
+        k: v for k, v in b.items() if k not in apart
+    }:
         return 0
     same = 0
     for x, y in zip(a["hands"], b["hands"], strict=False):

@@ -36,6 +36,7 @@ EXAMPLES = {
     "hit": 'scorekeeper hit --kind run "R3 R4 W R6" B7',
     "score": 'scorekeeper score "R7 B11 W S"',
     "standings": "scorekeeper standings game.json",
+    "rate": 'scorekeeper rate "2 sets of 3; set of 3 + run of 4; run of 7" --turns 5',
     "printables": "scorekeeper printables --out printables/",
     "print": "scorekeeper print game.json --out sheet.pdf --link http://192.168.1.20:5010/v/CODE",
     "backup": "scorekeeper backup games-2026-11-23.sqlite3 --db games.sqlite3",
@@ -160,6 +161,79 @@ def _read_game(path: str):
         raise BadInput(f"{error} [{error.rule}]" if error.rule else str(error)) from None
 
 
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Rate a phase list (the given one, a drawn one, or the rules' own); 1 if a phase
+    needs more cards than a hand holds."""
+    import random
+    import secrets
+
+    from .rules import rating
+    from .rules.draw import draw_phases
+    from .rules.phases import parse_phase_list
+
+    rules = _rules(args)
+    if args.phases and args.draw:
+        raise BadInput(_("give a phase list or --draw, not both"))
+    if not 0 <= args.turns <= rating.MAX_TURNS:
+        raise BadInput(_("--turns must be from 0 to %(most)s", most=rating.MAX_TURNS))
+    if not 1 <= args.trials <= rating.MAX_TRIALS:
+        raise BadInput(_("--trials must be from 1 to %(most)s", most=rating.MAX_TRIALS))
+    seed = args.seed
+    if args.draw:
+        drawn = secrets.randbelow(10**6) if seed is None else seed
+        phases = draw_phases(random.Random(drawn))
+    elif args.phases:
+        phases = parse_phase_list(args.phases)
+    else:
+        phases = tuple(rules.phase(n) for n in rules.sequence)
+    found = rating.rate(
+        phases,
+        rules,
+        turns=args.turns,
+        trials=args.trials,
+        seed=rating.DEFAULT_SEED if seed is None else seed,
+        ordered=not args.as_given,
+    )
+    answer = found.to_json()
+    if args.draw:
+        answer["drawn"] = drawn
+    if args.json:
+        print(json.dumps(answer))
+        return 1 if found.too_big else 0
+
+    percent = i18n.percent
+    print(
+        ngettext(
+            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
+            "(%(trials)s deals, 95%% interval):",
+            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
+            "(%(trials)s deals, 95%% interval):",
+            found.turns,
+            trials=_number(found.trials),
+        )
+    )
+    for rated in found.phases:
+        low, high = rated.interval
+        figures = (
+            _("never: more cards than a hand holds")
+            if rated.too_big
+            else f"{percent(rated.chance):>5} ({percent(low)}–{percent(high)})"
+        )
+        print(f"{rated.number:>3}. {str(rated.phase):<36} {figures}")
+    low, high = found.interval
+    print(
+        _(
+            "The list: %(average)s on average (%(low)s–%(high)s).",
+            average=percent(found.average),
+            low=percent(low),
+            high=percent(high),
+        )
+    )
+    if args.draw:
+        print(_("Drawn with --seed %(seed)s.", seed=drawn))
+    return 1 if found.too_big else 0
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     standings = _read_game(args.game)[1]
     result = standings.to_json()
@@ -170,6 +244,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
         state = _("done") if p.finished else _("phase %(number)s", number=p.phase)
         points = ngettext("%(points)5s point", "%(points)5s points", p.score, points=p.score)
         print(f"{p.name:<20} {state:<9} {points}")
+    if standings.ended_early:
+        print(_("Ended early after hand %(number)s.", number=standings.hands_played))
     if standings.over and standings.winner:
         print(_("Winner: %(player)s", player=standings.winner))
     elif standings.tiebreak:
@@ -678,6 +754,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("score", _("How many points are these cards left in hand?"), cmd_score)
     p.add_argument("cards", help=_('the cards, e.g. "R7 B11 W S"'))
+
+    p = command(
+        "rate",
+        _(
+            "How hard is this phase list? The chance that a dealt hand holds each phase "
+            "within N turns, by dealing many hands (easiest first)."
+        ),
+        cmd_rate,
+    )
+    p.add_argument(
+        "phases",
+        nargs="?",
+        metavar="PHASES",
+        help=_(
+            "the phases, separated by ';', e.g. \"2 sets of 3; run of 7\" "
+            "(default: the rules' own list)"
+        ),
+    )
+    p.add_argument("--draw", action="store_true", help=_("draw a random list of ten phases"))
+    p.add_argument(
+        "--turns",
+        type=int,
+        default=5,
+        help=_("cards drawn after the 10 dealt, one a turn (default 5)"),
+    )
+    p.add_argument(
+        "--trials", type=int, default=1000, help=_("hands dealt for the estimate (default 1000)")
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help=_("repeat a rating or a drawn list exactly (default: the same figures every time)"),
+    )
+    p.add_argument(
+        "--as-given", action="store_true", help=_("keep the list's order (default: easiest first)")
+    )
 
     game_help = _("GAME.json in the interchange format (- for stdin)")
     p = command(

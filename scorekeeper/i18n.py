@@ -27,6 +27,7 @@ from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
 
+from babel.numbers import format_percent
 from babel.support import Translations
 
 LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español"}
@@ -139,6 +140,13 @@ def isolate(name: str) -> str:
     page's title, a CSV cell): however it is written, the bidirectional algorithm orders its
     letters inside it and never moves the words around it. Pages use ``<bdi>``."""
     return FSI + str(name).translate(_NO_CONTROLS) + PDI
+
+
+def percent(share: float) -> str:
+    """A share as a percentage in the current language: '44%', '44 %'; one decimal below 10%,
+    where a whole number would round a 0.6% chance down to nothing."""
+    rounded = round(share, 3 if share < 0.1 else 2)
+    return format_percent(rounded, locale=language(), decimal_quantization=False)
 
 
 def join(items: Iterable[str]) -> str:

@@ -59,6 +59,7 @@ CREATE TABLE IF NOT EXISTS table_players (
     name TEXT,
     retired INTEGER,
     added TEXT,
+    player_id TEXT,             -- the roster player's own id, kept through renames and merges
     PRIMARY KEY (table_id, name)
 );
 CREATE TABLE IF NOT EXISTS table_aliases (
@@ -160,6 +161,16 @@ def _links_follows_entries(db: Database) -> None:
         db.execute("UPDATE games SET code = ? WHERE id = ?", [unused_code(db), game_id])
     for (table_id,) in db.execute("SELECT id FROM tables WHERE view_id IS NULL").fetchall():
         db.execute("UPDATE tables SET view_id = ? WHERE id = ?", [new_key(), table_id])
+
+
+@migrations(name="roster-player-ids")
+def _roster_player_ids(db: Database) -> None:
+    """Each roster player gets an id of their own (BG Stats' ``sourcePlayerId``, bgstats.py)."""
+    if "player_id" not in _columns(db, "table_players"):
+        db.execute("ALTER TABLE table_players ADD COLUMN player_id TEXT")
+    rows = db.execute("SELECT rowid FROM table_players WHERE player_id IS NULL").fetchall()
+    for (rowid,) in rows:
+        db.execute("UPDATE table_players SET player_id = ? WHERE rowid = ?", [new_key(), rowid])
 
 
 def new_key() -> str:

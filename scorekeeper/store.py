@@ -4,9 +4,9 @@
 version and the engine's state after each hand (so a change replays only from the
 hand it touches), all written once when the version is written. ``changes`` holds
 every change as the change itself: the game file when created or imported, the
-hand recorded, the hand corrected, the hand deleted, or the version an undo or a
-restore went back to. Nothing is ever overwritten in the log, so any version can
-be rebuilt and restored, and undo is one more change.
+hand recorded, the hand corrected, the hand deleted, the game ended early, or
+the version an undo or a restore went back to. Nothing is ever overwritten in
+the log, so any version can be rebuilt and restored, and undo is one more change.
 
 Each write is one transaction guarded by the version the writer read: two phones
 saving at once cannot both win. Every table is in ``schema.py``.
@@ -354,7 +354,8 @@ def save_change(
     """Write the next version, or raise Conflict if someone else wrote first.
 
     ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
-    {"number": k}, {"to": version}); without it the whole game file is logged.
+    {"number": k}, {"end": "early"}, {"to": version}); without it the whole game
+    file is logged.
     ``undo_to``: the version Undo would go back to afterwards (default: the one
     this change replaced). ``extends``: the version this change adds one hand
     to (a hand recorded), whose stored text is extended rather than the whole
@@ -503,13 +504,18 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
             path.append(detail)
             step -= 1
     hands = list(state["hands"])
+    ended = {}
     for detail in reversed(path):
-        apply_detail(hands, detail)
-    return {**state, "hands": hands}
+        if "end" in detail:
+            ended = {"ended_early": True}
+        else:
+            apply_detail(hands, detail)
+    state = {key: value for key, value in state.items() if key != "hands"}
+    return {**state, **ended, "hands": hands}
 
 
 def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
-    """Apply one logged hand change to the list of hands."""
+    """Apply one logged hand change to the list of hands (an end changes none)."""
     if "number" in detail and "hand" in detail:
         hands[detail["number"] - 1] = detail["hand"]
     elif "number" in detail:

@@ -3,7 +3,8 @@
 Kept in tables of their own beside the games (a link table says which game
 belongs to which table), so the game store is untouched. A table is reached
 only through its own unguessable link. The roster remembers how names were
-merged and renamed, so old games still count for the right person.
+merged and renamed, so old games still count for the right person; each roster
+player has an id of their own that a rename or a merge into them keeps.
 """
 
 from __future__ import annotations
@@ -101,6 +102,19 @@ def roster(db: Database, table_id: str) -> list[RosterPlayer]:
     return [RosterPlayer(r["name"], bool(r["retired"])) for r in rows]
 
 
+def player_ids(db: Database, table_id: str) -> dict[str, str]:
+    """Each name a game of the table may use (roster names and old spellings) -> the roster
+    player's id, which stays the same through renames and merges."""
+    rows = db.execute(
+        "SELECT name, player_id FROM table_players WHERE table_id = ?", [table_id]
+    ).fetchall()
+    ids = {name: player_id for name, player_id in rows}
+    for alias, name in aliases(db, table_id).items():
+        if name in ids:
+            ids.setdefault(alias, ids[name])
+    return ids
+
+
 def aliases(db: Database, table_id: str) -> dict[str, str]:
     """Old spelling -> roster name."""
     rows = db.query("SELECT alias, name FROM table_aliases WHERE table_id = ?", [table_id])
@@ -114,9 +128,9 @@ def _add_players(db: Database, table_id: str, names: list[str]) -> None:
         if name in known:
             continue
         db.execute(
-            "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
-            "VALUES (?, ?, 0, ?)",
-            [table_id, name, at],
+            "INSERT OR IGNORE INTO table_players (table_id, name, retired, added, player_id) "
+            "VALUES (?, ?, 0, ?, ?)",
+            [table_id, name, at, new_key()],
         )
 
 
@@ -208,9 +222,9 @@ def restore_roster(
         at = store.now()
         for name, retired in players:
             db.execute(
-                "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
-                "VALUES (?, ?, ?, ?)",
-                [table_id, name, int(retired), at],
+                "INSERT OR IGNORE INTO table_players (table_id, name, retired, added, player_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [table_id, name, int(retired), at, new_key()],
             )
         for alias, name in old_names.items():
             db.table("table_aliases").upsert(

@@ -47,6 +47,8 @@ def app(tmp_path_factory):
             # one client sends thousands of requests here: rate limits have tests of their own
             "RATE_LIMIT_CREATE": "100000 per minute",
             "RATE_LIMIT_CHECK": "100000 per minute",
+            "RATE_LIMIT_RATE": "100000 per minute",
+            "RATING_TRIALS": 5,  # a rating deals this many hands at most: the fuzzer sends many
         }
     )
 

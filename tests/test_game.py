@@ -587,10 +587,10 @@ def doc_blocks():
     return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC.read_text(), re.S)]
 
 
-@pytest.mark.parametrize("number", range(7))
+@pytest.mark.parametrize("number", range(8))
 def test_every_game_in_the_format_documentation_replays(number):
     games = [block for block in doc_blocks() if "hands" in block]
-    assert len(games) == 7
+    assert len(games) == 8
     result = replay(load_game(games[number]))
     assert result.warnings == ()
 
@@ -598,6 +598,12 @@ def test_every_game_in_the_format_documentation_replays(number):
 def test_the_documented_standings_are_what_the_first_example_gives():
     first, *_, shown = doc_blocks()
     assert replay(load_game(first)).to_json() == shown
+
+
+def test_the_documented_game_ended_early_is_won_by_the_leader():
+    ended = next(block for block in doc_blocks() if block.get("ended_early"))
+    result = replay(load_game(ended))
+    assert result.ended_early and result.winner == "Cy" and result.hands_played == 2
 
 
 def test_the_documented_tiebreak_example_is_won_by_the_tiebreak():

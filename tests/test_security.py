@@ -36,6 +36,7 @@ EXEMPT = {
     "api.solve",
     "api.create_game",
     "api.record_hand",
+    "api.rate",
 }
 KEY_CHARS = re.compile(r"^[A-Za-z0-9_-]{22,}$")  # url-safe base64: 22 characters = 132 bits
 

@@ -21,8 +21,21 @@ from scorekeeper.rules.cards import (
     parse_cards,
 )
 from scorekeeper.rules.check import check_phase
-from scorekeeper.rules.phases import OFFICIAL, RulesError, make_rules
-from scorekeeper.rules.solve import closer_cards, describe_cards, solve
+from scorekeeper.rules.phases import (
+    OFFICIAL,
+    PLUS10_PHASES,
+    RulesError,
+    make_rules,
+    parse_phase_list,
+)
+from scorekeeper.rules.solve import (
+    _best_plan,
+    _Pool,
+    closer_cards,
+    describe_cards,
+    held_phases,
+    solve,
+)
 
 SUPER = make_rules("super-wild")
 PLUS10 = make_rules("plus10")
@@ -387,3 +400,18 @@ def test_with_super_wild_missing_counts_places_and_the_super_wild_fills_two():
     assert solve(SUPER, 4, hand).missing == 2
     assert SUPER_WILD in closer_cards(SUPER, 4, hand)
     assert solve(SUPER, 4, [*hand, SUPER_WILD]).can_make
+
+
+def test_held_phases_agrees_with_the_solver_on_random_deals():
+    """The rating's quick reading of one-group phases gives the solver's own answer."""
+    singles = parse_phase_list(
+        "run of 4; run of 9; run of 12; set of 2; set of 6; 4 of one colour; 10 of one colour"
+    )
+    rng = random.Random(23)
+    for rules in (make_rules(), make_rules("super-wild"), make_rules(options={"natural": "phase"})):
+        phases = (*PLUS10_PHASES, *singles)
+        cards = deck(rules.super_wild)
+        for size in (8, 12, 16) * 15:
+            hand = tuple(rng.sample(cards, size))
+            expected = [_best_plan(_Pool.of(hand, rules), p, rules).key[0] == 0 for p in phases]
+            assert held_phases(rules, phases, hand) == expected, hand

@@ -111,6 +111,8 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
     Every name in it is isolated (``bidi``): a unit of the sentence, whatever its script.
     """
     count = number(hands)
+    if standings.ended_early:
+        return ended_early_summary(standings, hands)
     if standings.winner and any(hand.tiebreak for hand in game.hands):
         return ngettext(
             "%(winner)s won the tiebreak after %(hands)s hand.",
@@ -152,6 +154,21 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
         hands=count,
         next=number(standings.hand_number),
         dealer=isolate(standings.dealer),
+    )
+
+
+def ended_early_summary(standings: Standings, hands: int) -> str:
+    """'Ann won: the game was ended early after hand 7.' (or the tie it ended in)."""
+    if standings.winner:
+        return _(
+            "%(winner)s won: the game was ended early after hand %(hand)s.",
+            winner=isolate(standings.winner),
+            hand=number(hands),
+        )
+    return _(
+        "%(players)s tied: the game was ended early after hand %(hand)s.",
+        players=joined(standings.tied),
+        hand=number(hands),
     )
 
 

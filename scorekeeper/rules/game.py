@@ -1,9 +1,10 @@
 """A game and where it stands: the model the replay and the game file share (rules 3, 9).
 
-A game is its rules, its players in seating order, who dealt first, and the
-hands played (``HandRecord``). Nothing else is stored: phases, totals, the next
-dealer and the winner (``Standings``) all come from replaying the hands in
-order (``rules.replay``); ``rules.gamefile`` reads and writes the JSON form.
+A game is its rules, its players in seating order, who dealt first, the hands
+played (``HandRecord``) and whether the table ended it early. Nothing else is
+stored: phases, totals, the next dealer and the winner (``Standings``) all come
+from replaying the hands in order (``rules.replay``); ``rules.gamefile`` reads
+and writes the JSON form.
 """
 
 from __future__ import annotations
@@ -102,13 +103,18 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class Game:
-    """Rules, players in seating order (clockwise), the first dealer, and the hands."""
+    """Rules, players in seating order (clockwise), the first dealer, and the hands.
+
+    ``ended_early``: the table stopped after the hands played; the leader by the
+    game's own order (``rules.ranking``) wins.
+    """
 
     rules: Rules
     players: tuple[str, ...]
     dealer: str
     hands: tuple[HandRecord, ...] = ()
     orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # Mixed-up Masters
+    ended_early: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -119,6 +125,10 @@ class Game:
 
     def with_hand(self, hand: HandRecord) -> Game:
         return replace(self, hands=(*self.hands, hand))
+
+    def before(self, number: int) -> Game:
+        """The game as it stood before hand ``number``: the hands before it, not ended yet."""
+        return replace(self, hands=self.hands[: number - 1], ended_early=False)
 
 
 def game_problems(
@@ -244,7 +254,8 @@ class Standings:
 
     ``over`` is true once nothing more can be recorded: there is a winner, or a
     ten-hands game ended in a tie (``tied``). While a tiebreak is due the game
-    is not over: ``tiebreak`` names who must play it.
+    is not over: ``tiebreak`` names who must play it. ``ended_early``: the table
+    ended it before anyone finished, after the last hand played.
     """
 
     players: tuple[PlayerStanding, ...]  # in seating order
@@ -255,12 +266,17 @@ class Standings:
     tiebreak: tuple[str, ...] = ()
     tied: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    ended_early: bool = False
+
+    @property
+    def hands_played(self) -> int:
+        return self.hand_number - 1
 
     def player(self, name: str) -> PlayerStanding:
         return next(p for p in self.players if p.name == name)
 
     def to_json(self) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "players": [p.to_json() for p in self.players],
             "dealer": self.dealer,
             "over": self.over,
@@ -270,6 +286,9 @@ class Standings:
             "tied": list(self.tied),
             "warnings": list(self.warnings),
         }
+        if self.ended_early:
+            data["ended_early"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Standings:
@@ -283,4 +302,5 @@ class Standings:
             tiebreak=tuple(data["tiebreak"]),
             tied=tuple(data["tied"]),
             warnings=tuple(data["warnings"]),
+            ended_early=bool(data.get("ended_early", False)),
         )

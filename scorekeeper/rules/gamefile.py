@@ -18,7 +18,7 @@ from .scoring import CardsLeft
 T = TypeVar("T")
 
 
-_GAME_KEYS = ("rules", "options", "players", "dealer", "orders", "hands")
+_GAME_KEYS = ("rules", "options", "players", "dealer", "orders", "ended_early", "hands")
 
 
 def _given(data: Mapping[str, object], key: str, empty: object) -> object:
@@ -112,7 +112,17 @@ def load_game(data: object, *, new: bool = False) -> Game:
     hands = tuple(
         _load_hand(raw, number, names_in(number)) for number, raw in enumerate(raw_hands, start=1)
     )
-    return Game(rules=rules, players=players, dealer=dealer, hands=hands, orders=orders)
+    ended_early = _given(data, "ended_early", False)
+    if not isinstance(ended_early, bool):
+        raise GameError(_("ended_early must be true or false"))
+    return Game(
+        rules=rules,
+        players=players,
+        dealer=dealer,
+        hands=hands,
+        orders=orders,
+        ended_early=ended_early,
+    )
 
 
 def _new_name(text: str) -> str:
@@ -224,5 +234,7 @@ def game_to_json(game: Game) -> dict[str, object]:
     }
     if game.orders:
         result["orders"] = {k: list(v) for k, v in _seated(game, game.orders).items()}
+    if game.ended_early:
+        result["ended_early"] = True
     result["hands"] = [hand_to_json(game, hand) for hand in game.hands]
     return result

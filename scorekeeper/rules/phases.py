@@ -7,6 +7,7 @@ profile plus options into a frozen ``Rules`` that the rest of the engine reads.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -78,6 +79,20 @@ def describe_layout(layout: Layout) -> str:
     return " + ".join(parts)
 
 
+def layout_notation(layout: Layout) -> str:
+    """The layout as typed: '2 sets of 3', 'set of 3 + run of 4', '2 x 4 of one colour'."""
+    parts: list[str] = []
+    for spec, run in itertools.groupby(layout):
+        count = len(list(run))
+        if count == 1:
+            parts.append(str(spec))
+        elif spec.kind is GroupKind.COLOUR:
+            parts.append(f"{count} x {spec}")
+        else:
+            parts.append(f"{count} {spec.kind.value}s of {spec.size}")
+    return " + ".join(parts)
+
+
 @dataclass(frozen=True)
 class Phase:
     """What must be laid down; ``layouts`` holds alternatives (Super Wild's phase 7)."""
@@ -91,6 +106,11 @@ class Phase:
     @property
     def min_cards(self) -> int:
         return min(sum(spec.size for spec in layout) for layout in self.layouts)
+
+    @property
+    def notation(self) -> str:
+        """The phase as typed (``parse_phase`` reads it back): '2 sets of 3 or 3 sets of 2'."""
+        return " or ".join(layout_notation(layout) for layout in self.layouts)
 
     def __str__(self) -> str:
         """The phase in words, in the current language (alternatives joined by OR)."""

@@ -21,6 +21,7 @@ from .game import (
     Standings,
 )
 from .phases import Progression
+from .ranking import final_order
 from .reasons import Reason, cite, pinned
 from .scoring import (
     PlayerHand,
@@ -54,6 +55,7 @@ class _Replay:
         self.tiebreak_phases: dict[str, int] = {}
         self.tied: tuple[str, ...] = ()
         self.warnings: list[str] = []
+        self.ended_early = False
 
     # what each player is on
 
@@ -157,7 +159,12 @@ class _Replay:
         if problems:
             return problems
         if self.over:
-            if self.winner:
+            if self.ended_early:
+                message = _(
+                    "the game was ended early after hand %(hand)s; no more hands can be recorded",
+                    hand=self.ended_in,
+                )
+            elif self.winner:
                 message = _(
                     "the game is over: %(name)s won in hand %(hand)s; "
                     "no more hands can be recorded",
@@ -381,6 +388,26 @@ class _Replay:
             self.tiebreak = best
             self.tiebreak_phases = {name: self.tiebreak_phase(name) for name in best}
 
+    def end_early(self) -> None:
+        """The table stops here: the leader by the game's own order wins (RULES.md 9).
+
+        Players the order cannot tell apart (the same phases and total, where
+        phases count) share the win, shown as a tie. A game already over stays as it is.
+        """
+        if self.over:
+            return
+        if not self.hands_played:
+            raise GameError(
+                _("a game can be ended early only after its first hand"), rule=rule.END_OF_GAME
+            )
+        self.tiebreak, self.tiebreak_phases = (), {}
+        leaders = [p.name for place, p in final_order(self.standings(), self.rules) if place == 1]
+        self.over, self.ended_early, self.ended_in = True, True, self.hands_played
+        if len(leaders) == 1:
+            self.winner = leaders[0]
+        else:
+            self.tied = tuple(leaders)
+
     def tiebreak_phase(self, name: str) -> int:
         """The last phase, or with tiebreak=own-phase the phase each last attempted."""
         last = self.seats[name].last_attempt
@@ -416,6 +443,7 @@ class _Replay:
             tiebreak=self.tiebreak,
             tied=self.tied,
             warnings=tuple(self.warnings),
+            ended_early=self.ended_early,
         )
 
     def run(self, start: int = 0, *, checked: bool = True) -> Iterator[Kept]:
@@ -514,7 +542,10 @@ def _played(game: Game, kept: Sequence[Kept] | None) -> tuple[_Replay, tuple[Kep
         raise ValueError(f"{len(kept)} hands kept, but the game has {len(game.hands)}")
     state = _Replay(game)
     state.resume(kept)
-    return state, (*kept, *state.run(len(kept)))
+    kept = (*kept, *state.run(len(kept)))
+    if game.ended_early:
+        state.end_early()
+    return state, kept
 
 
 def replay(game: Game) -> Standings:
@@ -580,7 +611,11 @@ def standings_by_hand(game: Game) -> list[Standings]:
     their totals (most of a replay's time).
     """
     state = _Replay(game)
-    return [state.standings(), *(state.standings() for _ in state.run(checked=False))]
+    steps = [state.standings(), *(state.standings() for _ in state.run(checked=False))]
+    if game.ended_early:
+        state.end_early()
+        steps[-1] = state.standings()
+    return steps
 
 
 def hand_problems(

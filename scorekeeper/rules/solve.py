@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TypeVar
 
 from ..i18n import N_, _
@@ -115,6 +116,45 @@ def _best_plan(pool: _Pool, phase: Phase, rules: Rules) -> _Plan:
     return best
 
 
+def held_phases(rules: Rules, phases: Sequence[Phase], cards: Sequence[Card]) -> list[bool]:
+    """For each phase, whether ``cards`` hold it (any number of cards, known to exist together).
+
+    For estimates over many deals (``rules.rating``): no hand-size limit and no
+    check of the cards; the cards are counted once for every phase, and each
+    search stops as soon as it finds that nothing is missing.
+    """
+    pool = _Pool.of(tuple(cards), rules)
+    per_phase = rules.natural_per_phase
+    return [any(_holds(pool, layout, per_phase) for layout in phase.layouts) for phase in phases]
+
+
+_NOTHING_MISSING = (1, 0)  # a bound only a plan with no card missing beats
+
+
+def _holds(pool: _Pool, layout: Layout, per_phase: bool) -> bool:
+    """Whether the pool makes this layout; one group of plain cards is read off the counts."""
+    if len(layout) == 1 and not pool.super_wilds and not pool.blue_skips:
+        return _holds_one(pool, layout[0])
+    return _Search(pool, layout, per_phase).run(_NOTHING_MISSING) is not None
+
+
+def _holds_one(pool: _Pool, spec: GroupSpec) -> bool:
+    """One group, no Super Wild and no Skip standing as blue: some number (set), colour
+    (colour group) or window of numbers within 1-12 (run) has a natural card and, with
+    the Wilds, enough cards. The solver finds the same (tests/test_solve.py)."""
+    wilds, need = len(pool.wilds), spec.size
+    if spec.kind is GroupKind.SET:
+        return any(count and count + wilds >= need for count in pool.count)
+    if spec.kind is GroupKind.COLOUR:
+        return any(total and total + wilds >= need for total in pool.colour_totals)
+    present = [0] + [1 if pool.count[n] else 0 for n in _NUMBERS]
+    for low in range(1, 14 - need):
+        held = sum(present[low : low + need])
+        if held and held + wilds >= need:
+            return True
+    return False
+
+
 # --- the hand as counts --------------------------------------------------------
 
 
@@ -151,6 +191,11 @@ class _Pool:
             blue_skips=[c for c in hand if c.kind in rules.blue_skip_kinds()],
             skip_natural=rules.blue_skip_natural,
         )
+
+    @cached_property
+    def colour_totals(self) -> list[int]:
+        """Naturals of each colour (counted once for every phase a pool is asked about)."""
+        return [sum(self.cells[n][c] for n in _NUMBERS) for c in range(4)]
 
     def anchors(self, card: Card) -> bool:
         """May this card be its group's natural card?"""
@@ -279,7 +324,7 @@ class _Search:
     def __init__(self, pool: _Pool, layout: Layout, natural_per_phase: bool) -> None:
         self.pool, self.layout, self.natural_per_phase = pool, layout, natural_per_phase
         self.wilds = len(pool.wilds)
-        self.colour_totals = [sum(pool.cells[n][c] for n in _NUMBERS) for c in range(4)]
+        self.colour_totals = pool.colour_totals
         self.best_key: tuple[int, int] | None = None
         self.best: tuple[tuple[_Group, _Option], ...] | None = None
 

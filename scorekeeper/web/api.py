@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, g, jsonify, request
 from werkzeug.datastructures import MultiDict
 
-from .. import actions, notes, shipped, store
+from .. import actions, bgstats, notes, shipped, store
 from ..i18n import N_, _
 from ..rules.check import check_phase
 from ..rules.game import Game, GameError, HandRecord
@@ -29,7 +29,8 @@ from ..rules.names import lookalike_warning, lookalikes
 from ..rules.reasons import Reason
 from .access import db, public_url
 from .forms import JsonError, request_json
-from .security import checking, creating, csrf_exempt
+from .phase_lists import rate_answer
+from .security import checking, creating, csrf_exempt, rating
 from .tools import BadRequest, Tool, make_tool, run_hit, run_solve
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -148,6 +149,17 @@ def read_game():
         standings=current.standings.to_json(),
         game=current.stored.state,
     )
+
+
+@bp.get("/games/<game_id>/<key>/bgstats")
+def bgstats_play():
+    """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
+    current = _current()
+    try:
+        play = bgstats.play(current.game, current.standings, bgstats.facts(db(), current.stored))
+    except bgstats.NotFinished as error:
+        raise ApiError(409, str(error)) from None
+    return jsonify(play=play, url=bgstats.push_link(play))
 
 
 # --- recording a hand -----------------------------------------------------------------
@@ -308,3 +320,26 @@ def hit():
 @checking
 def solve():
     return _api(run_solve, ("hand",))
+
+
+@bp.route("/rate", methods=["GET", "POST"])
+@csrf_exempt
+@rating
+def rate():
+    """How hard a phase list is (or a random one drawn): each phase's chance, easiest first."""
+    args: dict[str, Any] = dict(request.args)
+    options: Any = {}
+    for pair in request.args.getlist("option"):
+        key, sep, value = pair.partition("=")
+        if not sep:
+            message = _("option %(option)r must look like key=value", option=pair)
+            raise ApiError(400, message, field="option")
+        options[key] = value
+    if request.method == "POST":
+        body = _body()
+        options = body.pop("options", None) or {}
+        if not isinstance(options, dict):
+            raise ApiError(400, _("options must be an object of option names and values"))
+        args = body
+    status, answer = rate_answer(args, {str(k): str(v) for k, v in options.items()})
+    return jsonify(answer), status

@@ -19,7 +19,7 @@ from flask import session
 from markupsafe import Markup
 from sqlite_utils import Database
 
-from .. import store, tables
+from .. import playtime, store, tables
 from ..actions import Current, current
 from ..rules.game import Game, GameError, Standings
 from ..rules.phases import RulesError
@@ -105,6 +105,12 @@ class GameSummary:
         """The day the game was started, for the pages' ``day`` filter (dates in the
         reader's language); None if the stored date cannot be read."""
         return _day(self.stored.created)
+
+    @property
+    def minutes(self) -> int | None:
+        """How long the game took (so far), its first change to its last; None when they were
+        one moment (a game imported whole)."""
+        return playtime.minutes(self.stored.created, self.stored.updated) or None
 
     @property
     def last_played(self) -> date | None:

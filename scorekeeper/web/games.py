@@ -40,12 +40,16 @@ def view_context(current: actions.Current) -> dict:
 # --- starting a game ----------------------------------------------------------------------
 
 
-def _new_game_form(
-    values: dict[str, str], errors: dict[str, str], rules: dict[str, list[Rule]] | None = None
+def new_game_form(
+    values: dict[str, str],
+    errors: dict[str, str],
+    rules: dict[str, list[Rule]] | None = None,
+    **extra: object,
 ) -> str:
     """The form; every house rule starts blank, meaning "as the chosen rules say".
 
     ``rules``: for a field's error, the rules it comes from, linked beside it.
+    ``extra``: a phase list's rating and the like (phase_lists.py).
     """
     return render_template(
         "new_game.html",
@@ -56,6 +60,7 @@ def _new_game_form(
         profiles=PROFILES,
         names=device.suggested_names(db()),
         table=_table_from(values.get("table", "")),
+        **extra,
     )
 
 
@@ -64,7 +69,7 @@ def _new_game_form(
 def new_game() -> Response | str | tuple[str, int]:
     if reading():
         prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
-        return _new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
+        return new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     table = _table_from(request.form.get("table", ""))
     seated = sorted(
@@ -94,7 +99,7 @@ def new_game() -> Response | str | tuple[str, int]:
             if problem.rule and problem.rule not in cited.setdefault(key, []):
                 cited[key].append(problem.rule)
     if errors:
-        return _new_game_form(values, errors, cited), 422
+        return new_game_form(values, errors, cited), 422
     state = {
         "rules": profile,
         "options": rules.changed_options(),
@@ -106,7 +111,7 @@ def new_game() -> Response | str | tuple[str, int]:
     follows = actions.next_at_table(db(), table_id) if table_id else None
     result = actions.start_game(db(), state, table_id=table_id, follows=follows)
     if isinstance(result, actions.Refused):  # the engine has the last word on what a game is
-        return _new_game_form(values, {"player-0": result.message}), 422
+        return new_game_form(values, {"player-0": result.message}), 422
     for pair in lookalikes(players):
         flash(_("Note: %(warning)s.", warning=lookalike_warning(*pair)))
     return _to_game(result)

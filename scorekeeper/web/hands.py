@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import replace
 
 from flask import (
     Blueprint,
@@ -136,7 +135,7 @@ def _before(number: int) -> tuple[Game, Standings, tuple[Kept, ...]]:
     current = game()
     if not 1 <= number <= len(current.game.hands):
         abort(404, _("There is no hand %(number)s in this game.", number=number))
-    before = replace(current.game, hands=current.game.hands[: number - 1])
+    before = current.game.before(number)
     kept = current.kept[: number - 1]
     return before, replay_from(before, kept).standings, kept
 

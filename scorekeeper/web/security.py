@@ -57,6 +57,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_SEND": "60 per minute",
     "RATE_LIMIT_CHECK": "300 per minute",
     "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
+    "RATE_LIMIT_RATE": "10 per minute; 200 per day",
 }
 
 View = TypeVar("View", bound=Callable)
@@ -105,6 +106,7 @@ creating = _limit_group("RATE_LIMIT_CREATE", ["POST"])  # games, tables, imports
 sending = _limit_group("RATE_LIMIT_SEND", ["POST"])  # players' own points
 checking = _limit_group("RATE_LIMIT_CHECK", None)  # the checkers' JSON API
 looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed or opened
+rating = _limit_group("RATE_LIMIT_RATE", None)  # rating phase lists: thousands of hands dealt each
 
 
 def _limit_views(app: Flask) -> None:

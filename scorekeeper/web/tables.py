@@ -94,7 +94,7 @@ def _render_table(status: int = 200, error: str | None = None):
 def table_stats():
     table = g.table
     played = [
-        PlayedGame(summary.game, summary.stored.updated)
+        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
         for summary in _summaries(table.id)
         if summary.standings.over
     ]
