@@ -91,7 +91,7 @@ def current(stored: store.StoredGame) -> Current:
     A version never changes once written, so the latest version read of each game
     is kept (per process) and the next request for it skips reading it again. Only
     the latest: a long game's kept states are thousands of objects, and every
-    object kept is one more for the garbage collector to walk (web/ready.py).
+    object kept is one more for the garbage collector to walk (ready.py).
     """
     found = _recent.get(stored.id)
     if found is None or found.stored != stored:  # the same row, or read it afresh

@@ -636,7 +636,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     from waitress import serve
 
     from . import workers
-    from .web.ready import ready
+    from .ready import ready
     from .web.security import count_setting
 
     if args.workers > 1 and workers.available():

@@ -8,7 +8,7 @@ import pytest
 from webutil import new_game
 
 from scorekeeper import catalogues, i18n
-from scorekeeper.web.language import Pseudo
+from scorekeeper.i18n import Pseudo
 
 
 def lang_of(page: str) -> str:

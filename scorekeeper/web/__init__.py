@@ -12,8 +12,6 @@ from . import (
     access,
     api,
     assets,
-    bgstats,
-    ending,
     errors,
     games,
     hands,
@@ -38,14 +36,24 @@ def register(app: Flask) -> None:
     security.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
-    ending.init_app(app)
+    games.init_app(app)
     phase_lists.init_app(app)
     live.htmx.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
-    for module in (home, games, hands, watch, players, tables, tools, api, printables, healthz):
-        app.register_blueprint(module.bp)
-    for module in (ending, bgstats, phase_lists):
+    for module in (
+        home,
+        games,
+        hands,
+        watch,
+        players,
+        tables,
+        tools,
+        phase_lists,
+        api,
+        printables,
+        healthz,
+    ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
     security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else

@@ -26,12 +26,11 @@ from ..rules.check import check_phase
 from ..rules.game import Game, GameError, HandRecord
 from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
-from ..rules.reasons import Reason
 from .access import db, public_url
 from .forms import JsonError, request_json
 from .phase_lists import rate_answer
 from .security import checking, creating, csrf_exempt, rating
-from .tools import BadRequest, Tool, make_tool, run_hit, run_solve
+from .tools import BadRequest, Tool, house_rules, make_tool, run_hit, run_solve
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
@@ -62,7 +61,8 @@ def api_error(error: ApiError) -> tuple[Response, int]:
 
 
 def _body() -> dict[str, Any]:
-    # Only a JSON content type is accepted: a cross-site HTML form cannot send one.
+    """The JSON object sent. Only a JSON content type is accepted: a cross-site HTML form
+    cannot send one."""
     if not request.is_json:
         raise ApiError(415, _("Send the body as JSON with Content-Type: application/json."))
     try:
@@ -84,10 +84,6 @@ def _links(stored: store.StoredGame) -> dict[str, str]:
     }
 
 
-def _problem_json(problem: Reason) -> dict[str, Any]:
-    return problem.to_json()
-
-
 def _refused(result: actions.Refused) -> ApiError:
     """A 422 with the reason, its rule and that rule's anchor on /rules, and each problem."""
     return ApiError(
@@ -95,7 +91,7 @@ def _refused(result: actions.Refused) -> ApiError:
         result.message,
         rule=str(result.rule) if result.rule else None,
         anchor=result.rule.anchor if result.rule else None,
-        problems=[_problem_json(p) for p in result.problems],
+        problems=[p.to_json() for p in result.problems],
     )
 
 
@@ -269,13 +265,7 @@ def _api(run: Callable[[Tool], Any], required: tuple[str, ...]):
     args = MultiDict(request.args)
     try:
         if request.is_json:
-            try:
-                body = request_json()
-            except JsonError as error:
-                return jsonify(error=_("The body cannot be read: %(reason)s.", reason=error)), 400
-            if not isinstance(body, dict):
-                return jsonify(error=_("send a JSON object")), 400
-            args = _body_args(body)
+            args = _body_args(_body())
         tool = make_tool(args)
     except BadRequest as error:
         return jsonify(error=error.message, field=error.field), 400
@@ -328,13 +318,10 @@ def solve():
 def rate():
     """How hard a phase list is (or a random one drawn): each phase's chance, easiest first."""
     args: dict[str, Any] = dict(request.args)
-    options: Any = {}
-    for pair in request.args.getlist("option"):
-        key, sep, value = pair.partition("=")
-        if not sep:
-            message = _("option %(option)r must look like key=value", option=pair)
-            raise ApiError(400, message, field="option")
-        options[key] = value
+    try:
+        options: Any = house_rules(request.args)
+    except BadRequest as error:
+        raise ApiError(400, error.message, field=error.field) from None
     if request.method == "POST":
         body = _body()
         options = body.pop("options", None) or {}

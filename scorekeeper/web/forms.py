@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import request
+from flask import abort, g, request
 
 from .. import actions
 from ..i18n import _
@@ -63,6 +63,23 @@ def request_json() -> Any:
     except UnicodeDecodeError:
         raise JsonError(_("the body is not UTF-8 text")) from None
     return parse_json(text)
+
+
+def version_seen() -> int:
+    """The game version the phone's page showed; saving against a stale one is a conflict."""
+    text = request.form.get("version", "").strip()
+    if not text:
+        return g.link.version
+    version = whole_number(text)
+    if version is None:
+        abort(
+            400,
+            _(
+                "This form does not say which version of the game it changes. Reload the "
+                "game and try again."
+            ),
+        )
+    return version
 
 
 # --- the hand form --------------------------------------------------------------------

@@ -38,6 +38,7 @@ from .forms import (
     problems_into,
     refusal_into,
     typed_into,
+    version_seen,
     whole_number,
 )
 from .games import after_change, hand_in_words, render_game
@@ -203,23 +204,6 @@ def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
 def delete(number: int):
     _before(number)
     return after_change(actions.delete(db(), g.link.game_id, version_seen(), number))
-
-
-def version_seen() -> int:
-    """The game version the phone's page showed; saving against a stale one is a conflict."""
-    text = request.form.get("version", "").strip()
-    if not text:
-        return g.link.version
-    version = whole_number(text)
-    if version is None:
-        abort(
-            400,
-            _(
-                "This form does not say which version of the game it changes. Reload the "
-                "game and try again."
-            ),
-        )
-    return version
 
 
 # --- undo and the history -------------------------------------------------------------

@@ -12,8 +12,6 @@ Unicode's isolate marks instead.
 
 from __future__ import annotations
 
-import gettext
-import re
 from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
@@ -82,35 +80,6 @@ def _same_site(target: str) -> str:
     return target
 
 
-class Pseudo(gettext.NullTranslations):
-    """English dressed up as ⟦Éñgłîšħ⟧, to find any text on a page that is not in a catalogue.
-
-    Placeholders (%(name)s) and HTML tags are kept as they are.
-    """
-
-    LOOKS = str.maketrans("aceinosuyACEINOSUY", "àçéîñöšûýÀÇÉÎÑÖŠÛÝ")
-    KEEP = re.compile(r"(%\(\w+\)[sd]|%%|<[^>]*>|&\w+;)")
-
-    def gettext(self, message: str) -> str:
-        return self.dress(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.dress(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self.dress(message)
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return self.dress(msgid1 if n == 1 else msgid2)
-
-    def dress(self, message: str) -> str:
-        pieces = self.KEEP.split(message)
-        dressed = "".join(
-            piece if i % 2 else piece.translate(self.LOOKS) for i, piece in enumerate(pieces)
-        )
-        return f"⟦{dressed}⟧"
-
-
 def day_of(day: date | None) -> Markup:
     """A day as the reader's language writes it, marked up as a <time>."""
     if day is None:
@@ -129,7 +98,7 @@ def bdi_join(names: Iterable[object], separator: str = ", ") -> Markup:
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
     Babel(app, locale_selector=_locale)
-    pseudo = Pseudo()
+    pseudo = i18n.Pseudo()
 
     # The first hook of a request (URL values are read before any before_request), so a
     # game that is not found while its URL is read gets its 404 in the reader's language.

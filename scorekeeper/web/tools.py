@@ -80,17 +80,22 @@ def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
         label = _("%(player)s, phase %(phase)s", player=player.name, phase=player.phase)
         return game.rules, game.rules.profile, phase, label
     profile = args.get("rules", "official")
+    try:
+        rules = make_rules(profile, house_rules(args))
+    except RulesError as error:
+        raise BadRequest("rules", str(error)) from None
+    return rules, profile, _phase_number(args, rules, default=rules.sequence[0]), None
+
+
+def house_rules(args: MultiDict) -> dict[str, str]:
+    """The house rules asked for, each as option=key=value."""
     options = {}
     for pair in args.getlist("option"):
         key, sep, value = pair.partition("=")
         if not sep:
             raise BadRequest("option", _("option %(option)r must look like key=value", option=pair))
         options[key] = value
-    try:
-        rules = make_rules(profile, options)
-    except RulesError as error:
-        raise BadRequest("rules", str(error)) from None
-    return rules, profile, _phase_number(args, rules, default=rules.sequence[0]), None
+    return options
 
 
 def _phase_number(args: MultiDict, rules: Rules, default: int) -> int:

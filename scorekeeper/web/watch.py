@@ -16,13 +16,14 @@ guessing within it is hopeless (docs/decisions.md).
 
 from __future__ import annotations
 
+import json
 from typing import NamedTuple
 
 from flask import Blueprint, Flask, abort, g, redirect, render_template, request, url_for
 from werkzeug.routing import BaseConverter, ValidationError
 from werkzeug.wrappers import Response
 
-from .. import codes, store, tables
+from .. import bgstats, codes, store, tables
 from ..i18n import _
 from ..printing.link import printed_link, site
 from . import device, live
@@ -173,3 +174,35 @@ def watch_code(stored: store.StoredGame | None) -> WatchCode | None:
     view_url = public_url("watch.view", game_id=stored.id)
     code = stored.code
     return WatchCode(codes.grouped(code), site(view_url), printed_link(view_url, code))
+
+
+# --- a finished game for BG Stats (the push link, and the play as JSON) -----------------
+# Both show only what the watch page shows; a list of games links to the push link rather
+# than building a play for every game it lists.
+
+
+def _play() -> dict:
+    current = game()
+    try:
+        return bgstats.play(current.game, current.standings, bgstats.facts(db(), current.stored))
+    except bgstats.NotFinished as error:
+        abort(409, str(error))
+
+
+@bp.get("/v/<game_id>/bgstats")
+def bgstats_push() -> Response:
+    """Straight on to BG Stats' import dialog."""
+    return redirect(bgstats.push_link(_play()), 303)
+
+
+@bp.get("/v/<game_id>/bgstats.json")
+def bgstats_download() -> Response:
+    """The play as a file, for BG Stats' import or to keep."""
+    return Response(
+        json.dumps(_play(), ensure_ascii=False, indent=2),
+        mimetype="application/json",
+        headers={
+            "Content-Disposition": 'attachment; filename="phase10-play.bgsplay.json"',
+            "Cache-Control": "no-store",
+        },
+    )

@@ -22,7 +22,7 @@ from babel import localedata
 from flask import Flask
 from flask.logging import default_handler
 
-from .. import i18n
+from . import i18n
 
 LOG_FORMAT = "[%(asctime)s] %(levelname)s in %(module)s: %(message)s"  # Flask's own
 
