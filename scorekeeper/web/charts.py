@@ -9,7 +9,7 @@ shortened, a total never.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..i18n import _, isolate
 from ..rules.game import Game
@@ -138,19 +138,7 @@ def _spread(lines: list[Line]) -> list[Line]:
     lowest = HEIGHT - EDGE - FONT * 0.4 - 4
     shift = max(0.0, ys[-1] - lowest) if ys else 0.0
     ys = [max(y - shift, EDGE + FONT * 0.8 - 4) for y in ys]
-    return [
-        Line(
-            line.name,
-            line.seat,
-            line.points,
-            line.end_x,
-            round(y, 1),
-            line.total,
-            line.dash,
-            line.label,
-        )
-        for line, y in zip(lines, ys, strict=True)
-    ]
+    return [replace(line, end_y=round(y, 1)) for line, y in zip(lines, ys, strict=True)]
 
 
 # --- a table's statistics ---------------------------------------------------------------

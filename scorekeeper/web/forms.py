@@ -65,21 +65,23 @@ def request_json() -> Any:
     return parse_json(text)
 
 
+def form_number(name: str, default: int, message: str) -> int:
+    """A number the page itself put in its form (the game's version, a hand's number):
+    ``default`` when absent, a 400 with ``message`` when it is not a number."""
+    text = request.form.get(name, "").strip()
+    number = whole_number(text) if text else default
+    if number is None:
+        abort(400, message)
+    return number
+
+
 def version_seen() -> int:
     """The game version the phone's page showed; saving against a stale one is a conflict."""
-    text = request.form.get("version", "").strip()
-    if not text:
-        return g.link.version
-    version = whole_number(text)
-    if version is None:
-        abort(
-            400,
-            _(
-                "This form does not say which version of the game it changes. Reload the "
-                "game and try again."
-            ),
-        )
-    return version
+    message = _(
+        "This form does not say which version of the game it changes. Reload the game and "
+        "try again."
+    )
+    return form_number("version", g.link.version, message)
 
 
 # --- the hand form --------------------------------------------------------------------

@@ -33,13 +33,13 @@ from ..table_archive import csv_cell
 from .access import db, game, opened
 from .forms import (
     HandForm,
+    form_number,
     form_values,
     parse_hand,
     problems_into,
     refusal_into,
     typed_into,
     version_seen,
-    whole_number,
 )
 from .games import after_change, hand_in_words, render_game
 from .security import reading
@@ -50,13 +50,8 @@ bp = Blueprint("hands", __name__)
 @bp.post("/g/<game_id>/<key>/hands")
 def record():
     current = game()
-    text = request.form.get("hand_number", "").strip()
-    number = whole_number(text) if text else current.standings.hand_number
-    if number is None:
-        abort(
-            400,
-            _("This form does not say which hand it records. Reload the game and try again."),
-        )
+    message = _("This form does not say which hand it records. Reload the game and try again.")
+    number = form_number("hand_number", current.standings.hand_number, message)
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
         typed_into(form, current.game, current.game, current.kept)

@@ -109,20 +109,6 @@ looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed
 rating = _limit_group("RATE_LIMIT_RATE", None)  # rating phase lists: thousands of hands dealt each
 
 
-def _limit_views(app: Flask) -> None:
-    """Give each marked view its group's limit (Flask-Limiter, one limiter per app)."""
-    limiter = Limiter(get_remote_address, app=app)
-    for endpoint, view in list(app.view_functions.items()):
-        marked = _limited.get(_name(view))
-        if marked is not None:
-            group, methods = marked
-            limit = limiter.shared_limit(_configured(group), scope=group, methods=methods)
-            # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
-            app.view_functions[endpoint] = cast("RouteCallable", limit(view))
-        if _name(view) in _unlimited:
-            limiter.exempt(view)
-
-
 def _configured(group: str) -> Callable[[], str]:
     return lambda: current_app.config[group]
 
@@ -141,12 +127,22 @@ class RedactKeys(logging.Filter):
 
 
 def limit_views(app: Flask) -> None:
-    """After the blueprints are registered: the rate limits of the views marked for them."""
+    """After the blueprints are registered: each marked view gets its group's limit
+    (Flask-Limiter, one limiter per app)."""
     for key, value in LIMITS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
-    _limit_views(app)
+    limiter = Limiter(get_remote_address, app=app)
+    for endpoint, view in list(app.view_functions.items()):
+        marked = _limited.get(_name(view))
+        if marked is not None:
+            group, methods = marked
+            limit = limiter.shared_limit(_configured(group), scope=group, methods=methods)
+            # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
+            app.view_functions[endpoint] = cast("RouteCallable", limit(view))
+        if _name(view) in _unlimited:
+            limiter.exempt(view)
 
 
 class SettingError(ValueError):
@@ -208,7 +204,7 @@ def init_app(app: Flask) -> None:
         if request.method in SAFE_METHODS or app.config.get("CSRF_DISABLED"):
             return
         view = app.view_functions.get(request.endpoint or "")
-        if view is not None and f"{view.__module__}.{view.__name__}" in _exempt:
+        if view is not None and _name(view) in _exempt:
             return
         sent = request.headers.get(HEADER) or request.form.get(FIELD, "")
         expected = session.get(FIELD, "")
