@@ -105,15 +105,31 @@ def wait_for(url: str, process: subprocess.Popen) -> None:
             time.sleep(0.1)
 
 
-def start_app(port: int, database: Path, log: Path) -> subprocess.Popen:
-    """`scorekeeper serve` as a family starts it (the console script of this venv)."""
+# What `--without` turns off in the server, to see what each piece of machinery saves.
+WITHOUT = {
+    "held-polls": "",  # SCOREKEEPER_POLL_HOLD=0: every poll answered at once (set below)
+    "shared-fragments": "import scorekeeper.web.live as m; m.SHARED = 0",
+    "recent-games": "import scorekeeper.actions as m; m.RECENT_GAMES = 0",
+    "gc-freeze": "import gc; gc.freeze = lambda: None",
+}
+
+
+def start_app(port: int, database: Path, log: Path, without: str | None = None) -> subprocess.Popen:
+    """`scorekeeper serve` as a family starts it (the console script of this venv), or the
+    same with one piece of machinery turned off."""
     script = Path(sys.executable).with_name("scorekeeper")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "scorekeeper.cli"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if without == "held-polls":
+        env["SCOREKEEPER_POLL_HOLD"] = "0"
+    elif without:
+        run = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+        command = [sys.executable, "-c", f"{WITHOUT[without]}; {run}"]
     process = subprocess.Popen(
         [*command, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(database)],
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=env,
     )
     wait_for(f"http://127.0.0.1:{port}/rules", process)
     return process
@@ -246,6 +262,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="20 s idle windows, not 60 s")
     parser.add_argument("--bare", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--without", choices=WITHOUT, help="turn one piece of machinery off")
     args = parser.parse_args()
     if args.bare:
         serve_bare(args.bare)
@@ -258,7 +275,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         log = Path(folder) / "serve.log"
-        server = start_app(port, Path(folder) / "games.sqlite3", log)
+        server = start_app(port, Path(folder) / "games.sqlite3", log, args.without)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
@@ -271,6 +288,8 @@ def main() -> None:
             server.terminate()
             server.wait()
     print(f"one scorekeeper page and {WATCHERS} watch pages; idle windows of {idle:.0f} s")
+    if args.without:
+        print(f"without: {args.without}")
     print(
         "| | idle table-minute (CPU) | recorded hand (CPU, median / max) | every screen shows it |"
     )
