@@ -2,7 +2,8 @@
 
 A submission is only a suggestion for one player's line of the current hand:
 nothing reaches the game until the scorekeeper saves the hand. A player can
-send again to change it; the latest one counts.
+send again to change it; the latest one counts. Entries stay with their hand's
+number: if that hand is undone, what the players sent fills the form again.
 """
 
 from __future__ import annotations
@@ -46,13 +47,6 @@ def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
         )
 
 
-def clear(db: Database, game_id: str, hand_number: int) -> None:
-    """The hand was recorded: what was sent for it is used up (Undo does not bring it back)."""
-    db.execute(
-        "DELETE FROM hand_entries WHERE game_id = ? AND hand_number = ?", [game_id, hand_number]
-    )
-
-
 def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
     """This hand's submissions by seat."""
     rows = db.execute(  # not db.query, which wraps a read in a savepoint
@@ -64,17 +58,6 @@ def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
         seat: Entry(seat, points, bool(made), bool(went_out), at)
         for seat, points, made, went_out, at in rows
     }
-
-
-def waiting(db: Database, game_id: str, hand_number: int) -> bool:
-    """Whether any player has sent points for this hand."""
-    return (
-        db.execute(
-            "SELECT 1 FROM hand_entries WHERE game_id = ? AND hand_number = ? LIMIT 1",
-            [game_id, hand_number],
-        ).fetchone()
-        is not None
-    )
 
 
 def form_values(found: dict[int, Entry]) -> dict[str, str]:
