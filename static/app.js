@@ -381,6 +381,5 @@
     if (refused && event.detail.target === document.body) { refused.focus({ preventScroll: true }); }
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

@@ -210,7 +210,7 @@ def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
         scorer.context.close()
 
 
-def test_polling_at_the_end_is_the_cheap_check_and_a_reopening_correction_shows(browser, server):
+def test_a_finished_game_keeps_polling_cheaply_and_a_reopening_correction_shows(browser, server):
     scorer = _open(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"], first="1")
     watcher = _watchers(browser, scorer.url)["watcher"]
