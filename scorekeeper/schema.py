@@ -4,6 +4,11 @@
 table by table). Files written by earlier versions of the app are brought up to
 it by the migrations below, applied at start-up by sqlite-utils ``Migrations``
 (set ``scorekeeper``), each once, each safe on a file that already has it.
+``links-follows-entries`` creates whatever tables and indexes an older file lacks
+from ``SCHEMA`` itself (``CREATE ... IF NOT EXISTS``), so a column added to a
+table later needs a step of its own that adds it where it is missing, as
+``roster-player-ids`` does. tests/test_schema_upgrade.py opens a file written by
+the previous main.
 """
 
 from __future__ import annotations
