@@ -55,6 +55,8 @@ class DatabaseFile:
     def written(self) -> None:
         """A write was committed: wake the waiting polls; copy the log into the file soon."""
         with self._committed:
+            if self._watch is not None:  # this commit is not another process's news
+                self._data_version = self._read_data_version()
             self.commits += 1
             self._committed.notify_all()
         self._written.set()
@@ -90,16 +92,23 @@ class DatabaseFile:
         if now - self._noticed < NOTICE:
             return
         self._noticed = now
-        try:
-            if self._watch is None:
-                self._watch = sqlite3.connect(self.path, check_same_thread=False)
-            version = self._watch.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error:
+        version = self._read_data_version()
+        if version is None:
             return  # the pages' own reads say what is wrong
         if self._data_version is not None and version != self._data_version:
             self.commits += 1
             self._committed.notify_all()
         self._data_version = version
+
+    def _read_data_version(self) -> int | None:
+        """SQLite's count of other connections' commits, as this process's watcher sees it
+        (called with ``_committed`` held)."""
+        try:
+            if self._watch is None:
+                self._watch = sqlite3.connect(self.path, check_same_thread=False)
+            return self._watch.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            return None
 
     def stop(self) -> None:
         """Stop the background checkpoints (the app is stopping, or a test ended)."""

@@ -20,6 +20,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -236,7 +237,8 @@ def wait_for_commit(db: Database, seen: int | None, timeout: float) -> int:
     """The count of commits to ``db``'s file seen by this process, after waiting at most
     ``timeout`` seconds for one more than ``seen`` (None: just the count)."""
     file = _file_of.get(db.conn)
-    if file is None:  # an in-memory database: nothing to wait for
+    if file is None:  # an in-memory database is this connection's alone: no commit will come
+        time.sleep(timeout if seen is not None else 0)
         return 0
     return file.commits if seen is None else file.wait_for_commit(seen, timeout)
 
