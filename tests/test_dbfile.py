@@ -68,14 +68,6 @@ def test_closing_stops_the_background_copies(path):
 
 # --- word of each commit --------------------------------------------------------------------
 
-STATE = {
-    "rules": "official",
-    "options": {},
-    "players": ["Ann", "Bob"],
-    "dealer": "Ann",
-    "hands": [],
-}
-
 
 @pytest.fixture
 def db(path, monkeypatch):
@@ -84,17 +76,17 @@ def db(path, monkeypatch):
 
 
 def test_this_processs_commit_wakes_the_polls_once(db):
-    store.create_game(db, STATE)
+    store.create_game(db, {**BIG_GAME, "hands": []})
     seen = store.wait_for_commit(db, None, 0)
     assert store.wait_for_commit(db, seen, 0.01) == seen  # nothing new: the watcher's baseline
-    store.create_game(db, STATE)
+    store.create_game(db, {**BIG_GAME, "hands": []})
     assert store.wait_for_commit(db, seen, 0.01) == seen + 1
     # the watcher sees the file changed, but that was this process's own commit, told already
     assert store.wait_for_commit(db, seen + 1, 0.01) == seen + 1
 
 
 def test_another_processs_commit_wakes_the_polls(db, path):
-    store.create_game(db, STATE)
+    store.create_game(db, {**BIG_GAME, "hands": []})
     seen = store.wait_for_commit(db, None, 0)
     assert store.wait_for_commit(db, seen, 0.01) == seen
     other = sqlite3.connect(path)  # as `scorekeeper import` would write
