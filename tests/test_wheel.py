@@ -8,7 +8,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import venv
 import zipfile
 from pathlib import Path
 
@@ -58,17 +57,20 @@ def test_the_wheel_holds_every_template_and_static_file(wheel):
     assert {f"scorekeeper/docs/{name}" for name in pages} <= names
 
 
-def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
+def test_pipx_installs_the_wheel_and_its_command_serves_pages_and_htmx(wheel, tmp_path):
+    """The README's one-line install for a laptop: pipx, then `scorekeeper serve`."""
+    pipx = {name: str(tmp_path / "pipx" / name) for name in ("PIPX_HOME", "PIPX_BIN_DIR")}
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True
+        [sys.executable, "-m", "pipx", "install", str(wheel)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **pipx, "PIPX_MAN_DIR": str(tmp_path / "pipx" / "man")},
     )
+    command = Path(pipx["PIPX_BIN_DIR"]) / "scorekeeper"
     port = free_port()
     data_home = tmp_path / "home" / ".local" / "share"  # where a pipx install keeps games
     server = subprocess.Popen(
-        [str(env_dir / "bin" / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,  # nowhere near the checkout
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
