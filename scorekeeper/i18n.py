@@ -1,4 +1,5 @@
-"""The app's words in the players' language: English, German, Spanish, French and Italian.
+"""The app's words in the players' language: English, German, Spanish, French, Italian and
+Polish.
 
 Every text a player reads is written in English in the code and marked with
 ``_`` (or ``ngettext`` when it counts something, ``pgettext`` when one English
@@ -36,6 +37,7 @@ LANGUAGES: dict[str, str] = {
     "es": "Español",
     "fr": "Français",
     "it": "Italiano",
+    "pl": "Polski",
 }
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -98,7 +100,7 @@ def using(language: str) -> Iterator[str]:
 
 
 def language() -> str:
-    """The language being spoken: 'en', 'de', 'es', 'fr' or 'it'."""
+    """The language being spoken: 'en', 'de', 'es', 'fr', 'it' or 'pl'."""
     return _active.get()[0]
 
 

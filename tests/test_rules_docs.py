@@ -52,6 +52,7 @@ def test_every_language_has_its_own_rules_page(lang):
         ("es-MX,es;q=0.8", "Puntos de las cartas"),
         ("fr-CA,fr;q=0.9", "Points des cartes"),
         ("it-IT,it;q=0.9", "Punti delle carte"),
+        ("pl-PL,pl;q=0.9", "Punkty za karty"),
     ],
 )
 def test_a_reader_gets_the_rules_in_their_language_with_the_same_anchors(client, accept, heading):
@@ -152,6 +153,7 @@ def test_a_translation_writes_the_phases_in_the_glossary_words(lang):
         ("es", ["Comodín", "Salto", "ronda", "añadir", "grupo de 3", "escalera de 4"]),
         ("fr", ["Joker", "Passe", "manche", "ajouter", "brelan", "suite de 4", "finir"]),
         ("it", ["Jolly", "Salta", "mano", "attaccare", "set di 3", "scala di 4", "chiude"]),
+        ("pl", ["Joker", "Stop", "rozdanie", "dokładać", "trójka", "strit z 4 kart", "wychodzi"]),
     ],
 )
 def test_a_translation_speaks_the_table_words(lang, words):
