@@ -345,7 +345,7 @@ def test_standings_refuses_a_file_built_to_crash_it_with_exit_2(tmp_path, capsys
     assert says in capsys.readouterr().err
 
 
-# --- in German, Spanish, French, Italian, ... ---------------------------------------------------------------
+# --- in the other languages ------------------------------------------------------------
 
 TWO_GROUPS = ["check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7"]
 

@@ -492,7 +492,10 @@ NEEDS = {
         r"Cada jugador necesita (\d+) tarjetas?\.",
         r"Esta página tiene tarjetas para (\d+) jugador",
     ),
-    "fr": (r"Chaque joueur a besoin de (\d+) cartes?\.", r"Cette page a des cartes pour (\d+) joueur"),
+    "fr": (
+        r"Chaque joueur a besoin de (\d+) cartes?\.",
+        r"Cette page a des cartes pour (\d+) joueur",
+    ),
     "it": (
         r"Ogni giocatore ha bisogno di (\d+) cart[ae]\.",
         r"Questa pagina ha carte per (\d+) giocator",

@@ -119,7 +119,9 @@ def glossary_phases() -> dict[str, dict[int, str]]:
     columns are named as the language switcher names the languages ("Deutsch", "Français")."""
     text = (SOURCE / "docs" / "i18n-glossary.md").read_text(encoding="utf-8")
     table = text.split("### The phases, written out", 1)[1].split("\n\n", 2)[1]
-    rows = [[cell.strip() for cell in row.strip().strip("|").split("|")] for row in table.splitlines()]
+    rows = [
+        [cell.strip() for cell in row.strip().strip("|").split("|")] for row in table.splitlines()
+    ]
     codes = {name: code for code, name in i18n.LANGUAGES.items()}
     columns = [codes[name] for name in rows[0][1:]]
     phases: dict[str, dict[int, str]] = {code: {} for code in columns}
