@@ -1,4 +1,5 @@
-"""The app's words in the players' language: English, German and Spanish.
+"""The app's words in the players' language: English, German, Spanish, French, Italian and
+Polish.
 
 Every text a player reads is written in English in the code and marked with
 ``_`` (or ``ngettext`` when it counts something, ``pgettext`` when one English
@@ -30,7 +31,14 @@ from pathlib import Path
 from babel.numbers import format_percent
 from babel.support import Translations
 
-LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "pl": "Polski",
+}
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -92,7 +100,7 @@ def using(language: str) -> Iterator[str]:
 
 
 def language() -> str:
-    """The language being spoken: 'en', 'de' or 'es'."""
+    """The language being spoken: 'en', 'de', 'es', 'fr', 'it' or 'pl'."""
     return _active.get()[0]
 
 

@@ -22,7 +22,7 @@ from scorekeeper.printing.layout import MIN_FONT_SIZE
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
 
-LANGUAGES = ("en", "de", "es")
+LANGUAGES = tuple(i18n.LANGUAGES)  # every language the app speaks
 NAMES = ["José", "Zoë", "Дмитрий", "李雷", "王芳", "שרה", "محمد", "Ελένη"]
 VIEW_URL = "http://192.168.1.20:5010/v/g0plOYlSOpy2OZGv_wCYYQ"
 CODE = "ABCD0EFGH1JKMNPQ"

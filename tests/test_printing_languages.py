@@ -41,6 +41,7 @@ from scorekeeper.rules.house_rules import profile_title
 from scorekeeper.rules.phases import Rules, make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
+TRANSLATED = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
 PLACEHOLDER = re.compile(r"%\(\w+\)\d*[sr]")
 FINISHED = [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 55}}] * 10
 
@@ -170,6 +171,9 @@ def test_a_tie_a_tiebreak_and_a_game_in_progress_are_said_in_the_language(
         ("en", "Ann won after 10 hands with 1,000 points."),
         ("de", "Ann hat nach 10 Runden mit 1.000 Punkten gewonnen."),
         ("es", "Ann ganó tras 10 rondas con 1.000 puntos."),
+        ("fr", "Ann a gagné après 10 manches avec 1 000 points."),
+        ("it", "Ann ha vinto dopo 10 mani con 1.000 punti."),
+        ("pl", "Wygrywa Ann po 10 rozdaniach, punkty: 1 000."),
     ],
 )
 def test_numbers_in_a_sentence_are_written_as_the_language_writes_them(language, said):
@@ -205,7 +209,7 @@ def test_every_house_rule_is_said_in_the_language(language):
     assert leftovers(text, language, rules) == []
 
 
-@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize(
     ("rules", "kwargs"),
     [
@@ -227,13 +231,13 @@ def test_no_translated_sheet_text_is_clipped_or_overlapping(language, rules, kwa
         assert overlapping(page) == []
 
 
-@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("large", [False, True], ids=["regular", "large"])
 def test_a_games_sheet_with_a_tiebreak_labels_its_row_inside_the_column(language, large, tmp_path):
     game = tied(50)
     with i18n.using(language):
         data = game_sheet(game, view_url="https://phase10.test/v/abcdefghijkl", large=large)
-    label = "Stechen" if language == "de" else "Empate"
+        label = i18n.pgettext("score sheet", "Tie")
     column = (sheet_layout.LARGE if large else sheet_layout.REGULAR).hand_column
     for page in word_boxes(data, tmp_path):
         assert overlapping(page) == []
@@ -331,7 +335,7 @@ def test_the_two_deck_guide_is_one_page_in_the_language(language, said):
     assert leftovers(text, language, rules) == []
 
 
-@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_longest_guide_still_fits_one_page_in_the_language(language, tmp_path):
     rules = make_rules("super-wild", {"suits": "H=B,D=G,C=R,S=Y"})
     with i18n.using(language):
@@ -351,7 +355,7 @@ def test_english_prints_as_before_after_printing_in_another_language():
     assert build() == (PRINTABLES / name).read_bytes() != german
 
 
-@pytest.mark.parametrize("language", ["de", "es"])
+@pytest.mark.parametrize("language", TRANSLATED)
 def test_the_translated_printables_folders_are_not_stale(language, tmp_path):
     fresh = {path.name: path.read_bytes() for path in write_standard_set(tmp_path, language)}
     folder = PRINTABLES / language
@@ -488,10 +492,19 @@ NEEDS = {
         r"Cada jugador necesita (\d+) tarjetas?\.",
         r"Esta página tiene tarjetas para (\d+) jugador",
     ),
+    "fr": (
+        r"Chaque joueur a besoin de (\d+) cartes?\.",
+        r"Cette page a des cartes pour (\d+) joueur",
+    ),
+    "it": (
+        r"Ogni giocatore ha bisogno di (\d+) cart[ae]\.",
+        r"Questa pagina ha carte per (\d+) giocator",
+    ),
+    "pl": (r"Każdy gracz potrzebuje (\d+) kart[y]?\.", r"Na tej stronie są karty dla (\d+) gracz"),
 }
 
 
-@pytest.mark.parametrize("language", ["en", "de", "es"])
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
 @pytest.mark.parametrize("profile", ["official", "plus10", "super-wild", "masters", "mixed-up"])
 def test_the_cards_say_how_many_each_player_needs_and_how_many_players_a_page_serves(
     language, profile

@@ -12,6 +12,9 @@ HINT = {
     "en": "More players to the side",
     "de": "Weitere Spieler daneben",
     "es": "Hay más jugadores al lado",
+    "fr": "D'autres joueurs sur le côté",
+    "it": "Altri giocatori a lato",
+    "pl": "Więcej graczy z boku",
 }
 # Resolves once the page has drawn two more frames: what it shows has caught up with a change.
 NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
@@ -34,7 +37,7 @@ def _inside(inner: dict, outer: dict) -> bool:
     )
 
 
-@pytest.mark.parametrize("language", ["en", "de", "es"])
+@pytest.mark.parametrize("language", HINT)
 @pytest.mark.parametrize("players", [4, 6])
 @pytest.mark.parametrize("width", [360, 390])
 def test_every_fix_link_is_whole_and_the_hand_number_stays(

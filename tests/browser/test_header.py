@@ -11,7 +11,14 @@ import pytest
 from pages import served, start_table
 
 WIDTHS = (360, 390, 430)
-LOCALES = {"en": "en-US", "de": "de-DE", "es": "es-ES"}
+LOCALES = {
+    "en": "en-US",
+    "de": "de-DE",
+    "es": "es-ES",
+    "fr": "fr-FR",
+    "it": "it-IT",
+    "pl": "pl-PL",
+}
 
 HEADER = r"""() => {
   const box = (element) => {
