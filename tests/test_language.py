@@ -24,6 +24,11 @@ def lang_of(page: str) -> str:
         ("it-IT,it;q=0.9,en;q=0.5", "it", "Regole"),
         ("nl-NL,nl;q=0.9", "en", "Rules"),
         ("nl;q=0.9,es;q=0.5", "es", "Reglas"),
+        # a phone that names only its region's language still gets it, before a second choice
+        ("fr-FR,en;q=0.5", "fr", "Règles"),
+        ("it-CH,de;q=0.5", "it", "Regole"),
+        ("pl-PL", "pl", "Zasady"),
+        ("de;q=0,es", "es", "Reglas"),  # q=0: not German
     ],
 )
 def test_the_browser_language_decides(client, accept, lang, rules):

@@ -47,8 +47,11 @@ def choice(cookie: str | None, accepted: str | None) -> str:
     """The language for this cookie and Accept-Language header (each pair is read once)."""
     if chosen := i18n.supported(cookie):
         return chosen
-    found = parse_accept_header(accepted, LanguageAccept).best_match(i18n.LANGUAGES)
-    return found or i18n.DEFAULT
+    # Best first; "fr-FR" is French even when a bare "en" comes after it.
+    for wanted, quality in parse_accept_header(accepted, LanguageAccept):
+        if quality > 0 and (found := i18n.supported(wanted)):
+            return found
+    return i18n.DEFAULT
 
 
 _LOCALES = {code: Locale.parse(code) for code in i18n.LANGUAGES}
