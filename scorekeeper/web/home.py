@@ -4,9 +4,9 @@ The rules page is docs/rules.md (or its translation), rendered once on the
 server, at /rules. Every verdict on screen links the rule that decides it there,
 as "Rule 8: card points ›" pointing at /rules#card-points. The document is ours
 and trusted; raw HTML in it is still switched off, and headings written as
-``## Card points {#card-points}`` get that anchor as their id. The German and
-Spanish pages (docs/rules.de.md, docs/rules.es.md) keep the same anchors, so a
-rule link works in every language.
+``## Card points {#card-points}`` get that anchor as their id. The translated
+pages (docs/rules.<language>.md) keep the same anchors, so a rule link works in
+every language.
 """
 
 from __future__ import annotations
