@@ -62,7 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         POLL_SECONDS=2,  # a page asks again this soon after its last answer...
-        POLL_HOLD=15,  # ...which waits up to this long for the game to change (web/live.py)
+        POLL_HOLD=30,  # ...which waits up to this long for the game to change (web/live.py)
         # The device's memory (web/device.py) lasts a year, signed afresh whenever it is
         # used to open a game or table, not on every request.
         PERMANENT_SESSION_LIFETIME=timedelta(days=365),
