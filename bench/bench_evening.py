@@ -4,6 +4,7 @@ Not a test: it prints figures (docs/benchmarks.md has them and says how to read 
 
     .venv/bin/python bench/bench_evening.py           # about 4 minutes, loopback only
     .venv/bin/python bench/bench_evening.py --quick   # shorter idle windows, for a first look
+    .venv/bin/python bench/bench_evening.py --without shared-fragments   # what one piece saves
 
 A real `scorekeeper serve` (waitress, as a family starts it) and Debian's chromium
 driven by Playwright: one scorekeeper page and five watch pages of one game, each in
@@ -260,7 +261,12 @@ def measure_size(browser, base: str, pid: int, at_hand: int, idle: float) -> dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="20 s idle windows, not 60 s")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="20 s idle windows, not 60 s: recorded hands as in full, idle figures rough "
+        "(a page's held poll ends about every 32 s)",
+    )
     parser.add_argument("--bare", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--without", choices=WITHOUT, help="turn one piece of machinery off")
     args = parser.parse_args()
