@@ -196,7 +196,7 @@ def _answer(current: actions.Current, status: int, **extra: Any):
 
 @bp.post("/games/<game_id>/<key>/hands")
 @csrf_exempt
-def record_hand():
+def record_hand() -> Response:
     """Record hand N: 201 when saved, 200 when this very hand was saved already."""
     current = _current()
     number, raw = _request_hand()
@@ -315,7 +315,7 @@ def solve():
 @bp.route("/rate", methods=["GET", "POST"])
 @csrf_exempt
 @rating
-def rate():
+def rate() -> tuple[Response, int]:
     """How hard a phase list is (or a random one drawn): each phase's chance, easiest first."""
     args: dict[str, Any] = dict(request.args)
     try:
