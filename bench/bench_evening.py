@@ -4,6 +4,7 @@ Not a test: it prints figures (docs/benchmarks.md has them and says how to read 
 
     .venv/bin/python bench/bench_evening.py           # about 4 minutes, loopback only
     .venv/bin/python bench/bench_evening.py --quick   # shorter idle windows, for a first look
+    .venv/bin/python bench/bench_evening.py --without shared-fragments   # what one piece saves
 
 A real `scorekeeper serve` (waitress, as a family starts it) and Debian's chromium
 driven by Playwright: one scorekeeper page and five watch pages of one game, each in
@@ -105,15 +106,31 @@ def wait_for(url: str, process: subprocess.Popen) -> None:
             time.sleep(0.1)
 
 
-def start_app(port: int, database: Path, log: Path) -> subprocess.Popen:
-    """`scorekeeper serve` as a family starts it (the console script of this venv)."""
+# What `--without` turns off in the server, to see what each piece of machinery saves.
+WITHOUT = {
+    "held-polls": "",  # SCOREKEEPER_POLL_HOLD=0: every poll answered at once (set below)
+    "shared-fragments": "import scorekeeper.web.live as m; m.SHARED = 0",
+    "recent-games": "import scorekeeper.actions as m; m.RECENT_GAMES = 0",
+    "gc-freeze": "import gc; gc.freeze = lambda: None",
+}
+
+
+def start_app(port: int, database: Path, log: Path, without: str | None = None) -> subprocess.Popen:
+    """`scorekeeper serve` as a family starts it (the console script of this venv), or the
+    same with one piece of machinery turned off."""
     script = Path(sys.executable).with_name("scorekeeper")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "scorekeeper.cli"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if without == "held-polls":
+        env["SCOREKEEPER_POLL_HOLD"] = "0"
+    elif without:
+        run = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+        command = [sys.executable, "-c", f"{WITHOUT[without]}; {run}"]
     process = subprocess.Popen(
         [*command, "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(database)],
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=env,
     )
     wait_for(f"http://127.0.0.1:{port}/rules", process)
     return process
@@ -244,8 +261,14 @@ def measure_size(browser, base: str, pid: int, at_hand: int, idle: float) -> dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="20 s idle windows, not 60 s")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="20 s idle windows, not 60 s: recorded hands as in full, idle figures rough "
+        "(a page's held poll ends about every 32 s)",
+    )
     parser.add_argument("--bare", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--without", choices=WITHOUT, help="turn one piece of machinery off")
     args = parser.parse_args()
     if args.bare:
         serve_bare(args.bare)
@@ -258,7 +281,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         log = Path(folder) / "serve.log"
-        server = start_app(port, Path(folder) / "games.sqlite3", log)
+        server = start_app(port, Path(folder) / "games.sqlite3", log, args.without)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
@@ -271,7 +294,11 @@ def main() -> None:
             server.terminate()
             server.wait()
     print(f"one scorekeeper page and {WATCHERS} watch pages; idle windows of {idle:.0f} s")
-    print("| | idle table-minute (CPU) | recorded hand (CPU, median / max) | every screen shows it |")
+    if args.without:
+        print(f"without: {args.without}")
+    print(
+        "| | idle table-minute (CPU) | recorded hand (CPU, median / max) | every screen shows it |"
+    )
     print("|---|---|---|---|")
     for size, result in results.items():
         hand_ms = result["hand_ms"]

@@ -18,7 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.printing import game_sheet, write_standard_set  # noqa: E402
-from scorekeeper.rules.game import Game, load_game, replay_from  # noqa: E402
+from scorekeeper.rules.game import Game  # noqa: E402
+from scorekeeper.rules.gamefile import load_game  # noqa: E402
+from scorekeeper.rules.replay import replay_from  # noqa: E402
 
 SHEET_TARGET = 0.100
 SET_TARGET = 3.0

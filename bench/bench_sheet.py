@@ -32,7 +32,8 @@ from bench_printing import long_game  # noqa: E402
 
 from scorekeeper import actions, create_app, store  # noqa: E402
 from scorekeeper.printing import game_sheet  # noqa: E402
-from scorekeeper.rules.game import game_to_json, replay_from  # noqa: E402
+from scorekeeper.rules.gamefile import game_to_json  # noqa: E402
+from scorekeeper.rules.replay import replay_from  # noqa: E402
 from scorekeeper.web import versioned  # noqa: E402
 
 TARGET = 0.100
@@ -77,7 +78,7 @@ def main() -> int:
         for hands in SIZES:
             game = long_game(hands)
             kept = replay_from(game).kept
-            saved = actions.create(db, game_to_json(game))
+            saved = actions.start_game(db, game_to_json(game))
             assert isinstance(saved, actions.Saved), saved
             url = f"/v/{saved.current.stored.id}/print/score-sheet.pdf"
             pages = game_sheet(game, view_url=VIEW_URL).count(b"/Type /Page\n")

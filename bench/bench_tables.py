@@ -57,7 +57,7 @@ def main() -> None:
             state = played_game(rng)
             hands += len(state["hands"])
             stored = store.create_game(db, state)
-            tables.add_game(db, table.id, stored.id, state["players"])
+            tables.file_game(db, table.id, stored.id, state["players"])
         client = app.test_client()
         print(f"{args.games} games, {hands} hands")
         for label, path in (

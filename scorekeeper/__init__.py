@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 from flask import Flask
 
 PACKAGE = Path(__file__).resolve().parent
@@ -22,13 +24,18 @@ def shipped(name: str) -> Path:
 
 
 def instance_folder() -> Path:
-    """Where the app keeps its games: SCOREKEEPER_INSTANCE, else a checkout's instance/,
-    else (installed from a wheel) Flask's usual <prefix>/var/scorekeeper-instance."""
-    if path := os.environ.get("SCOREKEEPER_INSTANCE"):
-        return Path(path)
+    """Where the app keeps its games (the data folder): SCOREKEEPER_DATA (or its older name
+    SCOREKEEPER_INSTANCE), else a checkout's instance/, else (installed from a wheel, e.g.
+    with pipx) the user's data folder, which outlives reinstalling the app."""
+    for name in ("SCOREKEEPER_DATA", "SCOREKEEPER_INSTANCE"):
+        if path := os.environ.get(name):
+            return Path(path)
     if (SOURCE / "pyproject.toml").exists():
         return SOURCE / "instance"
-    return Path(sys.prefix) / "var" / "scorekeeper-instance"
+    earlier = Path(sys.prefix) / "var" / "scorekeeper-instance"  # older releases: in the venv
+    if (earlier / "scorekeeper.sqlite3").exists():
+        return earlier
+    return platformdirs.user_data_path("phase10-scorekeeper", appauthor=False)
 
 
 def _secret_key(instance: Path) -> str:
@@ -54,7 +61,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        POLL_SECONDS=2,
+        POLL_SECONDS=2,  # a page asks again this soon after its last answer...
+        POLL_HOLD=30,  # ...which waits up to this long for the game to change (web/live.py)
+        # The device's memory (web/device.py) lasts a year, signed afresh whenever it is
+        # used to open a game or table, not on every request.
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+        SESSION_REFRESH_EACH_REQUEST=False,
     )
     # operators' settings, e.g. SCOREKEEPER_RATE_LIMIT_CREATE="60 per minute" (docs/scaling.md)
     app.config.from_prefixed_env("SCOREKEEPER")
@@ -64,11 +76,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import self_entry, store, tables
+    from . import store
     from .web import register
 
-    db = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
-    tables.migrate(db)
-    self_entry.migrate(db)
+    store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
     register(app)
     return app

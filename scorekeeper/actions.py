@@ -1,4 +1,4 @@
-"""Every change to a game: create, record, correct, delete, undo, restore.
+"""Every change to a game: create, record, correct, delete, end early, undo, restore.
 
 The one write path for the form routes and the JSON API. Each action asks the
 engine to judge the change, replays only from the hand it touches (the state
@@ -13,6 +13,7 @@ guarded by the version read, and returns a result value:
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -21,23 +22,14 @@ from typing import Any
 from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import notes, store
+from . import notes, store, tables
 from .i18n import N_, _, language
-from .rules.game import (
-    Game,
-    GameError,
-    HandRecord,
-    Kept,
-    Problem,
-    Standings,
-    game_to_json,
-    hand_problems,
-    hand_to_json,
-    load_game,
-    replay_from,
-)
-from .rules.phases import RulesError
-from .rules.reasons import Rule
+from .rules.game import Game, GameError, HandRecord, Standings
+from .rules.gamefile import game_to_json, hand_to_json, load_game
+from .rules.phases import Progression, RulesError, make_rules
+from .rules.reasons import Reason, Rule
+from .rules.replay import Kept, hand_problems, replay_from
+from .table_archive import TableArchive
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
 STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")
@@ -74,7 +66,7 @@ class Saved:
 @dataclass(frozen=True)
 class Refused:
     message: str
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Reason, ...] = ()
     rule: Rule | None = None  # the rule the message comes from, for its link on screen
 
 
@@ -99,7 +91,7 @@ def current(stored: store.StoredGame) -> Current:
     A version never changes once written, so the latest version read of each game
     is kept (per process) and the next request for it skips reading it again. Only
     the latest: a long game's kept states are thousands of objects, and every
-    object kept is one more for the garbage collector to walk (web/ready.py).
+    object kept is one more for the garbage collector to walk (ready.py).
     """
     found = _recent.get(stored.id)
     if found is None or found.stored != stored:  # the same row, or read it afresh
@@ -123,11 +115,17 @@ _recent_lock = threading.Lock()
 
 
 def _read(stored: store.StoredGame) -> Current:
-    game = load_game(stored.state)
-    kept = stored.kept
-    if stored.standings is not None and kept is not None and len(kept) == len(game.hands):
-        return Current(stored, game, Standings.from_json(stored.standings), tuple(kept))
-    replayed = replay_from(game)
+    """The stored version, loaded; store.UnreadableGame when its row no longer loads (a
+    damaged byte can leave JSON that parses but is no game the engine can read)."""
+    with store.reading(stored.id):
+        try:
+            game = load_game(stored.state)
+            kept = stored.kept
+            if stored.standings is not None and kept is not None and len(kept) == len(game.hands):
+                return Current(stored, game, Standings.from_json(stored.standings), tuple(kept))
+            replayed = replay_from(game)
+        except (GameError, RulesError) as error:
+            raise store.UnreadableGame(stored.id, str(error)) from error
     return Current(stored, game, replayed.standings, replayed.kept)
 
 
@@ -136,32 +134,133 @@ def load(db: Database, game_id: str) -> Current | None:
     return None if stored is None else current(stored)
 
 
-# --- create -----------------------------------------------------------------------------
+# --- starting games ---------------------------------------------------------------------
 
 
-def create(
-    db: Database, data: Mapping[str, Any], *, action: str = "create", note: str = ""
+def start_game(
+    db: Database,
+    data: Mapping[str, Any],
+    *,
+    action: str = "create",
+    note: str = "",
+    table_id: str | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
 ) -> Saved | Refused:
-    """A new game from its game file (hands may already be in it, as for an import).
+    """Every new game: started on the form, imported, from the API, a rematch, a backup's.
 
-    ``note``: how the history tells it (``notes.note``); "Game created" by default.
+    ``data`` is its game file (hands may already be in it, as for an import). A new
+    Mixed-up Masters game deals each player a shuffled order of the phases. Filed
+    under ``table_id`` (its players join the roster) in the same transaction.
+    ``follows``: the game it was started after, whose screens follow it here;
+    ``dates``: when a game from a backup was first and last played. ``note``: how
+    the history tells it (``notes.note``); "Game created" by default.
     """
     try:
-        game = load_game(data)
+        game = load_game(_dealt_orders(data), new=True)  # its names enter now: the name rule
         replayed = replay_from(game)
     except (GameError, RulesError) as error:
         problems = tuple(getattr(error, "problems", ()))
         return Refused(str(error), problems, getattr(error, "rule", None))
     summary = note or notes.note("create")
-    stored = store.create_game(
-        db,
-        game_to_json(game),
-        action=action,
-        summary=summary,
-        standings=replayed.standings.to_json(),
-        kept=list(replayed.kept),
-    )
+    with store.transaction(db):
+        stored = store.create_game(
+            db,
+            game_to_json(game),
+            action=action,
+            summary=summary,
+            standings=replayed.standings.to_json(),
+            kept=list(replayed.kept),
+            follows=follows,
+            dates=dates,
+        )
+        if table_id is not None:
+            added = dates[0] if dates else None
+            tables.file_game(db, table_id, stored.id, list(game.players), added)
     return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
+
+
+def _dealt_orders(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A new Mixed-up Masters game without phase orders: each player's, shuffled."""
+    if not isinstance(data, Mapping) or data.get("orders") or data.get("hands"):
+        return data  # an imported game keeps its own (or lacks them, and is refused)
+    options = data.get("options") or {}
+    players = data.get("players")
+    if not isinstance(options, Mapping) or not isinstance(players, list):
+        return data  # the engine says what is wrong
+    try:
+        rules = make_rules(
+            str(data.get("rules", "official")), {str(k): str(v) for k, v in options.items()}
+        )
+    except RulesError:
+        return data
+    if rules.progression is not Progression.MIXED_UP:
+        return data
+    shuffle = secrets.SystemRandom().sample
+    sequence = list(rules.sequence)
+    return {**data, "orders": {str(name): shuffle(sequence, len(sequence)) for name in players}}
+
+
+def rematch(db: Database, game_id: str) -> Saved | Refused:
+    """The same players, rules and table; the player after the last game's first dealer deals.
+
+    Tapped on two phones at once, it starts one game: the second finds the first.
+    """
+    with store.transaction(db):
+        now = load(db, game_id)
+        if now is None:
+            return Refused(_(NO_GAME))
+        link = store.game_link(db, game_id)
+        if link is not None and link.next_game is not None:
+            started = load(db, link.next_game)
+            if started is not None:
+                return Saved(started, notes.note("rematch"), changed=False)
+        game = now.game
+        data = game_to_json(game)
+        players = list(game.players)
+        data.update(hands=[], dealer=players[(players.index(game.dealer) + 1) % len(players)])
+        data.pop("orders", None)
+        data.pop("ended_early", None)
+        table_id = tables.table_of_game(db, game_id)
+        return start_game(db, data, note=notes.note("rematch"), table_id=table_id, follows=game_id)
+
+
+def next_at_table(db: Database, table_id: str) -> str | None:
+    """The game a new game at this table follows: the table's latest, if nothing followed it."""
+    latest = tables.latest_game(db, table_id)
+    link = store.game_link(db, latest) if latest else None
+    return latest if link is not None and link.next_game is None else None
+
+
+def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
+    """A table and all its games from a backup, in one transaction: all of it, or nothing."""
+    try:
+        with store.transaction(db):
+            table = tables.create_table(db, archive.name)
+            note = notes.note("table-import", table=archive.name)
+            for entry in archive.games:
+                dates = (entry.created, entry.updated) if entry.created and entry.updated else None
+                result = start_game(
+                    db,
+                    game_to_json(entry.game),
+                    action="import",
+                    note=note,
+                    table_id=table.id,
+                    dates=dates,
+                )
+                if isinstance(result, Refused):
+                    raise _Undone(result)
+            tables.restore_roster(db, table.id, archive.players, archive.aliases)
+    except _Undone as undone:
+        return undone.refused
+    return table
+
+
+class _Undone(Exception):
+    """Ends a transaction whose work must not stay (the refusal is what to say)."""
+
+    def __init__(self, refused: Refused) -> None:
+        self.refused = refused
 
 
 # --- hands ------------------------------------------------------------------------------
@@ -236,7 +335,7 @@ def correct(db: Database, game_id: str, seen: int, number: int, hand: HandRecord
     old = now.game.hands[number - 1]
     if same_hand(hand, old):
         return Saved(now, notes.note("unchanged", number=number), changed=False)
-    before = replace(now.game, hands=now.game.hands[: number - 1])
+    before = now.game.before(number)
     problems = hand_problems(before, hand, now.kept[: number - 1])
     errors = [p for p in problems if not p.warning]
     if errors:
@@ -280,6 +379,46 @@ def delete(db: Database, game_id: str, seen: int, number: int) -> Result:
         ),
         deleted=number,
     )
+
+
+# --- ending early -----------------------------------------------------------------------
+
+
+def end_early(db: Database, game_id: str, seen: int) -> Result:
+    """End the game after the hands played: the leader by the game's own order wins.
+
+    One more change in the log ({"end": "early"}), so Undo takes it back like any other.
+    ``seen``: the version the phone showed when it named the winner it would declare.
+    """
+    now = load(db, game_id)
+    if now is None:
+        return Refused(_(NO_GAME))
+    if now.standings.over:
+        return Conflict(_("The game is over already."), now)
+    standings = ending_now(now)
+    if isinstance(standings, Refused):
+        return standings
+    game = replace(now.game, ended_early=True)
+    state = game_to_json(game)
+    summary = notes.note(
+        "end-early",
+        after=len(game.hands),
+        winner=standings.winner,
+        tied=list(standings.tied),
+    )
+    detail = {"end": "early"}
+    return _save_or_conflict(db, now, seen, game, state, "end", summary, detail, now.kept)
+
+
+def ending_now(now: Current) -> Standings | Refused:
+    """The standings ending the game now would give (who it declares the winner), or why
+    it cannot end yet."""
+    if not now.game.hands:
+        return Refused(_("A game can be ended early only after its first hand."))
+    try:
+        return replay_from(replace(now.game, ended_early=True), now.kept).standings
+    except GameError as error:
+        return Refused(str(error), rule=error.rule)
 
 
 # --- undo and restore -------------------------------------------------------------------
@@ -357,8 +496,14 @@ def _changed_state(now: Current, detail: dict[str, Any]) -> dict[str, Any]:
 
 
 def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
-    """How many first hands two versions of a game share (0 if their rules or players differ)."""
-    if {k: v for k, v in a.items() if k != "hands"} != {k: v for k, v in b.items() if k != "hands"}:
+    """How many first hands two versions of a game share (0 if their rules or players differ).
+
+    Ending early changes no hand: the state kept after each hand stays good.
+    """
+    apart = ("hands", "ended_early")
+    if {k: v for k, v in a.items() if k not in apart} != {
+        k: v for k, v in b.items() if k not in apart
+    }:
         return 0
     same = 0
     for x, y in zip(a["hands"], b["hands"], strict=False):

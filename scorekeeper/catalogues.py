@@ -38,7 +38,7 @@ AREAS: dict[str, tuple[str, ...]] = {
     "pages": ("templates/*.html",),
     "game": ("scorekeeper/*.py",),  # actions, tables, statistics, players' entries, the store
 }
-KEYWORDS = {**DEFAULT_KEYWORDS, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "NP_": ((1, "c"), 2)}
 DATE = datetime(2026, 11, 23)  # fixed, so updating a catalogue changes only its messages
 HEADER = """\
 # Phase 10 Scorekeeper, translated. Translate the msgstr lines; scripts/i18n adds and

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import os
 import signal
 import socket
 import sqlite3
@@ -21,8 +22,7 @@ from urllib.parse import urlsplit
 
 from babel.numbers import format_decimal
 
-from . import i18n
-from .health import damage
+from . import health, i18n
 from .i18n import N_, _, ngettext
 from .jsontext import JsonError, parse_json
 from .rules.cards import CardError, parse_card, parse_cards
@@ -36,10 +36,12 @@ EXAMPLES = {
     "hit": 'scorekeeper hit --kind run "R3 R4 W R6" B7',
     "score": 'scorekeeper score "R7 B11 W S"',
     "standings": "scorekeeper standings game.json",
+    "rate": 'scorekeeper rate "2 sets of 3; set of 3 + run of 4; run of 7" --turns 5',
     "printables": "scorekeeper printables --out printables/",
     "print": "scorekeeper print game.json --out sheet.pdf --link http://192.168.1.20:5010/v/CODE",
     "backup": "scorekeeper backup games-2026-11-23.sqlite3 --db games.sqlite3",
     "restore": "scorekeeper restore s3://my-bucket/games --db restored.sqlite3",
+    "check-db": "scorekeeper check-db --db games.sqlite3",
 }
 
 
@@ -139,7 +141,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def _read_game(path: str):
     """The game in a game file (``-`` for stdin), replayable; BadInput if not."""
-    from .rules.game import GameError, load_game, replay
+    from .rules.game import GameError
+    from .rules.gamefile import load_game
+    from .rules.replay import replay
 
     try:
         text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
@@ -157,6 +161,79 @@ def _read_game(path: str):
         raise BadInput(f"{error} [{error.rule}]" if error.rule else str(error)) from None
 
 
+def cmd_rate(args: argparse.Namespace) -> int:
+    """Rate a phase list (the given one, a drawn one, or the rules' own); 1 if a phase
+    needs more cards than a hand holds."""
+    import random
+    import secrets
+
+    from .rules import rating
+    from .rules.draw import draw_phases
+    from .rules.phases import parse_phase_list
+
+    rules = _rules(args)
+    if args.phases and args.draw:
+        raise BadInput(_("give a phase list or --draw, not both"))
+    if not 0 <= args.turns <= rating.MAX_TURNS:
+        raise BadInput(_("--turns must be from 0 to %(most)s", most=rating.MAX_TURNS))
+    if not 1 <= args.trials <= rating.MAX_TRIALS:
+        raise BadInput(_("--trials must be from 1 to %(most)s", most=rating.MAX_TRIALS))
+    seed = args.seed
+    if args.draw:
+        drawn = secrets.randbelow(10**6) if seed is None else seed
+        phases = draw_phases(random.Random(drawn))
+    elif args.phases:
+        phases = parse_phase_list(args.phases)
+    else:
+        phases = tuple(rules.phase(n) for n in rules.sequence)
+    found = rating.rate(
+        phases,
+        rules,
+        turns=args.turns,
+        trials=args.trials,
+        seed=rating.DEFAULT_SEED if seed is None else seed,
+        ordered=not args.as_given,
+    )
+    answer = found.to_json()
+    if args.draw:
+        answer["drawn"] = drawn
+    if args.json:
+        print(json.dumps(answer))
+        return 1 if found.too_big else 0
+
+    percent = i18n.percent
+    print(
+        ngettext(
+            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
+            "(%(trials)s deals, 95%% interval):",
+            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
+            "(%(trials)s deals, 95%% interval):",
+            found.turns,
+            trials=_number(found.trials),
+        )
+    )
+    for rated in found.phases:
+        low, high = rated.interval
+        figures = (
+            _("never: more cards than a hand holds")
+            if rated.too_big
+            else f"{percent(rated.chance):>5} ({percent(low)}–{percent(high)})"
+        )
+        print(f"{rated.number:>3}. {str(rated.phase):<36} {figures}")
+    low, high = found.interval
+    print(
+        _(
+            "The list: %(average)s on average (%(low)s–%(high)s).",
+            average=percent(found.average),
+            low=percent(low),
+            high=percent(high),
+        )
+    )
+    if args.draw:
+        print(_("Drawn with --seed %(seed)s.", seed=drawn))
+    return 1 if found.too_big else 0
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     standings = _read_game(args.game)[1]
     result = standings.to_json()
@@ -167,6 +244,8 @@ def cmd_standings(args: argparse.Namespace) -> int:
         state = _("done") if p.finished else _("phase %(number)s", number=p.phase)
         points = ngettext("%(points)5s point", "%(points)5s points", p.score, points=p.score)
         print(f"{p.name:<20} {state:<9} {points}")
+    if standings.ended_early:
+        print(_("Ended early after hand %(number)s.", number=standings.hands_played))
     if standings.over and standings.winner:
         print(_("Winner: %(player)s", player=standings.winner))
     elif standings.tiebreak:
@@ -183,6 +262,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_print(args: argparse.Namespace) -> int:
+    from .codes import normalise
     from .printing import LayoutError, game_sheet
 
     game = _read_game(args.game)[0]
@@ -190,10 +270,23 @@ def cmd_print(args: argparse.Namespace) -> int:
         raise BadInput(
             _("--link must be a web address (http:// or https://), not %(link)r", link=args.link)
         )
+    code = normalise(args.code) if args.code else None
+    if args.code and (code is None or not args.link):
+        raise BadInput(
+            _(
+                "--code must be a game's 16-letter code, given with its --link, not %(code)r",
+                code=args.code,
+            )
+        )
     try:
         with i18n.using(args.language):  # the sheet in --lang, even when answering in JSON
             data = game_sheet(
-                game, title=args.title, view_url=args.link, pagesize=args.size, large=args.large
+                game,
+                title=args.title,
+                view_url=args.link,
+                code=code,
+                pagesize=args.size,
+                large=args.large,
             )
     except (LayoutError, ValueError) as error:
         raise BadInput(str(error)) from None
@@ -301,7 +394,11 @@ def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
 
 
 # How `serve` runs waitress (bench/bench_load.py serves its bare route the same way).
-WAITRESS = {"ident": "scorekeeper", "connection_limit": 1000}  # a club night: many phones
+WAITRESS = {
+    "ident": "scorekeeper",
+    "connection_limit": 1000,  # a club night: many phones
+    "channel_request_lookahead": 1,  # a waiting live poll learns when its page has gone
+}
 
 
 def phone_address(url: str) -> str | None:
@@ -318,18 +415,67 @@ def default_database() -> Path:
 
 
 def check_database(path: str | Path) -> None:
-    """Refuse to serve a damaged games file: every page would fail, and writes make it worse."""
-    found = damage(path)
-    if found:
-        raise BadInput(
-            _(
-                "the games file %(path)s is damaged (%(damage)s). Nothing was changed. Restore "
-                "it from a backup or a replica (scorekeeper restore), or move it aside to start "
-                "afresh.",
-                path=path,
-                damage=found,
-            )
+    """Refuse to serve a games file that is damaged, empty or cannot be written; name the
+    games that cannot be read (they get their own page; the others are served)."""
+    found = health.examine(path)
+    refused = [finding_text(path, f) for f in found if f.kind != health.UNREADABLE]
+    if [f.kind for f in found] == [health.READ_ONLY]:
+        refused.append(_("Nothing is wrong with the file itself: SQLite's check found it whole."))
+    if refused:
+        raise BadInput("\n".join(refused))
+    for finding in found:
+        print(f"scorekeeper serve: {finding_text(path, finding)}", file=sys.stderr)
+
+
+def finding_text(path: str | Path, finding: health.Finding) -> str:
+    """One finding about the games file, in words for whoever runs the app."""
+    if finding.kind == health.EMPTY:
+        return _(
+            "the games file %(path)s is empty (0 bytes): it holds no games. Nothing was "
+            "changed. If it should hold games, restore it from a backup or a replica "
+            "(scorekeeper restore); to start afresh, delete it and a new one is made.",
+            path=path,
         )
+    if finding.kind == health.READ_ONLY:
+        return _(
+            "the games file %(path)s is on storage this program cannot write to (read-only, "
+            "or its folder is not writable): the app needs to write it. Serve it from storage "
+            "that can be written, or copy it there.",
+            path=path,
+        )
+    if finding.kind == health.UNREADABLE:
+        return _(
+            "game %(game)s in %(path)s cannot be read (%(reason)s). Restore it from a backup "
+            "of the games file or a replica (scorekeeper restore), or import its game file "
+            "again; the other games are not affected.",
+            game=finding.game,
+            path=path,
+            reason=finding.detail,
+        )
+    return _(
+        "the games file %(path)s is damaged (%(damage)s). Nothing was changed. Restore "
+        "it from a backup or a replica (scorekeeper restore), or move it aside to start "
+        "afresh.",
+        path=path,
+        damage=finding.detail,
+    )
+
+
+def cmd_check_db(args: argparse.Namespace) -> int:
+    path = Path(args.db or default_database())
+    if not path.exists():
+        raise BadInput(_("there is no games file at %(path)s", path=path))
+    found = health.examine(path, full=True, load=True)
+    problems = [f for f in found if f.kind != health.READ_ONLY]
+    if args.json:
+        facts = [{"kind": f.kind, "game": f.game, "detail": f.detail} for f in found]
+        print(json.dumps({"path": str(path), "whole": not problems, "findings": facts}))
+        return 1 if problems else 0
+    for finding in found:
+        print(finding_text(path, finding), file=sys.stderr if finding in problems else sys.stdout)
+    if not problems:
+        print(_("The games file %(path)s is whole: every page and every game reads.", path=path))
+    return 1 if problems else 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -350,7 +496,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
         restore(args.url, args.db)
     except (ReplicaError, OSError) as error:
         raise BadInput(str(error)) from None
-    found = damage(args.db)
+    found = health.damage(args.db)
     if found:
         raise BadInput(
             _("the restored file %(path)s is damaged (%(damage)s)", path=args.db, damage=found)
@@ -359,15 +505,40 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    import qrcode
+def in_container() -> bool:
+    """Docker leaves /.dockerenv, Podman /run/.containerenv; our image (and systemd's
+    convention for container managers) sets ``container``."""
+    markers = (Path("/.dockerenv"), Path("/run/.containerenv"))
+    return bool(os.environ.get("container")) or any(marker.exists() for marker in markers)
 
+
+def checked_public_url(value: str) -> str:
+    """The address an operator gave for phones, or BadInput saying what it should look like."""
+    parts = urlsplit(value.strip())
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
+        raise BadInput(
+            _(
+                "the public address must be like http://192.168.1.50:5010 or "
+                "https://scores.example.org (no path), not %(value)s",
+                value=repr(value),
+            )
+        )
+    return f"{parts.scheme}://{parts.netloc}/"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
     from . import create_app
-    from .printing.qr import error_correction
+    from .web.security import SettingError
 
     if args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
-    config = {"DATABASE": str(Path(args.db).resolve())} if args.db else None
+    config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
     try:
         app = create_app(config)
@@ -377,27 +548,70 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if args.db
             else _("cannot open the database in instance/: %(error)s", error=error)
         ) from None
-    url, message = startup_message(args.host, args.port, lan_address())
-    app.config["PUBLIC_URL"] = phone_address(url)  # printed sheets link here
-    print(message)
-    print(
-        _(
-            "(On this computer: http://localhost:%(port)s/ · data: %(path)s)",
-            port=args.port,
-            path=app.config["DATABASE"],
-        )
-    )
-    if not args.no_qr:
-        qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
-        qr.add_data(url)
-        qr.print_ascii(tty=False, invert=True)
-    sys.stdout.flush()
+    except SettingError as error:
+        raise BadInput(str(error)) from None
+    given = args.public_url or app.config.get("PUBLIC_URL")
+    public = checked_public_url(str(given)) if given else None
+    url = _announce(app, args, public)
+    # printed sheets and shared links point here; gunicorn's workers build their own apps
+    app.config["PUBLIC_URL"] = config["PUBLIC_URL"] = public or (url and phone_address(url))
     replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
     try:
         return _run_server(app, config, args)
     finally:
         if replicator is not None:
             replicator.stop()
+
+
+def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
+    """Print where phones open the app, the data folder and how to stop; return the URL
+    phones were told (None behind a proxy, where each request carries its own)."""
+    import qrcode
+
+    from .printing.qr import error_correction
+    from .web.security import count_setting
+
+    url: str | None
+    guessed_for_phones = False
+    if public:
+        url = public
+        message = _(
+            "Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.",
+            url=url,
+        )
+    elif count_setting(app, "TRUST_PROXY"):
+        url = None
+        message = _(
+            "Phase 10 Scorekeeper is running behind a proxy: links and QR codes use the "
+            "address each phone opened."
+        )
+    else:
+        url, message = startup_message(args.host, args.port, lan_address())
+        # a guess for phones, unless it serves this computer only
+        guessed_for_phones = phone_address(f"http://{args.host}/") is not None
+    print(message)
+    if guessed_for_phones and in_container():
+        print(
+            _(
+                "Inside a container, that address may not be one phones can reach. Set "
+                "SCOREKEEPER_PUBLIC_URL (or serve --public-url) to the address phones open, "
+                "e.g. http://192.168.1.50:5010."
+            ),
+            file=sys.stderr,
+        )
+    database = Path(app.config["DATABASE"])
+    print(_("On this computer: http://localhost:%(port)s/", port=args.port))
+    print(_("Data folder: %(folder)s", folder=app.instance_path))
+    if database.parent != Path(app.instance_path):
+        print(_("Games file: %(path)s", path=database))
+    print(_("Ctrl+C stops the server."))
+    misleading = guessed_for_phones and in_container()  # the container's own address
+    if url is not None and phone_address(url) and not args.no_qr and not misleading:
+        qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
+        qr.add_data(url)
+        qr.print_ascii(tty=False, invert=True)
+    sys.stdout.flush()
+    return url
 
 
 def _replicate(db: str, url: str):
@@ -408,21 +622,31 @@ def _replicate(db: str, url: str):
     except (ReplicaError, OSError) as error:
         raise BadInput(str(error)) from None
     print(_("(Every change is copied to %(url)s by Litestream, about once a second.)", url=url))
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # so the replica gets a last sync
     return replicator
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (docker stop, systemd, kill) stops the server as Ctrl+C does: waitress lets
+    the requests in progress finish, and a replica gets its last sync. Without a handler,
+    a container's first process would not stop at all."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
 
 def _run_server(app, config, args: argparse.Namespace) -> int:
     from waitress import serve
 
     from . import workers
-    from .web.ready import ready
+    from .ready import ready
+    from .web.security import count_setting
 
     if args.workers > 1 and workers.available():
         workers.serve(config, args.host, args.port, args.workers, args.threads)
         return 0
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
+    _stop_on_sigterm()
+    # waitress drops X-Forwarded-* itself; behind a trusted proxy, ProxyFix reads them
+    proxied = {"clear_untrusted_proxy_headers": False} if count_setting(app, "TRUST_PROXY") else {}
     try:
         serve(
             ready(app),  # each gunicorn worker makes its own app ready (workers.py)
@@ -430,6 +654,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
             port=args.port,
             threads=args.threads,
             **WAITRESS,
+            **proxied,
         )
     except OSError as error:
         raise BadInput(
@@ -510,7 +735,7 @@ def build_parser() -> argparse.ArgumentParser:
         "groups",
         nargs="+",
         metavar="GROUP",
-        help=_('the cards of one group, e.g. "R7 B7 W" (runs in order)'),
+        help=_('the cards of one group, e.g. "R7 B7 W" (a run\'s cards in any order)'),
     )
 
     p = command("solve", _("Can this hand make the phase, and how?"), cmd_solve)
@@ -529,6 +754,42 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("score", _("How many points are these cards left in hand?"), cmd_score)
     p.add_argument("cards", help=_('the cards, e.g. "R7 B11 W S"'))
+
+    p = command(
+        "rate",
+        _(
+            "How hard is this phase list? The chance that a dealt hand holds each phase "
+            "within N turns, by dealing many hands (easiest first)."
+        ),
+        cmd_rate,
+    )
+    p.add_argument(
+        "phases",
+        nargs="?",
+        metavar="PHASES",
+        help=_(
+            "the phases, separated by ';', e.g. \"2 sets of 3; run of 7\" "
+            "(default: the rules' own list)"
+        ),
+    )
+    p.add_argument("--draw", action="store_true", help=_("draw a random list of ten phases"))
+    p.add_argument(
+        "--turns",
+        type=int,
+        default=5,
+        help=_("cards drawn after the 10 dealt, one a turn (default 5)"),
+    )
+    p.add_argument(
+        "--trials", type=int, default=1000, help=_("hands dealt for the estimate (default 1000)")
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help=_("repeat a rating or a drawn list exactly (default: the same figures every time)"),
+    )
+    p.add_argument(
+        "--as-given", action="store_true", help=_("keep the list's order (default: easiest first)")
+    )
 
     game_help = _("GAME.json in the interchange format (- for stdin)")
     p = command(
@@ -549,6 +810,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large", action="store_true", help=_("large print (2 to 4 players)"))
     p.add_argument("--title", default="", help=_("the heading (default: the players' names)"))
     p.add_argument("--link", help=_("the game's watch link, printed with a QR code"))
+    p.add_argument(
+        "--code", help=_("the game's short code, printed with the app's address to read aloud")
+    )
     _json_arg(p)
 
     p = command("printables", _("Write the standard set of PDFs."), cmd_printables, rules=False)
@@ -570,11 +834,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--port",
         type=int,
-        default=DEFAULT_PORT,
-        help=_("port (default %(port)s)", port=DEFAULT_PORT),
+        default=os.environ.get("SCOREKEEPER_PORT") or DEFAULT_PORT,
+        help=_("port (default: SCOREKEEPER_PORT, else %(port)s)", port=DEFAULT_PORT),
+    )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help=_(
+            "the address phones open, for QR codes, links and printed sheets, e.g. "
+            "https://scores.example.org (default: SCOREKEEPER_PUBLIC_URL, else a guess)"
+        ),
     )
     p.add_argument("--db", help=database_help)
-    p.add_argument("--threads", type=int, default=8, help=_("worker threads (default 8)"))
+    # each page's live poll waits in a thread: a table of phones, a tablet and players' phones
+    p.add_argument("--threads", type=int, default=32, help=_("worker threads (default 32)"))
     p.add_argument(
         "--workers",
         type=int,
@@ -585,7 +858,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--replicate",
         metavar="URL",
-        help=_("copy every change with Litestream to a folder or an s3:// URL (extra: replicate)"),
+        default=os.environ.get("SCOREKEEPER_REPLICATE") or None,
+        help=_(
+            "copy every change with Litestream to a folder or an s3:// URL (extra: replicate; "
+            "default: SCOREKEEPER_REPLICATE)"
+        ),
     )
 
     p = command("backup", _("Copy every game to a new file while the app runs."), cmd_backup, False)
@@ -597,6 +874,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("url", metavar="URL", help=_("the replica: a folder or an s3:// URL"))
     p.add_argument("--db", required=True, help=_("the new SQLite file to write"))
+
+    p = command(
+        "check-db",
+        _(
+            "Check the whole games file: SQLite's full integrity check, and every game read "
+            "as the app reads it. Exit 0 when whole, 1 when not."
+        ),
+        cmd_check_db,
+        rules=False,
+    )
+    p.add_argument("--db", help=database_help)
+    _json_arg(p)
     return parser
 
 

@@ -1,4 +1,5 @@
-"""The app's words in the players' language: English, German and Spanish.
+"""The app's words in the players' language: English, German, Spanish, French, Italian and
+Polish.
 
 Every text a player reads is written in English in the code and marked with
 ``_`` (or ``ngettext`` when it counts something, ``pgettext`` when one English
@@ -27,9 +28,17 @@ from contextvars import ContextVar, Token
 from functools import cache
 from pathlib import Path
 
+from babel.numbers import format_percent
 from babel.support import Translations
 
-LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "es": "Español"}
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "de": "Deutsch",
+    "es": "Español",
+    "fr": "Français",
+    "it": "Italiano",
+    "pl": "Polski",
+}
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -91,7 +100,7 @@ def using(language: str) -> Iterator[str]:
 
 
 def language() -> str:
-    """The language being spoken: 'en', 'de' or 'es'."""
+    """The language being spoken: 'en', 'de', 'es', 'fr', 'it' or 'pl'."""
     return _active.get()[0]
 
 
@@ -122,9 +131,64 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """Like `N_`, for a text translated with `pgettext(context, ...)` where it is shown."""
+    return message
+
+
+FSI, PDI = "\u2068", "\u2069"  # Unicode's first-strong isolate and its end
+# Every mark that steers the bidirectional algorithm: a name typed with one must not
+# reach outside itself (a stray PDI would end the isolate early, an RLO mirror the line).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, BIDI_CONTROLS)))
+
+
+def isolate(name: str) -> str:
+    """A name made a unit of the text around it, for plain text (a PDF line, an SVG label, a
+    page's title, a CSV cell): however it is written, the bidirectional algorithm orders its
+    letters inside it and never moves the words around it. Pages use ``<bdi>``."""
+    return FSI + str(name).translate(_NO_CONTROLS) + PDI
+
+
+def percent(share: float) -> str:
+    """A share as a percentage in the current language: '44%', '44 %'; one decimal below 10%,
+    where a whole number would round a 0.6% chance down to nothing."""
+    rounded = round(share, 3 if share < 0.1 else 2)
+    return format_percent(rounded, locale=language(), decimal_quantization=False)
+
+
 def join(items: Iterable[str]) -> str:
     """'a, b and c', in the current language."""
     items = list(items)
     if len(items) < 2:
         return "".join(items)
     return _("%(first)s and %(last)s", first=", ".join(items[:-1]), last=items[-1])
+
+
+class Pseudo(gettext.NullTranslations):
+    """English dressed up as ⟦Éñgłîšħ⟧, to find any text on a page that is not in a catalogue.
+
+    Placeholders (%(name)s) and HTML tags are kept as they are.
+    """
+
+    LOOKS = str.maketrans("aceinosuyACEINOSUY", "àçéîñöšûýÀÇÉÎÑÖŠÛÝ")
+    KEEP = re.compile(r"(%\(\w+\)[sd]|%%|<[^>]*>|&\w+;)")
+
+    def gettext(self, message: str) -> str:
+        return self.dress(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.dress(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.dress(message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return self.dress(msgid1 if n == 1 else msgid2)
+
+    def dress(self, message: str) -> str:
+        pieces = self.KEEP.split(message)
+        dressed = "".join(
+            piece if i % 2 else piece.translate(self.LOOKS) for i, piece in enumerate(pieces)
+        )
+        return f"⟦{dressed}⟧"

@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .i18n import _, ngettext
+from .i18n import _, join, ngettext
 
 Facts = dict[str, Any]
 
@@ -96,6 +96,20 @@ def _player(points: int | None, made: bool, attempt: int | None) -> str:
     return text + (" ✓" if made else "")
 
 
+def _end_early(f: Facts) -> str:
+    if f.get("winner"):
+        return _(
+            "Game ended early after hand %(number)s: %(player)s wins",
+            number=f["after"],
+            player=f["winner"],
+        )
+    return _(
+        "Game ended early after hand %(number)s: a tie between %(names)s",
+        number=f["after"],
+        names=join(f["tied"]),
+    )
+
+
 _SAYINGS = {
     "create": lambda f: _("Game created"),
     "import": lambda f: ngettext(
@@ -116,6 +130,7 @@ _SAYINGS = {
     "unchanged": lambda f: _("Hand %(number)s is unchanged.", number=f["number"]),
     "correct": _correct,
     "delete": _delete,
+    "end-early": _end_early,
     "undo": lambda f: _("Undone: %(change)s", change=words(f["undone"])),
     "restore": lambda f: _(
         "Restored the game as it was after change %(version)s", version=f["version"]

@@ -2,7 +2,8 @@
 
 A submission is only a suggestion for one player's line of the current hand:
 nothing reaches the game until the scorekeeper saves the hand. A player can
-send again to change it; the latest one counts.
+send again to change it; the latest one counts. Entries stay with their hand's
+number: if that hand is undone, what the players sent fills the form again.
 """
 
 from __future__ import annotations
@@ -23,40 +24,26 @@ class Entry:
     at: str
 
 
-def migrate(db: Database) -> None:
-    """Create the table of pending submissions; safe to run at every start."""
-    if db["hand_entries"].exists():
-        return
-    with store.transaction(db):
-        db.table("hand_entries").create(
-            {
-                "game_id": str,
-                "hand_number": int,
-                "seat": int,
-                "points": int,
-                "made": int,
-                "went_out": int,
-                "at": str,
-            },
-            pk=("game_id", "hand_number", "seat"),
-            foreign_keys=[("game_id", "games", "id")],
-            if_not_exists=True,
-        )
-
-
 def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
+    """Keep a player's line for this hand; a new sending replaces theirs (with a new id,
+    so the scorekeeper's live poll sees that something arrived)."""
     with store.transaction(db):
-        db.table("hand_entries").upsert(
-            {
-                "game_id": game_id,
-                "hand_number": hand_number,
-                "seat": entry.seat,
-                "points": entry.points,
-                "made": int(entry.made),
-                "went_out": int(entry.went_out),
-                "at": entry.at,
-            },
-            pk=("game_id", "hand_number", "seat"),
+        db.execute(
+            "DELETE FROM hand_entries WHERE game_id = ? AND hand_number = ? AND seat = ?",
+            [game_id, hand_number, entry.seat],
+        )
+        db.execute(
+            "INSERT INTO hand_entries (game_id, hand_number, seat, points, made, went_out, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                game_id,
+                hand_number,
+                entry.seat,
+                entry.points,
+                int(entry.made),
+                int(entry.went_out),
+                entry.at,
+            ],
         )
 
 
@@ -71,17 +58,6 @@ def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
         seat: Entry(seat, points, bool(made), bool(went_out), at)
         for seat, points, made, went_out, at in rows
     }
-
-
-def waiting(db: Database, game_id: str, hand_number: int) -> bool:
-    """Whether any player has sent points for this hand."""
-    return (
-        db.execute(
-            "SELECT 1 FROM hand_entries WHERE game_id = ? AND hand_number = ? LIMIT 1",
-            [game_id, hand_number],
-        ).fetchone()
-        is not None
-    )
 
 
 def form_values(found: dict[int, Entry]) -> dict[str, str]:

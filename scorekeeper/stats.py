@@ -17,7 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from .rules.game import Game, Standings, standings_by_hand
+from . import playtime
+from .rules.game import Game, Standings
+from .rules.replay import standings_by_hand
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class PlayedGame:
     game: Game
     date: str  # when it ended, ISO format; the games come oldest first
     steps: Sequence[Standings] | None = None  # standings_by_hand, when already worked out
+    minutes: int | None = None  # how long it took, first change to last (playtime.py)
 
 
 @dataclass
@@ -85,6 +88,13 @@ class TableStats:
     ahead: Counter[tuple[str, str]] = field(default_factory=Counter)  # (a, b): a finished ahead
     together: Counter[tuple[str, str]] = field(default_factory=Counter)  # sorted pair: games
     winners: list[tuple[str, str | None]] = field(default_factory=list)  # (date, winner) in order
+    ended_early: int = 0  # games the table ended before anyone finished
+    lengths: list[int] = field(default_factory=list)  # minutes each game took, where known
+
+    @property
+    def average_length(self) -> int | None:
+        """Minutes a game takes on average; None when no game's length is known."""
+        return playtime.average(self.lengths)
 
     @property
     def average_hands(self) -> float:
@@ -132,12 +142,15 @@ def table_stats(
         return stats.players.setdefault(name, PlayerStats(name))
 
     for entry in played:
-        steps = entry.steps or standings_by_hand(entry.game, checked=False)  # checked when saved
+        steps = entry.steps or standings_by_hand(entry.game)  # checked when saved
         final = steps[-1]
         if not final.over:
             continue
         stats.games += 1
         stats.hands += len(entry.game.hands)
+        stats.ended_early += final.ended_early
+        if entry.minutes is not None:
+            stats.lengths.append(entry.minutes)
         winner = aliases.get(final.winner, final.winner) if final.winner else None
         stats.winners.append((entry.date, winner))
         for standing in final.players:

@@ -4,13 +4,12 @@
 version and the engine's state after each hand (so a change replays only from the
 hand it touches), all written once when the version is written. ``changes`` holds
 every change as the change itself: the game file when created or imported, the
-hand recorded, the hand corrected, the hand deleted, or the version an undo or a
-restore went back to. Nothing is ever overwritten in the log, so any version can
-be rebuilt and restored, and undo is one more change.
+hand recorded, the hand corrected, the hand deleted, the game ended early, or
+the version an undo or a restore went back to. Nothing is ever overwritten in
+the log, so any version can be rebuilt and restored, and undo is one more change.
 
 Each write is one transaction guarded by the version the writer read: two phones
-saving at once cannot both win. The schema is kept by sqlite-utils ``Migrations``,
-applied at start-up and safe to re-run.
+saving at once cannot both win. Every table is in ``schema.py``.
 """
 
 from __future__ import annotations
@@ -19,10 +18,10 @@ import atexit
 import hmac
 import json
 import os
-import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,10 +29,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
-from . import notes
+from . import notes, schema
 from .dbfile import DatabaseFile
+from .schema import new_key, unused_code
 
 _local = threading.local()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
@@ -54,6 +54,35 @@ class Conflict(Exception):
     """The game changed since the writer read it."""
 
 
+class UnreadableGame(Exception):
+    """A game whose stored row cannot be read back: a damaged byte in its text, JSON that
+    does not parse, a game file the engine cannot load. The rest of the file may be whole;
+    ``game_id`` names the game to restore (web pages and ``scorekeeper check-db`` say so)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        self.game_id, self.reason = game_id, reason
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+
+
+# What reading a damaged game's row raises: text that is not UTF-8 (sqlite3 says so with an
+# OperationalError of its own, without an SQLite error code), JSON that does not parse, and
+# JSON of the wrong shape.
+_DAMAGED_ROW = (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError)
+
+
+@contextmanager
+def reading(game_id: str) -> Iterator[None]:
+    """Turn what a damaged row raises into UnreadableGame(game_id)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", None) is not None:  # SQLite's own: not the row
+            raise
+        raise UnreadableGame(game_id, str(error)) from error
+    except _DAMAGED_ROW as error:
+        raise UnreadableGame(game_id, f"{type(error).__name__}: {error}") from error
+
+
 @dataclass(frozen=True)
 class StoredGame:
     """One game's row: its current version, read without replaying anything."""
@@ -66,21 +95,31 @@ class StoredGame:
     state_text: str
     standings_text: str | None = None
     kept_text: str | None = None
+    code: str | None = None  # the short code read aloud to open the watch page
 
     @cached_property
     def state(self) -> dict[str, Any]:
-        """The game file of this version (docs/game-format.md)."""
-        return json.loads(self.state_text)
+        """The game file of this version (docs/game-format.md); UnreadableGame if damaged."""
+        with reading(self.id):
+            state = json.loads(self.state_text)
+            if not isinstance(state, dict):
+                raise TypeError("the game file is not a JSON object")
+            return state
 
     @cached_property
     def standings(self) -> dict[str, Any] | None:
         """``Standings.to_json()`` of this version, or None if never computed."""
-        return json.loads(self.standings_text) if self.standings_text else None
+        with reading(self.id):
+            return json.loads(self.standings_text) if self.standings_text else None
 
     @cached_property
     def kept(self) -> list[dict[str, Any]] | None:
-        """The engine's state after each hand (``rules.game.replay_from``), or None."""
-        return json.loads(self.kept_text) if self.kept_text else None
+        """The engine's state after each hand (``rules.replay.replay_from``), or None."""
+        with reading(self.id):
+            kept: list[dict[str, Any]] | None = (
+                json.loads(self.kept_text) if self.kept_text else None
+            )
+            return kept
 
 
 @dataclass(frozen=True)
@@ -110,11 +149,6 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def new_key() -> str:
-    """22 url-safe characters: 128 bits of randomness."""
-    return secrets.token_urlsafe(16)
-
-
 # --- connections ------------------------------------------------------------------------
 
 
@@ -124,7 +158,7 @@ def connect(path: str | Path) -> Database:
     Reusing a connection per thread is several times faster than opening one per
     request; ``close_all`` closes them when the app stops or a test ends.
     """
-    cache = getattr(_local, "dbs", None)
+    cache: dict[str, Database] | None = getattr(_local, "dbs", None)
     if cache is None or getattr(_local, "generation", None) != _generation:
         cache = _local.dbs = {}
         _local.generation = _generation
@@ -177,7 +211,11 @@ def transaction(db: Database) -> Iterator[Database]:
     """One write transaction, taking the write lock up front so writers queue.
 
     Writers in this process queue on their file's lock first (dbfile.py says why).
+    Inside another transaction it is part of that one: all of it is written, or none.
     """
+    if db.conn.in_transaction:
+        yield db
+        return
     file = _file_of.get(db.conn)
     with file.writers if file else nullcontext():
         db.execute("BEGIN IMMEDIATE")
@@ -192,61 +230,37 @@ def transaction(db: Database) -> Iterator[Database]:
         file.written()
 
 
-# --- schema -----------------------------------------------------------------------------
-
-migrations = Migrations("scorekeeper")
+# --- schema ---------------------------------------------------------------------------
 
 
-@migrations(name="games_and_changes")
-def _create_tables(db: Database) -> None:
-    """Schema 1: each change kept a full copy of the game (databases before the log)."""
-    db.table("games").create(
-        {"id": str, "edit_key": str, "version": int, "created": str, "updated": str, "state": str},
-        pk="id",
-        if_not_exists=True,
-    )
-    db.table("changes").create(
-        {
-            "game_id": str,
-            "version": int,
-            "at": str,
-            "action": str,
-            "summary": str,
-            "state": str,
-        },
-        pk=("game_id", "version"),
-        foreign_keys=[("game_id", "games", "id")],
-        if_not_exists=True,
-    )
-    db.table("names").create({"name": str, "last_used": str}, pk="name", if_not_exists=True)
-
-
-@migrations(name="change_log")
-def _change_log(db: Database) -> None:
-    """Schema 2: store each change itself, and keep the current standings."""
-    from .migrate_v2 import to_change_log
-
-    to_change_log(db)
+def wait_for_commit(db: Database, seen: int | None, timeout: float) -> int:
+    """The count of commits to ``db``'s file seen by this process, after waiting at most
+    ``timeout`` seconds for one more than ``seen`` (None: just the count)."""
+    file = _file_of.get(db.conn)
+    if file is None:  # an in-memory database is this connection's alone: no commit will come
+        time.sleep(timeout if seen is not None else 0)
+        return 0
+    return file.commits if seen is None else file.wait_for_commit(seen, timeout)
 
 
 def migrate(db: Database) -> None:
-    """Create or upgrade the schema; safe to run at every start and from many threads."""
-    if not migrations.pending(db):
+    """Create or upgrade the schema (schema.py); safe at every start and from many threads."""
+    if not schema.migrations.pending(db):
         return
     with transaction(db):  # one writer migrates; the others wait, then find nothing to do
-        migrations.apply(db)
+        schema.migrations.apply(db)
 
 
 # --- games ------------------------------------------------------------------------------
 
-_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept"
+_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept, code"
 
 
 def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _row_to_game(row: sqlite3.Row | tuple) -> StoredGame:
+def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
     return StoredGame(*row)
 
 
@@ -258,28 +272,41 @@ def create_game(
     summary: str = notes.note("create"),
     standings: dict[str, Any] | None = None,
     kept: list[dict[str, Any]] | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
 ) -> StoredGame:
-    """A new game; the log's first change is its game file."""
-    game_id, edit_key, at = new_key(), new_key(), now()
+    """A new game; the log's first change is its game file.
+
+    ``follows``: the game it was started after (a rematch). ``dates``: when it was
+    first and last played, for a game brought back from a backup (else now).
+    """
+    game_id, edit_key = new_key(), new_key()
+    created, updated = dates or (now(), now())
     text = _dumps(state)
-    row = (
+    row: tuple[Any, ...] = (
         game_id,
         edit_key,
         1,
-        at,
-        at,
+        created,
+        updated,
         text,
         None if standings is None else _dumps(standings),
         None if kept is None else _dumps(kept),
     )
     with transaction(db):
-        db.execute(f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
-        _log(db, game_id, 1, at, action, summary, {"game": state}, len(state["hands"]), None)
+        row = (*row, unused_code(db))  # checked free under the write lock
+        db.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [*row, follows],
+        )
+        _log(db, game_id, 1, created, action, summary, {"game": state}, len(state["hands"]), None)
     return _row_to_game(row)
 
 
 def get_game(db: Database, game_id: str) -> StoredGame | None:
-    row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    """The game's row, None if there is no such game; UnreadableGame if its text is damaged."""
+    with reading(game_id):
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row) if row else None
 
 
@@ -287,9 +314,28 @@ def edit_key_matches(game: StoredGame, key: str) -> bool:
     return hmac.compare_digest(game.edit_key.encode(), key.encode())
 
 
-def game_version(db: Database, game_id: str) -> int | None:
-    row = db.execute("SELECT version FROM games WHERE id = ?", [game_id]).fetchone()
-    return row[0] if row else None
+def renew_edit_key(db: Database, game_id: str, old: str) -> str | None:
+    """A new scorekeeper link: the old key stops working at once. None when ``old`` is no
+    longer the game's key (another phone renewed it first). Access, not play: the change
+    log is not touched (docs/decisions.md)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET edit_key = ? WHERE id = ? AND edit_key = ?", [key, game_id, old]
+        )
+    return key if cursor.rowcount == 1 else None
+
+
+def renew_player_key(db: Database, game_id: str, old: str | None) -> str | None:
+    """New links for the players (web/access.py derives them from this key): every old
+    one stops working. None when the key is no longer ``old`` (renewed meanwhile)."""
+    key = new_key()
+    with transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET player_key = ? WHERE id = ? AND player_key IS ?",
+            [key, game_id, old],
+        )
+    return key if cursor.rowcount == 1 else None
 
 
 def save_change(
@@ -305,15 +351,17 @@ def save_change(
     kept: list[dict[str, Any]] | None = None,
     undo_to: int | None = -1,
     extends: StoredGame | None = None,
+    then: Callable[[Database], None] | None = None,
 ) -> StoredGame:
     """Write the next version, or raise Conflict if someone else wrote first.
 
     ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
-    {"number": k}, {"to": version}); without it the whole game file is logged.
+    {"number": k}, {"end": "early"}, {"to": version}); without it the whole game
+    file is logged.
     ``undo_to``: the version Undo would go back to afterwards (default: the one
     this change replaced). ``extends``: the version this change adds one hand
     to (a hand recorded), whose stored text is extended rather than the whole
-    game encoded again.
+    game encoded again. ``then``: more to write in the same transaction.
     """
     at = now()
     text, kept_text = _extended(extends, state, kept) if extends else (None, None)
@@ -349,6 +397,8 @@ def save_change(
             len(state["hands"]),
             expected_version if undo_to == -1 else undo_to,
         )
+        if then is not None:
+            then(db)
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
 
@@ -404,18 +454,20 @@ _CHANGE_COLUMNS = "version, at, action, summary, hands, undo_to"
 
 def changes(db: Database, game_id: str) -> list[Change]:
     """The game's history, newest first (without the game at each version)."""
-    rows = db.execute(
-        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
-        [game_id],
-    ).fetchall()
+    with reading(game_id):
+        rows = db.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
+            [game_id],
+        ).fetchall()
     return [Change(*row) for row in rows]
 
 
 def get_change(db: Database, game_id: str, version: int) -> Change | None:
-    row = db.execute(
-        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
-        [game_id, version],
-    ).fetchone()
+    with reading(game_id):
+        row = db.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
+            [game_id, version],
+        ).fetchone()
     return Change(*row) if row else None
 
 
@@ -424,8 +476,13 @@ def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
 
     Follows the log back from ``version`` to the game file it grew from (jumping
     over undo and restore to the version they went back to), parsing only the
-    changes on that path, then applies them in order.
+    changes on that path, then applies them in order. UnreadableGame if one is damaged.
     """
+    with reading(game_id):
+        return _state_at(db, game_id, version)
+
+
+def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
     rows = dict(
         db.execute(
             "SELECT version, detail FROM changes WHERE game_id = ? AND version <= ?",
@@ -442,18 +499,25 @@ def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
             state = detail["game"]
             break
         if "to" in detail:
+            if not detail["to"] < step:  # a damaged log could point forward, round and round
+                raise KeyError(f"version {step} goes back to {detail['to']}")
             step = detail["to"]
         else:
             path.append(detail)
             step -= 1
     hands = list(state["hands"])
+    ended = {}
     for detail in reversed(path):
-        apply_detail(hands, detail)
-    return {**state, "hands": hands}
+        if "end" in detail:
+            ended = {"ended_early": True}
+        else:
+            apply_detail(hands, detail)
+    state = {key: value for key, value in state.items() if key != "hands"}
+    return {**state, **ended, "hands": hands}
 
 
 def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
-    """Apply one logged hand change to the list of hands."""
+    """Apply one logged hand change to the list of hands (an end changes none)."""
     if "number" in detail and "hand" in detail:
         hands[detail["number"] - 1] = detail["hand"]
     elif "number" in detail:
@@ -481,9 +545,44 @@ def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
     return undone, target
 
 
-def edit_version(db: Database, game_id: str, key: str) -> int | None:
-    """The game's version, when `key` is its edit key: the scorekeeper's idle poll."""
-    row = db.execute("SELECT version, edit_key FROM games WHERE id = ?", [game_id]).fetchone()
-    if row is None or not hmac.compare_digest(row[1].encode(), key.encode()):
+@dataclass(frozen=True)
+class Link:
+    """What checking a game's link reads: its keys, and what tells whether a page showing
+    it is still current, without reading the game itself."""
+
+    game_id: str
+    edit_key: str
+    player_key: str | None
+    version: int
+    entries: int  # the newest points sent from players' phones (0: none)
+    next_game: str | None  # the game started after this one (a rematch, the table's next)
+
+    def edit_key_matches(self, key: str) -> bool:
+        return hmac.compare_digest(self.edit_key.encode(), key.encode())
+
+
+def game_link(db: Database, game_id: str) -> Link | None:
+    """One indexed read per request, however long the game."""
+    with reading(game_id):
+        row = _link_row(db, game_id)
+    if row is None:
         return None
-    return row[0]
+    game, edit_key, player_key, version, entries, next_game = row
+    return Link(game, edit_key, player_key, version, entries or 0, next_game)
+
+
+def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
+    found: tuple[Any, ...] | None = db.execute(
+        "SELECT g.id, g.edit_key, g.player_key, g.version, "
+        "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
+        "(SELECT n.id FROM games n WHERE n.follows = g.id ORDER BY n.created, n.rowid LIMIT 1) "
+        "FROM games g WHERE g.id = ?",
+        [game_id],
+    ).fetchone()
+    return found
+
+
+def game_by_code(db: Database, code: str) -> str | None:
+    """The game whose short code this is."""
+    row = db.execute("SELECT id FROM games WHERE code = ?", [code]).fetchone()
+    return row[0] if row else None

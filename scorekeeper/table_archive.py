@@ -2,8 +2,12 @@
 
 Plain Python over the rules engine, so a backup can be read and written
 without the web app. Reading refuses anything that is not such a file with
-one clear message, and is careful with sizes (a zip can unpack to far more
-than it weighs).
+one clear message, and bounds what it costs before anything is written: the
+limits below hold whatever the zip claims (a zip can unpack to far more than
+it weighs, and its sizes can lie), every name meets the name rule
+(``rules/names.py``), and the JSON is read by the one bounded parser
+(``jsontext.parse_json``), so a hostile backup of a few kilobytes is refused
+in milliseconds.
 """
 
 from __future__ import annotations
@@ -12,18 +16,35 @@ import csv
 import io
 import json
 import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from .i18n import N_, _
-from .rules.game import Game, GameError, game_to_json, load_game, replay
+from .jsontext import JsonError, parse_json
+from .rules.game import Game, GameError
+from .rules.gamefile import game_to_json, load_game
+from .rules.names import MAX_TABLE_NAME, NameRefused, valid_name
 from .rules.phases import RulesError
+from .rules.replay import replay
 
 FORMAT = "phase10-table"
-MAX_GAMES = 2000
-MAX_UNPACKED = 20 * 1024 * 1024
-MAX_NAME = 60
+# What one backup may hold. Each is far beyond a real table and keeps one import cheap.
+MAX_GAMES = 2000  # a weekly game for forty years; each game is replayed on import
+MAX_PLAYERS = 300  # everyone a club has played with; the table page lists each one
+MAX_ALIASES = 1000  # old spellings: each rename or merge leaves one
+MAX_HANDS = 500  # a game ends once someone has made every phase: 6 x 30 phases is 180 hands
+MAX_INDEX = 1024 * 1024  # table.json: 2,000 games, the roster and aliases take ~400 KB
+MAX_GAME_FILE = 1024 * 1024  # one game file: 500 hands of 6 players take ~200 KB
+MAX_UNPACKED = 20 * 1024 * 1024  # bytes read in all, each file counted every time it is named
+_READ_CHUNK = 64 * 1024
+# What a damaged or hostile zip raises while it is read: bad headers, a wrong CRC, a
+# size that lies, an unknown compression method, an encrypted member.
+_ZIP_ERRORS = (
+    *(zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, ValueError),
+    *(NotImplementedError, RuntimeError),
+)
 
 
 class ArchiveError(ValueError):
@@ -103,47 +124,155 @@ def read(data: bytes) -> TableArchive:
     """Parse and check a table zip; every game is replayed by the engine before use."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as error:
+    except _ZIP_ERRORS as error:
         raise ArchiveError(_("This is not a table backup: it is not a zip file.")) from error
-    with zf:
-        infos = {info.filename: info for info in zf.infolist()}
-        if sum(info.file_size for info in infos.values()) > MAX_UNPACKED:
-            raise ArchiveError(_("This backup unpacks to more than this app accepts (20 MB)."))
-        index = _json(zf, infos, "table.json")
+    try:
+        with zf:
+            return _Reader(zf).archive()
+    except ArchiveError:
+        raise
+    except _ZIP_ERRORS as error:  # a member the zip cannot unpack
+        raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error
+
+
+class _Reader:
+    """One backup being read, with what is left of its byte budget."""
+
+    def __init__(self, zf: zipfile.ZipFile) -> None:
+        self.zf = zf
+        self.infos = {info.filename: info for info in zf.infolist()}
+        self.left = MAX_UNPACKED
+        if sum(info.file_size for info in self.infos.values()) > MAX_UNPACKED:
+            raise _too_big()
+
+    def archive(self) -> TableArchive:
+        index = self.json("table.json", MAX_INDEX)
         if not isinstance(index, dict) or index.get("format") != FORMAT:
             raise ArchiveError(_("This zip is not a table backup made by this app."))
-        name = index.get("name")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise ArchiveError(_("The table in this backup has no usable name."))
-        archive = TableArchive(" ".join(name.split()))
-        for player in _list(index, "players"):
-            if not isinstance(player, dict) or not isinstance(player.get("name"), str):
-                raise ArchiveError(_("The list of players in this backup is damaged."))
-            archive.players.append((player["name"], bool(player.get("retired"))))
-        aliases = index.get("aliases", {})
-        if not isinstance(aliases, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in aliases.items()
-        ):
-            raise ArchiveError(_("The merged names in this backup are damaged."))
-        archive.aliases = dict(aliases)
-        entries = _list(index, "games")
-        if len(entries) > MAX_GAMES:
-            raise ArchiveError(_("This backup has more than %(count)s games.", count=MAX_GAMES))
+        archive = TableArchive(_table_name(index.get("name")))
+        archive.players = _players(_list(index, "players"))
+        archive.aliases = _aliases(index.get("aliases", {}))
+        entries = _games(_list(index, "games"))
+        if any(entry["file"] not in self.infos for entry in entries):
+            raise ArchiveError(_("This backup is incomplete: part of it is missing."))
+        claimed = sum(self.infos[entry["file"]].file_size for entry in entries)
+        if claimed > self.left:  # every reference counted, before any is read
+            raise _too_big()
         for number, entry in enumerate(entries, start=1):
-            if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
-                raise ArchiveError(_("Game %(number)s in this backup is damaged.", number=number))
-            try:
-                game = load_game(_json(zf, infos, entry["file"]))
-                replay(game)
-            except (GameError, RulesError) as error:
-                reason = _(
-                    "Game %(number)s in this backup: %(reason)s", number=number, reason=error
-                )
-                raise ArchiveError(reason) from error
+            game = self.game(number, entry["file"])
             created = _when(entry.get("created"))
             updated = _when(entry.get("updated")) or created
             archive.games.append(ArchivedGame(game, created, updated))
-    return archive
+        return archive
+
+    def game(self, number: int, name: str) -> Game:
+        data = self.json(name, MAX_GAME_FILE)
+        hands = data.get("hands") if isinstance(data, dict) else None
+        if isinstance(hands, list) and len(hands) > MAX_HANDS:
+            raise ArchiveError(
+                _(
+                    "Game %(number)s in this backup has more than %(count)s hands.",
+                    number=number,
+                    count=MAX_HANDS,
+                )
+            )
+        try:
+            game = load_game(data, new=True)  # its names enter the app: the name rule
+            replay(game)
+        except (GameError, RulesError) as error:
+            reason = _("Game %(number)s in this backup: %(reason)s", number=number, reason=error)
+            raise ArchiveError(reason) from error
+        return game
+
+    def json(self, name: str, most: int) -> object:
+        """A member's JSON, reading no more than ``most`` bytes of it or the budget left."""
+        info = self.infos.get(name)
+        if info is None:
+            raise ArchiveError(_("This backup is incomplete: part of it is missing."))
+        if info.file_size > most:
+            raise _too_big()
+        limit = min(most, self.left)
+        chunks, size = [], 0
+        with self.zf.open(info) as member:  # the real bytes, whatever the header says
+            while chunk := member.read(min(_READ_CHUNK, limit + 1 - size)):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise _too_big()
+        self.left -= size
+        try:
+            return parse_json(b"".join(chunks).decode("utf-8"))
+        except (UnicodeDecodeError, JsonError) as error:
+            raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error
+
+
+def _too_big() -> ArchiveError:
+    return ArchiveError(_("This backup unpacks to more than this app accepts (20 MB)."))
+
+
+def _table_name(value: object) -> str:
+    try:
+        return valid_name(value, MAX_TABLE_NAME)
+    except NameRefused as refused:
+        raise ArchiveError(
+            _("The table's name in this backup cannot be used: %(reason)s", reason=refused)
+        ) from None
+
+
+def _players(entries: list) -> list[tuple[str, bool]]:
+    if len(entries) > MAX_PLAYERS:
+        raise ArchiveError(_("This backup lists more than %(count)s players.", count=MAX_PLAYERS))
+    players = []
+    for number, player in enumerate(entries, start=1):
+        if not isinstance(player, dict):
+            raise ArchiveError(_("The list of players in this backup is damaged."))
+        try:
+            name = valid_name(player.get("name"))
+        except NameRefused as refused:
+            raise ArchiveError(
+                _(
+                    "Player %(number)s in this backup cannot be used: %(reason)s",
+                    number=number,
+                    reason=refused,
+                )
+            ) from None
+        players.append((name, bool(player.get("retired"))))
+    return players
+
+
+def _aliases(value: object) -> dict[str, str]:
+    """Old spelling -> roster name, both held to the name rule."""
+    if not isinstance(value, dict):
+        raise ArchiveError(_("The merged names in this backup are damaged."))
+    if len(value) > MAX_ALIASES:
+        raise ArchiveError(
+            _("This backup lists more than %(count)s merged names.", count=MAX_ALIASES)
+        )
+    try:
+        return {valid_name(old): valid_name(new) for old, new in value.items()}
+    except NameRefused as refused:
+        raise ArchiveError(
+            _("A merged name in this backup cannot be used: %(reason)s", reason=refused)
+        ) from None
+
+
+def _games(entries: list) -> list[dict]:
+    """The game entries, each naming a file of its own (so no file is read twice)."""
+    if len(entries) > MAX_GAMES:
+        raise ArchiveError(_("This backup has more than %(count)s games.", count=MAX_GAMES))
+    seen: dict[str, int] = {}
+    for number, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise ArchiveError(_("Game %(number)s in this backup is damaged.", number=number))
+        if (first := seen.setdefault(entry["file"], number)) != number:
+            raise ArchiveError(
+                _(
+                    "Games %(first)s and %(second)s in this backup are the same file.",
+                    first=first,
+                    second=number,
+                )
+            )
+    return entries
 
 
 def _when(value: object) -> str:
@@ -167,12 +296,3 @@ def _list(index: dict, key: str) -> list:
     if not isinstance(value, list):
         raise ArchiveError(_(DAMAGED_LISTS[key]))
     return value
-
-
-def _json(zf: zipfile.ZipFile, infos: dict, name: str) -> object:
-    if name not in infos:
-        raise ArchiveError(_("This backup is incomplete: part of it is missing."))
-    try:
-        return json.loads(zf.read(infos[name]).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, zipfile.BadZipFile) as error:
-        raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error

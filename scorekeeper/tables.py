@@ -3,7 +3,8 @@
 Kept in tables of their own beside the games (a link table says which game
 belongs to which table), so the game store is untouched. A table is reached
 only through its own unguessable link. The roster remembers how names were
-merged and renamed, so old games still count for the right person.
+merged and renamed, so old games still count for the right person; each roster
+player has an id of their own that a rename or a merge into them keeps.
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlite_utils import Database
-from sqlite_utils.db import NotFoundError
 
 from . import store
 from .i18n import _
-
-MAX_TABLE_NAME = 60
+from .rules.names import MAX_TABLE_NAME, NameRefused, lookalikes_of, valid_name
+from .schema import new_key
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,7 @@ class Table:
     id: str
     name: str
     created: str
+    view_id: str  # the read-only address of the table's screen (/tv/<view_id>)
 
 
 @dataclass(frozen=True)
@@ -32,49 +33,52 @@ class RosterPlayer:
     retired: bool
 
 
-def migrate(db: Database) -> None:
-    """Create the table schema; safe to run at every start."""
-    if db["tables"].exists() and db["table_games"].exists():
-        return
-    with store.transaction(db):
-        db.table("tables").create(
-            {"id": str, "name": str, "created": str}, pk="id", if_not_exists=True
-        )
-        db.table("table_players").create(
-            {"table_id": str, "name": str, "retired": int, "added": str},
-            pk=("table_id", "name"),
-            foreign_keys=[("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        # an old spelling of a roster name: games that used it count for `name`
-        db.table("table_aliases").create(
-            {"table_id": str, "alias": str, "name": str},
-            pk=("table_id", "alias"),
-            foreign_keys=[("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        db.table("table_games").create(
-            {"game_id": str, "table_id": str, "added": str},
-            pk="game_id",
-            foreign_keys=[("game_id", "games", "id"), ("table_id", "tables", "id")],
-            if_not_exists=True,
-        )
-        db.table("table_games").create_index(["table_id"], if_not_exists=True)
-
-
 def create_table(db: Database, name: str) -> Table:
-    table = Table(store.new_key(), name, store.now())
+    """A new table; its name goes through the name rule (NameRefused says why not)."""
+    table = Table(new_key(), valid_name(name, MAX_TABLE_NAME), store.now(), new_key())
     with store.transaction(db):
-        db.table("tables").insert({"id": table.id, "name": table.name, "created": table.created})
+        db.execute(
+            "INSERT INTO tables (id, name, created, view_id) VALUES (?, ?, ?, ?)",
+            [table.id, table.name, table.created, table.view_id],
+        )
     return table
 
 
 def get_table(db: Database, table_id: str) -> Table | None:
-    try:
-        row = db.table("tables").get(table_id)
-    except NotFoundError:
-        return None
-    return Table(row["id"], row["name"], row["created"])
+    row = db.execute(
+        "SELECT id, name, created, view_id FROM tables WHERE id = ?", [table_id]
+    ).fetchone()
+    return Table(*row) if row else None
+
+
+def table_by_view(db: Database, view_id: str) -> Table | None:
+    """The table whose screen is at /tv/<view_id>."""
+    row = db.execute(
+        "SELECT id, name, created, view_id FROM tables WHERE view_id = ?", [view_id]
+    ).fetchone()
+    return Table(*row) if row else None
+
+
+def renew_link(db: Database, table_id: str) -> str | None:
+    """A new link for the table (its id, which every table row is keyed by): the old one
+    stops working at once. None when there is no table at ``table_id`` any more."""
+    new = new_key()
+    with store.transaction(db):
+        if db.execute("UPDATE tables SET id = ? WHERE id = ?", [new, table_id]).rowcount != 1:
+            return None
+        for name in ("table_players", "table_aliases", "table_games"):
+            db.execute(f"UPDATE {name} SET table_id = ? WHERE table_id = ?", [new, table_id])
+    return new
+
+
+def latest_game(db: Database, table_id: str) -> str | None:
+    """The game the table started last: what its screen shows."""
+    row = db.execute(
+        "SELECT game_id FROM table_games WHERE table_id = ? ORDER BY added DESC, rowid DESC "
+        "LIMIT 1",
+        [table_id],
+    ).fetchone()
+    return row[0] if row else None
 
 
 def table_of_game(db: Database, game_id: str) -> str | None:
@@ -98,6 +102,19 @@ def roster(db: Database, table_id: str) -> list[RosterPlayer]:
     return [RosterPlayer(r["name"], bool(r["retired"])) for r in rows]
 
 
+def player_ids(db: Database, table_id: str) -> dict[str, str]:
+    """Each name a game of the table may use (roster names and old spellings) -> the roster
+    player's id, which stays the same through renames and merges."""
+    rows = db.execute(
+        "SELECT name, player_id FROM table_players WHERE table_id = ?", [table_id]
+    ).fetchall()
+    ids = {name: player_id for name, player_id in rows}
+    for alias, name in aliases(db, table_id).items():
+        if name in ids:
+            ids.setdefault(alias, ids[name])
+    return ids
+
+
 def aliases(db: Database, table_id: str) -> dict[str, str]:
     """Old spelling -> roster name."""
     rows = db.query("SELECT alias, name FROM table_aliases WHERE table_id = ?", [table_id])
@@ -111,17 +128,24 @@ def _add_players(db: Database, table_id: str, names: list[str]) -> None:
         if name in known:
             continue
         db.execute(
-            "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
-            "VALUES (?, ?, 0, ?)",
-            [table_id, name, at],
+            "INSERT OR IGNORE INTO table_players (table_id, name, retired, added, player_id) "
+            "VALUES (?, ?, 0, ?, ?)",
+            [table_id, name, at, new_key()],
         )
 
 
-def add_game(db: Database, table_id: str, game_id: str, players: list[str]) -> None:
-    """File a game under the table (moving it from any other) and add its players."""
+def file_game(
+    db: Database, table_id: str, game_id: str, players: list[str], added: str | None = None
+) -> None:
+    """File a game under the table (moving it from any other) and add its players.
+
+    Inside a transaction (a game being started) it is part of it. ``added``: when the
+    game was started, for one brought back from a backup (else now).
+    """
     with store.transaction(db):
         db.table("table_games").upsert(
-            {"game_id": game_id, "table_id": table_id, "added": store.now()}, pk="game_id"
+            {"game_id": game_id, "table_id": table_id, "added": added or store.now()},
+            pk="game_id",
         )
         _add_players(db, table_id, players)
 
@@ -130,8 +154,16 @@ class RosterError(ValueError):
     """A roster change that cannot be made, in words for the table."""
 
 
-def rename(db: Database, table_id: str, old: str, new: str) -> None:
-    """Rename a roster player; games under the old name keep counting for them."""
+def rename(db: Database, table_id: str, old: str, new: str) -> list[str]:
+    """Rename a roster player; games under the old name keep counting for them.
+
+    The new name goes through the name rule (RosterError says why not); the answer
+    is a warning for each other player whose name looks the same on screen.
+    """
+    try:
+        new = valid_name(new)
+    except NameRefused as refused:
+        raise RosterError(str(refused)) from None
     names = {p.name.casefold(): p.name for p in roster(db, table_id)}
     if old not in names.values():
         raise RosterError(_("%(player)s is not on this table's list of players", player=old))
@@ -143,6 +175,7 @@ def rename(db: Database, table_id: str, old: str, new: str) -> None:
             [new, table_id, old],
         )
         _point_aliases(db, table_id, old, new)
+    return lookalikes_of(new, [name for name in names.values() if name != old])
 
 
 def merge(db: Database, table_id: str, extra: str, into: str) -> None:
@@ -180,17 +213,6 @@ def set_retired(db: Database, table_id: str, name: str, retired: bool) -> None:
             raise RosterError(_("%(player)s is not on this table's list of players", player=name))
 
 
-def restore_dates(db: Database, game_id: str, created: str, updated: str) -> None:
-    """An imported game keeps the dates it was played on, not the day of the import."""
-    if created and updated:
-        with store.transaction(db):
-            db.execute(
-                "UPDATE games SET created = ?, updated = ? WHERE id = ?",
-                [created, updated, game_id],
-            )
-            db.execute("UPDATE table_games SET added = ? WHERE game_id = ?", [created, game_id])
-
-
 def restore_roster(
     db: Database, table_id: str, players: list[tuple[str, bool]], old_names: dict[str, str]
 ) -> None:
@@ -200,9 +222,9 @@ def restore_roster(
         at = store.now()
         for name, retired in players:
             db.execute(
-                "INSERT OR IGNORE INTO table_players (table_id, name, retired, added) "
-                "VALUES (?, ?, ?, ?)",
-                [table_id, name, int(retired), at],
+                "INSERT OR IGNORE INTO table_players (table_id, name, retired, added, player_id) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [table_id, name, int(retired), at, new_key()],
             )
         for alias, name in old_names.items():
             db.table("table_aliases").upsert(

@@ -26,7 +26,7 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int, thr
     from gunicorn.app.base import BaseApplication
 
     from . import create_app
-    from .web.ready import ready
+    from .ready import ready
 
     class Scorekeeper(BaseApplication):
         def load_config(self) -> None:

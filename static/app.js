@@ -22,9 +22,18 @@
     var steppers = event.target.closest(".steppers");
     if (steppers) { countCards(steppers); }
   });
+  // A number field selects what it holds when tapped, so typing replaces it (35 -> 40, not 3540).
+  var selectOnUp = null;
   document.addEventListener("focusin", function (event) {
-    if (event.target.matches && event.target.matches(".stepper input")) { event.target.select(); }
+    if (event.target.matches && event.target.matches("input[inputmode=numeric]")) {
+      event.target.select();
+      selectOnUp = event.target;
+    }
   });
+  document.addEventListener("mouseup", function (event) {  // the tap's release would unselect it
+    if (event.target === selectOnUp) { event.preventDefault(); }
+    selectOnUp = null;
+  }, true);
   document.addEventListener("click", function (event) {
     var step = event.target.closest("button.step");
     if (step) {
@@ -51,29 +60,238 @@
   // Live pages (elements marked data-live poll themselves): refresh at once when the phone
   // wakes, the tab comes back or the network returns, and do not poll from a pocket.
   function refreshLive() {
-    if (document.hidden || !window.htmx) { return; }
-    document.querySelectorAll("[data-live]").forEach(function (el) { htmx.trigger(el, "live-refresh"); });
+    if (!window.htmx) { return; }
+    document.querySelectorAll("[data-live]").forEach(function (el) {
+      // a page put away stops its waiting poll (the server need not answer a pocket)
+      htmx.trigger(el, document.hidden ? "htmx:abort" : "live-refresh");
+    });
   }
   document.addEventListener("visibilitychange", refreshLive);
   window.addEventListener("focus", refreshLive);
   window.addEventListener("online", refreshLive);
   window.addEventListener("pageshow", function (event) { if (event.persisted) { refreshLive(); } });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (document.hidden && event.detail.elt.hasAttribute("data-live")) { event.preventDefault(); }
+    var elt = event.detail.elt;
+    if (elt.hasAttribute("data-live") && (document.hidden || elt.dataset.leaving)) {
+      event.preventDefault();
+    }
+    // Leaving the page (a link, or a form such as Save): its waiting live poll has nobody to
+    // tell, so let the server know at once rather than render an answer for it.
+    if (event.detail.boosted) { leaving(); }
+  });
+  function leaving() {
+    document.querySelectorAll("[data-live]").forEach(function (el) {
+      el.dataset.leaving = "1";
+      htmx.trigger(el, "htmx:abort");
+    });
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.boosted && !event.detail.successful) {  // still here: keep up again
+      document.querySelectorAll("[data-live][data-leaving]").forEach(function (el) { delete el.dataset.leaving; });
+      refreshLive();
+    }
   });
 
   // A hand form someone has started typing in is theirs: another phone's change updates the
-  // scoreboard and the hands, and saving a stale hand is refused with an explanation.
+  // scoreboard and the hands, and saving a stale hand is refused with an explanation. Only a
+  // person's own input counts as typing (the page filling in players' points does not).
   ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTyping); });
   function markTyping(event) {
-    var form = event.target.closest && event.target.closest("#record form");
+    var form = event.isTrusted && event.target.closest && event.target.closest("#record form, form[data-keep-typed]");
     if (form) { form.dataset.typing = "1"; }
   }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
-    if (target && target.id === "record" && target.querySelector("form[data-typing]")) {
-      event.detail.shouldSwap = false;
+    if (target && target.id === "player-form" && target.querySelector("form[data-typing]")) {
+      event.detail.shouldSwap = false;  // a player typing their points keeps them
+      return;
     }
+    var form = target && target.id === "record" && target.querySelector("form[data-typing]");
+    if (!form) { return; }
+    event.detail.shouldSwap = false;
+    var fragment = event.detail.fragment;
+    var incoming = fragment && fragment.querySelector("form.hand-form");
+    if (incoming && sameHand(form, incoming)) {
+      fillFromPhones(form, incoming);
+      var note = target.querySelector(".from-phones");
+      var sent = fragment.querySelector(".from-phones");
+      if (note && sent) { note.replaceChildren.apply(note, Array.from(sent.cloneNode(true).childNodes)); }
+    } else {
+      savedElsewhere(target, form, fragment);
+    }
+  });
+  // Another phone saved the hand this one is typing: say so beside Save at once, keep what was
+  // typed, and let the scorekeeper save it as the next hand instead, or discard it.
+  function savedElsewhere(record, form, fragment) {
+    var next = fragment.cloneNode(true);
+    var notice = next.querySelector("template.stale-notice");
+    var old = form.querySelector(".alert.stale");
+    if (old) { old.remove(); }
+    var save = form.querySelector("button[type=submit]");
+    if (!notice || !save) { return; }
+    var alert = notice.content.firstElementChild.cloneNode(true);
+    save.before(alert);
+    var keep = alert.querySelector("[data-stale=keep]");
+    var incoming = next.querySelector("form.hand-form");
+    if (!incoming) { keep.remove(); }  // the game is over: nothing more to save
+    keep.addEventListener("click", function () {
+      ["hand_number", "version"].forEach(function (name) {
+        var mine = form.querySelector("input[name=" + name + "]");
+        var theirs = incoming.querySelector("input[name=" + name + "]");
+        if (mine && theirs) { mine.value = theirs.value; }
+      });
+      var heading = record.querySelector("h2");
+      var theirHeading = next.querySelector("h2");
+      if (heading && theirHeading) { heading.textContent = theirHeading.textContent; }
+      save.textContent = incoming.querySelector("button[type=submit]").textContent;
+      alert.remove();
+      save.focus();
+    });
+    alert.querySelector("[data-stale=discard]").addEventListener("click", function () {
+      record.replaceChildren.apply(record, Array.from(next.querySelector("#record").childNodes));
+      htmx.process(record);
+    });
+  }
+  function sameHand(form, other) {
+    var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };
+    return number(form) === number(other);
+  }
+  // Points sent from players' phones arrive with the live poll. In a form someone is typing
+  // in, they fill only the fields nobody changed by hand; nothing is saved here.
+  function fillFromPhones(form, incoming) {
+    var changed = false;
+    incoming.querySelectorAll("input[data-phone]").forEach(function (sent) {
+      var points = form.querySelector("input[name='" + sent.name + "']");
+      if (!points || points.dataset.phone === sent.dataset.phone || document.activeElement === points) { return; }
+      var seat = sent.name.split("-")[1];
+      var parts = sent.dataset.phone.split(":");
+      var untouched = points.value === "" || points.value === (points.dataset.phoneValue || "");
+      if (parts[2] === "1") {
+        var out = form.querySelector("input[name=went_out][value='" + seat + "']");
+        if (out && !form.querySelector("input[name=went_out]:checked")) { out.checked = true; }
+      } else if (untouched) {
+        points.value = parts[0];
+        points.dataset.phoneValue = points.value;
+      }
+      var made = form.querySelector("input[name='made-" + seat + "']");
+      if (made && (parts[1] === "1" || points.dataset.phone)) { made.checked = parts[1] === "1"; }
+      points.dataset.phone = sent.dataset.phone;
+      points.classList.add("from-phone");
+      changed = true;
+    });
+    if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
+  }
+
+  // While the server cannot be reached, every live page says so, with the time of the last
+  // answer it had, and stops saying so as soon as an answer comes.
+  var lastUpdate = new Date();
+  function connection(up) {
+    var banner = document.getElementById("reconnecting");
+    if (!banner) { return; }
+    if (up) {
+      lastUpdate = new Date();
+      banner.hidden = true;
+    } else if (document.querySelector("[data-live]")) {
+      var time = lastUpdate.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      banner.textContent = banner.dataset.text.replace("{time}", time);
+      banner.hidden = false;
+    }
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-live") && event.detail.xhr.status) {
+      connection(true);
+    }
+  });
+  ["htmx:sendError", "htmx:timeout"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) {
+      var elt = event.detail.elt;
+      if (elt && elt.hasAttribute && elt.hasAttribute("data-live")) { connection(false); }
+    });
+  });
+  window.addEventListener("offline", function () { connection(false); });
+
+  // A Save that cannot reach the server is kept on the phone (this page's storage), shown
+  // plainly, and sent again as soon as the connection is back, on the next page load too.
+  // The server records a hand once however often it is sent (by its number).
+  var PENDING = "scorekeeper:pending:";
+  var sending = false;
+  function pendingKey() { return PENDING + location.pathname; }
+  function pending() {
+    try { return JSON.parse(localStorage.getItem(pendingKey()) || "null"); } catch (e) { return null; }
+  }
+  function handInWords(form, outWord) {
+    var out = form.querySelector("input[name=went_out]:checked");
+    var parts = [];
+    form.querySelectorAll("fieldset.hand-player").forEach(function (player) {
+      var seat = player.className.replace(/.*seat-(\d+).*/, "$1");
+      var name = player.querySelector("legend strong").textContent;
+      var points = player.querySelector("input[name^=points-]");
+      if (out && out.value === seat) { parts.push(name + " " + outWord); }
+      else if (points && points.value) { parts.push(name + " " + points.value); }
+    });
+    return parts.join(", ");
+  }
+  function showPending() {
+    var kept = pending();
+    var record = document.getElementById("record");
+    var old = document.querySelector(".notice.pending");
+    if (old) { old.remove(); }
+    if (!kept || !record) { return; }
+    var template = record.querySelector("template.pending-notice");
+    var heading = record.querySelector("h2");
+    if (!template || !heading) { return; }
+    var notice = template.content.firstElementChild.cloneNode(true);
+    notice.querySelector(".pending-hand").textContent = kept.words;
+    heading.before(notice);
+  }
+  function sendPending() {
+    var kept = pending();
+    if (!kept || sending || !navigator.onLine) { return; }
+    sending = true;
+    fetch(kept.url, {
+      method: "POST",
+      body: kept.body,
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" }
+    }).then(function (response) {
+      if (response.status >= 500) { throw new Error("not yet"); }
+      localStorage.removeItem(pendingKey());  // recorded, refused or already there: say which
+      return response.text().then(function (page) {
+        leaving();
+        htmx.swap(document.body, page, { swapStyle: "innerHTML" });
+        landOnNextHand(true);
+      });
+    }).catch(function () { /* still unreachable: the next try will do */ }).then(function () {
+      sending = false;
+    });
+  }
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = event.detail.elt;
+    if (!form || !form.matches || !form.matches("#record form.hand-form")) { return; }
+    var body = new URLSearchParams(new FormData(form)).toString();
+    var url = form.getAttribute("action").split("#")[0];
+    var template = document.querySelector("#record template.pending-notice");
+    var words = handInWords(form, template ? template.dataset.out : "");
+    localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
+    showPending();
+  });
+  window.addEventListener("online", sendPending);
+  setInterval(sendPending, 5000);
+  document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });
+
+  // After a saved hand the page opens at the next hand's "Who went out?" (the hand form asks
+  // htmx to show #record; without JavaScript the server's redirect to #record does the same),
+  // and the keyboard starts there too.
+  function landOnNextHand(scroll) {
+    var record = document.getElementById("record");
+    if (!record || !record.querySelector("[data-saved]")) { return; }
+    if (scroll) { record.scrollIntoView({ block: "start" }); }
+    var heading = document.getElementById("record-heading");
+    if (heading) { heading.focus({ preventScroll: true }); }
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target === document.body) { landOnNextHand(false); }
   });
 
   // The table view stays on: ask for a screen wake lock where the browser has one.
@@ -84,6 +302,13 @@
     navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }, function () {});
   }
   document.addEventListener("visibilitychange", keepAwake);  // a lock is released when hidden
+
+  // Installable, with the static files kept on the phone: only where a service worker may run
+  // (HTTPS, or localhost on the computer that runs the server). /sw.js sits beside /static/.
+  var worker = new URL("../sw.js", document.currentScript.src);
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker.pathname).catch(function () {});
+  }
 
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
@@ -102,20 +327,24 @@
   document.addEventListener("input", function (event) {
     if (event.target.type === "text") { touched = null; }
   }, true);
+  // A checker's page is swapped whole after each tapped card: the card tapped (found again by
+  // its id) stays where it was on screen, as the palette grows chips above it.
   var held = null;
   function underThumb(target) {
+    if (target.matches && target.matches("main") && touched && touched.id && target.contains(touched)) {
+      return touched;
+    }
     var form = target.id === "hand-check" && target.closest("form");
     if (!form) { return null; }
     return touched && form.contains(touched) ? touched : form.querySelector("button[type=submit]");
   }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var el = underThumb(event.detail.target);
-    held = el ? { el: el, top: el.getBoundingClientRect().top } : null;
+    held = el ? { el: el, id: el.id, top: el.getBoundingClientRect().top } : null;
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (held && held.el.isConnected && event.detail.target.id === "hand-check") {
-      window.scrollBy(0, held.el.getBoundingClientRect().top - held.top);
-    }
+    var el = held && (held.el.isConnected ? held.el : held.id && document.getElementById(held.id));
+    if (el) { window.scrollBy(0, el.getBoundingClientRect().top - held.top); }
     held = null;
   });
   // The live check marks each field it complains about, as a refused save does without
@@ -152,49 +381,5 @@
     if (refused && event.detail.target === document.body) { refused.focus({ preventScroll: true }); }
   });
   document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
-  // Points sent from players' phones fill in the scorekeeper's form as they arrive.
-  // A field the scorekeeper changed by hand is left alone; nothing is saved here.
-  function fillFromPhones() {
-    var box = document.querySelector("[data-entries-url]");
-    var form = box && box.querySelector("form.hand-form");
-    if (!form || document.hidden) { return; }
-    fetch(box.dataset.entriesUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) {
-        if (!data || String(data.hand) !== box.dataset.hand) { return; }
-        var changed = false;
-        var sent = [];
-        var note = box.querySelector(".from-phones");
-        var words = (note && note.dataset) || {};  // the page's language, from the template
-        Object.keys(data.entries).forEach(function (seat) {
-          var entry = data.entries[seat];
-          sent.push(entry.name + ": " + (entry.went_out ? words.wentOut || "went out"
-            : entry.points + (entry.made ? ", " + (words.made || "made phase") : "")));
-          var points = form.querySelector("input[name='points-" + seat + "']");
-          var made = form.querySelector("input[name='made-" + seat + "']");
-          var stamp = [entry.points, entry.made, entry.went_out].join(":");
-          if (!points || points.dataset.phone === stamp || document.activeElement === points) { return; }
-          var untouched = points.value === "" || points.value === points.dataset.phoneValue;
-          if (entry.went_out) {
-            var out = form.querySelector("input[name=went_out][value='" + seat + "']");
-            if (out && !form.querySelector("input[name=went_out]:checked")) { out.checked = true; }
-          } else if (untouched) {
-            points.value = String(entry.points);
-            points.dataset.phoneValue = points.value;
-          }
-          if (made && (entry.made || points.dataset.phone)) { made.checked = entry.made; }
-          points.dataset.phone = stamp;
-          points.classList.add("from-phone");
-          changed = true;
-        });
-        if (note && sent.length) {
-          note.textContent = (words.sent || "Sent from phones (check, then save):") + " " + sent.join("; ");
-        }
-        if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
-      })
-      .catch(function () { /* offline for a moment: the next round tries again */ });
-  }
-  setInterval(fillFromPhones, 2000);
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

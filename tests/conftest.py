@@ -17,6 +17,7 @@ def app(tmp_path):
             "DATABASE": str(tmp_path / "games.sqlite3"),
             "SECRET_KEY": "test",
             "SERVER_NAME": "table.test",
+            "POLL_HOLD": 0,  # the test client asks one thing at a time: never hold a poll
         }
     )
     store.close_all()  # the connections each test's threads opened
@@ -42,3 +43,21 @@ def through_the_app(app) -> list[str]:
         reached.append(request.full_path.rstrip("?"))
 
     return reached
+
+
+class Clock:
+    """The store's clock (``store.now``), set by the test: ``clock.at = "...T20:25:00+00:00"``."""
+
+    def __init__(self, at: str) -> None:
+        self.at = at
+
+    def __call__(self) -> str:
+        return self.at
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    """Every time the store writes is the clock's, from 23 November 2026, 19:00 UTC."""
+    clock = Clock("2026-11-23T19:00:00+00:00")
+    monkeypatch.setattr(store, "now", clock)
+    return clock

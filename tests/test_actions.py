@@ -7,7 +7,9 @@ import threading
 import pytest
 
 from scorekeeper import actions, store
-from scorekeeper.rules.game import HandRecord, Standings, load_game, replay
+from scorekeeper.rules.game import HandRecord, Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 GAME = {"rules": "official", "options": {}, "players": PLAYERS, "dealer": "Ann", "hands": []}
@@ -27,7 +29,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def game_id(db) -> str:
-    result = actions.create(db, GAME)
+    result = actions.start_game(db, GAME)
     assert isinstance(result, actions.Saved)
     return result.current.stored.id
 
@@ -43,14 +45,14 @@ def kept_standings_are_a_full_replay(db, game_id: str) -> Standings:
 
 
 def test_create_saves_a_game_with_its_standings(db):
-    result = actions.create(db, GAME)
+    result = actions.start_game(db, GAME)
     assert isinstance(result, actions.Saved) and result.current.version == 1
     assert result.current.standings.hand_number == 1
     kept_standings_are_a_full_replay(db, result.current.stored.id)
 
 
 def test_create_refuses_a_game_the_engine_rejects_and_saves_nothing(db):
-    result = actions.create(db, {**GAME, "players": ["Ann"], "dealer": "Ann"})
+    result = actions.start_game(db, {**GAME, "players": ["Ann"], "dealer": "Ann"})
     assert isinstance(result, actions.Refused) and "2-6 players" in result.message
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
 
@@ -78,7 +80,7 @@ def test_record_refuses_a_bad_hand_with_the_engines_problems(db, game_id):
     result = actions.record(db, game_id, 1, hand("Ann", Bob=47, Cy=20))
     assert isinstance(result, actions.Refused)
     assert [(p.player, p.field) for p in result.problems] == [("Bob", "points")]
-    assert store.game_version(db, game_id) == 1
+    assert store.game_link(db, game_id).version == 1
 
 
 @pytest.mark.parametrize(
@@ -93,7 +95,7 @@ def test_record_under_a_number_the_game_is_not_at_is_a_conflict(db, game_id, num
 
 
 def test_record_after_the_game_is_over_is_a_conflict(db):
-    game_id = actions.create(db, {**GAME, "options": {"first": "1"}}).current.stored.id
+    game_id = actions.start_game(db, {**GAME, "options": {"first": "1"}}).current.stored.id
     assert actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60)).current.standings.over
     result = actions.record(db, game_id, 2, hand("Bob", Ann=55, Cy=60))
     assert isinstance(result, actions.Conflict) and "game is over" in result.message
@@ -109,7 +111,7 @@ def test_hands_recorded_one_by_one_are_stored_as_the_whole_game_encoded_at_once(
     stored = store.get_game(db, game_id)
     assert stored.state_text == store._dumps(stored.state)
     assert stored.kept_text == store._dumps(stored.kept)
-    whole = actions.create(db, stored.state)
+    whole = actions.start_game(db, stored.state)
     assert isinstance(whole, actions.Saved)
     assert whole.current.stored.state_text == stored.state_text
     assert whole.current.stored.kept_text == stored.kept_text
@@ -119,7 +121,7 @@ def test_hands_recorded_one_by_one_are_stored_as_the_whole_game_encoded_at_once(
 def test_phones_recording_at_once_in_one_process_each_save_their_hands(tmp_path):
     """Writers in one process queue for the write lock; none fails or waits forever."""
     path = tmp_path / "games.sqlite3"
-    ids = [actions.create(store.connect(path), GAME).current.stored.id for _ in range(6)]
+    ids = [actions.start_game(store.connect(path), GAME).current.stored.id for _ in range(6)]
     results: list[actions.Result] = []
 
     def keep_score(game_id: str) -> None:
@@ -159,7 +161,7 @@ def test_correct_refuses_a_hand_the_engine_rejects(db, game_id):
 
 
 def test_correct_refuses_when_a_later_hand_no_longer_fits(db):
-    game_id = actions.create(db, {**GAME, "options": {"first": "2"}}).current.stored.id
+    game_id = actions.start_game(db, {**GAME, "options": {"first": "2"}}).current.stored.id
     actions.record(db, game_id, 1, hand("Bob", Ann=55, Cy=60))
     actions.record(db, game_id, 2, hand("Ann", Bob=55, Cy=60))
     actions.record(db, game_id, 3, hand("Ann", Bob=55, Cy=60))  # Ann wins
@@ -168,12 +170,12 @@ def test_correct_refuses_when_a_later_hand_no_longer_fits(db):
     assert result.message.startswith("With this change, hand 3 no longer fits: the game is over")
     assert result.rule is not None and result.rule.anchor == "end-of-game"
     assert result.problems == ()  # hand 3's problems are not the corrected hand's fields
-    assert store.game_version(db, game_id) == 4
+    assert store.game_link(db, game_id).version == 4
 
 
 def test_delete_refuses_when_a_later_hand_no_longer_fits_naming_it_as_the_page_does(db):
     game = {**GAME, "players": ["Ann", "Bob"], "options": {"first": "2"}}
-    game_id = actions.create(db, game).current.stored.id
+    game_id = actions.start_game(db, game).current.stored.id
     actions.record(db, game_id, 1, HandRecord("Ann", ("Ann", "Bob"), {"Bob": 20}))
     actions.record(db, game_id, 2, HandRecord("Bob", ("Ann", "Bob"), {"Ann": 20}))  # a tie
     actions.record(db, game_id, 3, HandRecord("Ann", ("Ann",), tiebreak=True))
@@ -184,7 +186,7 @@ def test_delete_refuses_when_a_later_hand_no_longer_fits_naming_it_as_the_page_d
         "no tiebreak is due: this is a normal hand"
     )
     assert result.rule is not None and result.rule.anchor == "ties"
-    assert store.game_version(db, game_id) == 4
+    assert store.game_link(db, game_id).version == 4
 
 
 def test_correct_from_a_stale_page_is_a_conflict(db, game_id):
@@ -210,7 +212,7 @@ def test_delete_removes_the_hand_and_keeps_it_in_the_history(db, game_id):
 
 
 def test_delete_refuses_when_a_later_hand_no_longer_fits(db):
-    game_id = actions.create(db, {**GAME, "options": {"first": "1"}}).current.stored.id
+    game_id = actions.start_game(db, {**GAME, "options": {"first": "1"}}).current.stored.id
     actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))  # Ann wins
     result = actions.delete(db, game_id, 2, 1)
     assert isinstance(result, actions.Saved)  # nothing after it: the game reopens
@@ -244,7 +246,7 @@ def test_undo_takes_back_the_last_change_then_the_one_before(db, game_id):
 def test_undo_from_a_stale_page_is_a_conflict(db, game_id):
     actions.record(db, game_id, 1, hand("Ann", Bob=55, Cy=60))
     result = actions.undo(db, game_id, 1)
-    assert isinstance(result, actions.Conflict) and store.game_version(db, game_id) == 2
+    assert isinstance(result, actions.Conflict) and store.game_link(db, game_id).version == 2
 
 
 def test_restore_brings_back_a_version_and_can_itself_be_undone(db, game_id):
@@ -278,7 +280,7 @@ def _stored_bytes(db) -> int:
 
 def test_stored_bytes_per_recorded_hand_stay_under_a_kilobyte(db):
     """Six players, Phase 10 + 10 (long games): each hand adds its change, not a game copy."""
-    game_id = actions.create(
+    game_id = actions.start_game(
         db, {"rules": "plus10", "players": SIX, "dealer": "Theo", "hands": []}
     ).current.stored.id
     sizes = {}
@@ -322,7 +324,7 @@ def test_only_the_latest_version_of_each_game_stays_read(db, game_id):
     for number in range(1, 6):
         result = actions.record(db, game_id, number, hand("Ann", Bob=55, Cy=60))
         assert isinstance(result, actions.Saved)
-    other = actions.create(db, GAME).current.stored.id
+    other = actions.start_game(db, GAME).current.stored.id
     assert [key for key in actions._recent if key in (game_id, other)] == [game_id, other]
     assert actions._recent[game_id].version == 6
     older = actions.undo(db, game_id, 6)

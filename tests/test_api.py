@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import store
-from scorekeeper.rules.game import load_game, replay
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "game-format.md"
 FIRST_HAND = {"went_out": "Ann", "made": ["Ann", "Cy"], "points": {"Bob": 50, "Cy": 20}}

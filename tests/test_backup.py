@@ -13,9 +13,9 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+from games import played_games
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_game import played_games
 from webutil import csrf
 
 from scorekeeper import create_app, store

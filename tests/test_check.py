@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import phase_ok
 
-from scorekeeper.rules import check
+from scorekeeper.rules import reasons
 from scorekeeper.rules.cards import Card, Colour, deck, format_cards, number_card, parse_cards
 from scorekeeper.rules.check import Verdict, arrange_run, check_group, check_phase
 from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, RulesError, make_rules
@@ -72,21 +72,21 @@ def test_a_legal_phase_stands(rules, phase, laid):
             1,
             ("R7 B7 G8", "R10 B10 Y10"),
             "set of 3 (R7 B7 G8): G8 is not a 7",
-            check.RULE_SET,
+            reasons.SETS,
         ),
         (
             OFFICIAL,
             2,
             ("R8 G8 Y8", "R3 R4 R6 R7"),
             "run of 4 (R3 R4 R6 R7): the 5 is missing and no Wild fills it",
-            check.RULE_RUN,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
             2,
             ("R8 G8 Y8", "R11 R12 R1 R2"),
             "run of 4 (R11 R12 R1 R2): R12 then R1 wraps from 12 to 1",
-            check.RULE_NO_WRAP,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
@@ -94,14 +94,14 @@ def test_a_legal_phase_stands(rules, phase, laid):
             ("R8 G8 Y8", "R3 W R7 R8"),
             "run of 4 (R3 W R7 R8): between R3 and R7 the 4, 5 and 6 are needed, but only "
             "1 Wild stands there",
-            check.RULE_RUN,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
             2,
             ("R8 G8 Y8", "R5 B5 G6 Y7"),
             "run of 4 (R5 B5 G6 Y7): two 5s (R5 and B5); a run has each number once",
-            check.RULE_RUN,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
@@ -109,42 +109,42 @@ def test_a_legal_phase_stands(rules, phase, laid):
             ("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 W",),
             "run of 7 (R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 W): a run holds at most 12 "
             "cards (1 to 12)",
-            check.RULE_RUN_MAX,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
             8,
             ("R1 R2 R3 R5 R7 R9 G5",),
             "7 of one colour (R1 R2 R3 R5 R7 R9 G5): G5 is not red",
-            check.RULE_COLOUR,
+            reasons.COLOUR_GROUPS,
         ),
         (
             OFFICIAL,
             1,
             ("R7 B7 G7", "R10 B10 Y10", "R9 B9 G9"),
             "phase 1 has exactly 2 groups (2 sets of 3): the 3rd group (R9 B9 G9) is not allowed",
-            check.RULE_NO_EXTRA_GROUPS,
+            reasons.NO_EXTRA_GROUPS,
         ),
         (
             OFFICIAL,
             2,
             ("R7 B7 G7",),
             "phase 2 is 1 set of 3 + 1 run of 4: the 2nd group, a run of 4, is missing",
-            check.RULE_WHOLE_PHASE,
+            reasons.LAYING_DOWN,
         ),
         (
             OFFICIAL,
             1,
             ("R7 B7", "R10 B10 Y10"),
             "set of 3 (R7 B7): 2 cards, but a set of 3 needs at least 3",
-            check.RULE_SIZE,
+            reasons.PHASES,
         ),
         (
             OFFICIAL,
             8,
             ("B1 B3 B4 B8 B9 B10 S",),
             "7 of one colour (B1 B3 B4 B8 B9 B10 S): a Skip can never be part of a phase",
-            check.RULE_SKIP,
+            reasons.SKIPS_NOT_LAID,
         ),
         (
             OFFICIAL,
@@ -152,42 +152,42 @@ def test_a_legal_phase_stands(rules, phase, laid):
             ("W W W", "R10 B10 Y10"),
             "set of 3 (W W W): no natural card; every group needs at least one numbered "
             "card, not only Wilds",
-            check.RULE_NATURAL,
+            reasons.NATURAL,
         ),
         (
             PER_PHASE,
             1,
             ("W W W", "W W W"),
             "phase 1 has only Wilds: it needs at least one natural (numbered) card",
-            check.RULE_NATURAL_PHASE,
+            reasons.NATURAL,
         ),
         (
             OFFICIAL,
             1,
             ("R7 R7 R7", "R10 B10 Y10"),
             "3 x R7 is impossible: the deck has only 2 of each number in each colour",
-            check.RULE_DECK,
+            reasons.DECK,
         ),
         (
             OFFICIAL,
             1,
             ("W W W W W R1", "W W W W R2"),
             "9 x W is impossible: the deck has only 8 wilds",
-            check.RULE_DECK,
+            reasons.DECK,
         ),
         (
             OFFICIAL,
             2,
             ("R3 B4 G5 Y6", "R8 G8 Y8"),
             "phase 2 lists the set of 3, then the run of 4: give the groups in that order",
-            check.RULE_ORDER,
+            reasons.PHASES,
         ),
         (
             OFFICIAL,
             7,
             ("R3 B3 G3", "R5 B5 G5", "R8 W W"),
             "phase 7 has exactly 2 groups (2 sets of 4): the 3rd group (R8 W W) is not allowed",
-            check.RULE_NO_EXTRA_GROUPS,
+            reasons.NO_EXTRA_GROUPS,
         ),
         (
             SUPER,
@@ -195,28 +195,28 @@ def test_a_legal_phase_stands(rules, phase, laid):
             ("R3 B3", "R5 B5", "R8 W", "R9 W"),
             "phase 7 is 2 sets of 4 OR 3 sets of 3 OR 5 sets of 2: that is 2 or 3 or 5 groups, "
             "not 4",
-            check.RULE_NO_EXTRA_GROUPS,
+            reasons.NO_EXTRA_GROUPS,
         ),
         (
             SUPER,
             8,
             ("R1 R3 R4 R8 R9 R10 S",),
             "7 of one colour (R1 R3 R4 R8 R9 R10 S): a Skip counts as blue, and this group is red",
-            check.RULE_SKIP_BLUE,
+            reasons.SUPER_WILD,
         ),
         (
             SUPER,
             1,
             ("R7 B7 S", "R10 B10 Y10"),
             "set of 3 (R7 B7 S): a Skip counts only as a blue card in a group of one colour",
-            check.RULE_SKIP,
+            reasons.SKIPS_NOT_LAID,
         ),
         (
             SUPER,
             8,
             ("B1 B3 B4 B8 B9 B10 SS",),
             "7 of one colour (B1 B3 B4 B8 B9 B10 SS): a Super Skip can never be part of a phase",
-            check.RULE_SKIP,
+            reasons.SKIPS_NOT_LAID,
         ),
         (
             SUPER,
@@ -224,21 +224,21 @@ def test_a_legal_phase_stands(rules, phase, laid):
             ("R8 G8 Y8", "R3 SW R5"),
             "run of 4 (R3 SW R5): between R3 and R5 only the 4 fits, but 2 places of Wilds "
             "stand there",
-            check.RULE_RUN,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
             8,
             ("B1 B3 B4 B8 B9 SW",),
             "there is no Super Wild in this game's deck",
-            check.RULE_DECK,
+            reasons.DECK,
         ),
         (
             OFFICIAL,
             1,
             (),
             "nothing was laid down: phase 1 is 2 sets of 3",
-            check.RULE_WHOLE_PHASE,
+            reasons.LAYING_DOWN,
         ),
     ],
 )
@@ -288,7 +288,7 @@ def test_every_reason_has_its_rule_and_the_verdict_reads_as_json():
 def test_check_group_names_the_group_by_its_label():
     spec = GroupSpec(GroupKind.SET, 3)
     problems = check_group(OFFICIAL, spec, parse_cards("R7 B8 W"), label="your set")
-    assert problems == [Reason("your set: B8 is not a 7", check.RULE_SET)]
+    assert problems == [Reason("your set: B8 is not a 7", reasons.SETS)]
 
 
 # --- property: the verdict agrees with the brute-force oracle --------------------

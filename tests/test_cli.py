@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from scorekeeper import i18n
 from scorekeeper.cli import EXAMPLES, build_parser, main
 
 GAME = {
@@ -54,6 +55,25 @@ def test_check_answers_valid_or_not_with_reasons(capsys, argv, code, valid):
     assert got == code
     assert result["valid"] is valid
     assert isinstance(result["reasons"], list) and bool(result["reasons"]) is not valid
+
+
+@pytest.mark.parametrize(
+    ("phases", "cards", "code"),
+    [
+        ("12 of one colour", "R1 R2", 1),  # it needs twelve cards
+        ("22 of one colour", "R1 R2", 1),  # one group of 22, not two of 2
+        ("10 of one colour", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10", 0),
+        ("11 of one colour", "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11", 0),
+    ],
+)
+def test_own_phase_lists_read_a_two_digit_colour_group(capsys, phases, cards, code):
+    got, result, err = run(
+        capsys,
+        *("check", "--option", "phases=custom", "--option", f"custom_phases={phases}"),
+        *("--phase", "1", cards, "--json"),
+    )
+    assert (got, err) == (code, "")
+    assert result["valid"] is (code == 0)
 
 
 def test_check_names_the_group_and_card_in_plain_text(capsys):
@@ -254,15 +274,21 @@ def test_print_writes_a_games_sheet_with_its_hands_and_link(capsys, tmp_path):
     assert (code, err) == (0, "")
     assert result == {"file": str(out), "bytes": out.stat().st_size}
     text = " ".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
-    assert "1 Ann 1 0 out 0 1 50 50 1 20 20" in text.replace("out", " out")  # Ann dealt, went out
+    assert "1 Ann 1 out 0 0 1 50 50 1 20 20" in text  # Ann dealt, went out
     assert "In progress after 1 hand: hand 2 is next, dealt by Bob." in text
     assert link in "".join(text.split())
+    argv = ["print", str(game), "--out", str(out), "--link", link, "--code", "abcd 0efg h1jk mnpq"]
+    assert run(capsys, *argv)[0] == 0
+    text = "".join(PdfReader(BytesIO(out.read_bytes())).pages[0].extract_text().split())
+    assert "http://192.168.1.20:5010/ABCD-0EFG-H1JK-MNPQ" in text
 
 
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
         (["--link", "javascript:alert(1)"], "--link must be a web address"),
+        (["--link", "http://h/v/x", "--code", "ABCD-EFGH"], "--code must be a game's"),
+        (["--code", "ABCD-0EFG-H1JK-MNPQ"], "--code must be a game's"),
         (["--large", "--out", "x.pdf"], None),
     ],
 )
@@ -319,7 +345,7 @@ def test_standings_refuses_a_file_built_to_crash_it_with_exit_2(tmp_path, capsys
     assert says in capsys.readouterr().err
 
 
-# --- in German and Spanish ---------------------------------------------------------------
+# --- in the other languages ------------------------------------------------------------
 
 TWO_GROUPS = ["check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7"]
 
@@ -333,6 +359,10 @@ TWO_GROUPS = ["check", "--phase", "2", "R7 B7 G7", "R3 R4 R6 R7"]
         (["--lang", "es", "score", "R7 B11 W S"], ["55 puntos"]),
         (["--lang", "de", "hit", "--kind", "run", "R3 R4 W R6", "B9"], ["B9 passt nicht"]),
         (["solve", "--phase", "1", "R1 B2 G3", "--lang", "de"], ["Karten fehlen"]),
+        (["--lang", "fr", *TWO_GROUPS], ["Phase 2 (1 brelan + 1 suite de 4)\u00a0: pas valide"]),
+        (["--lang", "fr", "solve", "--phase", "1", "R1 B2 G3"], ["il manque"]),
+        (["--lang", "it", "score", "R7 B11 W S"], ["55 punti"]),
+        (["--lang", "it", "hit", "--kind", "run", "R3 R4 W R6", "B9"], ["B9"]),
     ],
 )
 def test_the_answers_speak_the_language_asked_for(capsys, argv, said):
@@ -342,7 +372,7 @@ def test_the_answers_speak_the_language_asked_for(capsys, argv, said):
         assert words in out
     ours = out.splitlines()[0]  # the reasons below it are the rules engine's
     for english in ("valid", "points", "fit", "missing", "cannot"):
-        assert english not in ours.replace("válida", "")
+        assert english not in ours.replace("válida", "").replace("valide", "")
 
 
 def test_the_shells_language_is_the_default_and_lang_overrides_it(capsys, monkeypatch):
@@ -367,10 +397,10 @@ def test_the_shells_language_is_the_default_and_lang_overrides_it(capsys, monkey
 )
 def test_json_answers_are_the_same_in_every_language(capsys, argv):
     answers = []
-    for language in ("en", "de", "es"):
+    for language in i18n.LANGUAGES:
         code = main(["--lang", language, *argv, "--json"])
         answers.append((code, *capsys.readouterr()))
-    assert answers[0] == answers[1] == answers[2]
+    assert all(answer == answers[0] for answer in answers)
     assert answers[0][1].startswith("{")
 
 
@@ -379,9 +409,9 @@ def test_standings_json_is_the_same_in_every_language_and_the_table_is_translate
     path.write_text(json.dumps(GAME))
     outputs = {
         lang: run(capsys, "standings", str(path), "--json", "--lang", lang)[1]
-        for lang in ("en", "de", "es")
+        for lang in i18n.LANGUAGES
     }
-    assert outputs["en"] == outputs["de"] == outputs["es"]
+    assert all(output == outputs["en"] for output in outputs.values())
     german = run(capsys, "--lang", "de", "standings", str(path))[1]
     assert "Phase 2" in german and "50 Punkte" in german
     assert "Nächste Runde: 2, Bob gibt" in german
@@ -399,6 +429,16 @@ def test_bad_input_is_explained_in_the_language_with_the_same_exit_code(capsys, 
     assert code == 2 and err == "scorekeeper solve: no cards given\n"  # --json: English
 
 
+def test_check_help_says_a_run_may_be_given_in_any_order(capsys):
+    """The engine reads a run laid down in any order; its help says so too."""
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "runs in order" not in help_text and "a run's cards in any order" in help_text
+    code, result, _ = run(capsys, "check", "--phase", "4", "R7 R1 R3 R2 R6 R4 R5", "--json")
+    assert code == 0 and result["valid"]
+
+
 def test_help_is_in_the_language(capsys):
     with pytest.raises(SystemExit) as exit:
         main(["--lang", "es", "check", "--help"])
@@ -410,8 +450,8 @@ def test_help_is_in_the_language(capsys):
 
 def test_a_wrong_language_is_refused_with_exit_2(capsys):
     with pytest.raises(SystemExit) as exit:
-        main(["--lang", "fr", "score", "R7"])
-    assert exit.value.code == 2 and "invalid choice: 'fr'" in capsys.readouterr().err
+        main(["--lang", "nl", "score", "R7"])
+    assert exit.value.code == 2 and "invalid choice: 'nl'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Checkpoints happen in the background, never in the commit a phone is waiting for."""
+"""Checkpoints happen in the background, never in the commit a phone is waiting for; word of
+each commit reaches the polls waiting on one, once, from any process."""
 
 from __future__ import annotations
 
@@ -63,3 +64,33 @@ def test_closing_stops_the_background_copies(path):
     store.close_all()
     assert file._thread is None or not file._thread.is_alive()
     assert _games_in_the_file(path) == 1  # the last connection closed copies the rest
+
+
+# --- word of each commit --------------------------------------------------------------------
+
+
+@pytest.fixture
+def db(path, monkeypatch):
+    monkeypatch.setattr(dbfile, "NOTICE", 0)  # look for other processes' commits on every wait
+    return store.connect(path)
+
+
+def test_this_processs_commit_wakes_the_polls_once(db):
+    store.create_game(db, {**BIG_GAME, "hands": []})
+    seen = store.wait_for_commit(db, None, 0)
+    assert store.wait_for_commit(db, seen, 0.01) == seen  # nothing new: the watcher's baseline
+    store.create_game(db, {**BIG_GAME, "hands": []})
+    assert store.wait_for_commit(db, seen, 0.01) == seen + 1
+    # the watcher sees the file changed, but that was this process's own commit, told already
+    assert store.wait_for_commit(db, seen + 1, 0.01) == seen + 1
+
+
+def test_another_processs_commit_wakes_the_polls(db, path):
+    store.create_game(db, {**BIG_GAME, "hands": []})
+    seen = store.wait_for_commit(db, None, 0)
+    assert store.wait_for_commit(db, seen, 0.01) == seen
+    other = sqlite3.connect(path)  # as `scorekeeper import` would write
+    with other:
+        other.execute("UPDATE games SET updated = ?", ["2026-11-25T20:00:00+00:00"])
+    other.close()
+    assert store.wait_for_commit(db, seen, 5) == seen + 1

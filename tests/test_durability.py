@@ -13,89 +13,23 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from contextlib import closing
 from pathlib import Path
 
 import pytest
+from servers import PLAYERS, Server, call, hand, wait_until
 
 from scorekeeper import store
-from scorekeeper.rules.game import Standings, load_game, replay
+from scorekeeper.rules.game import Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import replay
 
-PLAYERS = ["Ann", "Bob", "Cy"]
 HANDS_PER_GAME = 28  # Ann makes her tenth phase in hand 28 and the game is over
-
-
-def hand(number: int) -> dict:
-    """Hand N of a simple valid game: the players go out in turn, the others keep 50."""
-    out = PLAYERS[(number - 1) % 3]
-    return {"went_out": out, "made": [out], "points": {p: 50 for p in PLAYERS if p != out}}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
-
-    def __init__(self, db: Path, port: int | None = None, workers: int = 1) -> None:
-        self.db, self.port, self.workers = db, port or free_port(), workers
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen | None = None
-
-    def arguments(self) -> list[str]:
-        """What `serve` is given beyond its address and games file."""
-        return ["--workers", str(self.workers)]
-
-    def start(self) -> Server:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-            + ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
-            + self.arguments(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group: kill() takes the workers too
-            env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute"},
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
-                    return self
-            except OSError:
-                assert self.process.poll() is None, "the server exited"
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.05)
-
-    def kill(self) -> None:
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)  # like a power cut: every process at once
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-
-
-def call(url: str, body: dict | None = None, timeout: float = 5) -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return answer.status, json.loads(answer.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"{}")
 
 
 def check_database(db: Path) -> dict[str, list[dict]]:
@@ -158,19 +92,17 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
     threads = [threading.Thread(target=phone, args=(games[i::4],)) for i in range(4)]
     for thread in threads:
         thread.start()
-    at_kill = []
+    at_kill: list[int] = []
     try:
         for _ in range(4):
-            time.sleep(rng.uniform(0.15, 0.6))
-            # kill only while hands are being confirmed: a loaded machine restarts slowly
-            before = at_kill[-1] if at_kill else 0
-            deadline = time.monotonic() + 30
-            while sum(confirmed.values()) <= before and time.monotonic() < deadline:
-                time.sleep(0.05)
+            # kill at a moment picked at random, counted in hands confirmed since the last
+            # start, not in seconds: a loaded machine restarts slowly, and hands must flow
+            kill_at = (at_kill[-1] if at_kill else 0) + rng.randint(5, 40)
+            wait_until(lambda n=kill_at: sum(confirmed.values()) >= n, 60, "no hands confirmed")
             at_kill.append(sum(confirmed.values()))
             server.kill()
             server.start()
-        time.sleep(0.3)
+        wait_until(lambda: sum(confirmed.values()) > at_kill[-1], 60, "nothing after a restart")
     finally:
         stop.set()
         for thread in threads:
@@ -190,10 +122,12 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
 
 
 CLIENT = r"""
-import json, sys, time, urllib.error, urllib.request
+import json, sys, urllib.error, urllib.request
 plan = json.loads(sys.argv[1])
-for at, url, body in plan:
-    time.sleep(max(0.0, at - time.time()))
+print("ready", flush=True)
+for url, body in plan:
+    if not sys.stdin.readline():  # "go": every phone sends its hand at the same moment
+        break
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
     )
@@ -203,6 +137,22 @@ for at, url, body in plan:
     except urllib.error.HTTPError as error:
         print(error.code, flush=True)
 """
+
+
+def race(processes: list[subprocess.Popen], rounds: int) -> list[list[str]]:
+    """Once every phone is ready, let them all send each hand at once; the next hand goes
+    when every phone has its answer. Returns each phone's answers."""
+    for process in processes:
+        assert process.stdout.readline().strip() == "ready"
+    answers: list[list[str]] = [[] for _ in processes]
+    for _ in range(rounds):
+        for process in processes:
+            process.stdin.write("go\n")
+        for process in processes:
+            process.stdin.flush()
+        for process, answered in zip(processes, answers, strict=True):
+            answered.append(process.stdout.readline().strip())
+    return answers
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -215,25 +165,28 @@ def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path, wo
         assert status == 201
         path = "/api/games/" + created["hands_url"].split("/api/games/", 1)[1]
         clients, rounds = 6, 8
-        start = time.time() + 1.5  # time for the client processes to start
         plans: list[list] = [[] for _ in range(clients)]
         for number in range(1, rounds + 1):
-            at = start + 0.25 * (number - 1)
             for c in range(clients):
                 body = {"hand_number": number, "hand": hand(number)}
                 if number % 4 == 0 and c % 2:  # half the phones disagree about this hand
                     body["hand"] = {**hand(number), "points": dict.fromkeys(PLAYERS, 60)}
                     body["hand"]["points"].pop(hand(number)["went_out"])
-                plans[c].append([at, servers[c % 2].base + path, body])
+                plans[c].append([servers[c % 2].base + path, body])
         processes = [
             subprocess.Popen(
                 [sys.executable, "-c", CLIENT, json.dumps(plan)],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
             )
             for plan in plans
         ]
-        answers = [p.communicate(timeout=60)[0].split() for p in processes]
+        try:
+            answers = race(processes, rounds)
+        finally:
+            for process in processes:
+                process.communicate(timeout=60)  # closes its stdin: it ends
     finally:
         for server in servers:
             server.stop()
@@ -247,3 +200,59 @@ def test_racing_phones_on_two_servers_record_each_hand_exactly_once(tmp_path, wo
     stored = check_database(db)
     assert len(stored[created["id"]]) == rounds
     assert os.path.getsize(db) > 0
+
+
+def test_sigterm_during_a_burst_of_hands_stops_cleanly_and_keeps_every_acknowledged_hand(
+    tmp_path,
+):
+    """`docker stop`, systemd and `kill` send SIGTERM: the server exits 0, soon, and every
+    hand a phone was told was saved is there after the restart."""
+    db = tmp_path / "games.sqlite3"
+    server = Server(db).start()
+    games = []
+    for _ in range(8):
+        status, created = call(server.base + "/api/games", {"players": PLAYERS})
+        assert status == 201
+        games.append("/api/games/" + created["hands_url"].split("/api/games/", 1)[1])
+    confirmed = dict.fromkeys(games, 0)
+
+    def phone(mine: list[str]) -> None:
+        """Record hands until the server goes away."""
+        while True:
+            for game in mine:
+                number = confirmed[game] + 1
+                if number > HANDS_PER_GAME:
+                    return
+                try:
+                    status, _ = call(
+                        server.base + game, {"hand_number": number, "hand": hand(number)}, 10
+                    )
+                except (OSError, http.client.HTTPException, ValueError):
+                    return  # stopped: what was acknowledged before is what counts
+                assert status in (200, 201)
+                confirmed[game] = number
+
+    threads = [threading.Thread(target=phone, args=(games[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    try:
+        # a burst is under way
+        wait_until(lambda: sum(confirmed.values()) >= 24, 60, "no hands were recorded")
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        code = server.process.wait(timeout=30)
+    finally:
+        for thread in threads:
+            thread.join(timeout=60)
+        server.stop()
+    assert code == 0, f"SIGTERM should stop the server cleanly, not with {code}"
+    at_stop = dict(confirmed)
+    server.start()
+    try:
+        for game in games:
+            status, answer = call(server.base + "/api/games/" + game.split("/")[3])
+            assert status == 200
+            assert len(answer["game"]["hands"]) >= at_stop[game], "an acknowledged hand is lost"
+    finally:
+        server.stop()
+    check_database(db)

@@ -15,9 +15,11 @@ from scorekeeper import catalogues, i18n
 from scorekeeper.rules import reasons
 from scorekeeper.rules.cards import parse_card, parse_cards
 from scorekeeper.rules.check import check_phase
-from scorekeeper.rules.game import GameError, load_game, replay
+from scorekeeper.rules.game import GameError
+from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.hit import check_hit
 from scorekeeper.rules.phases import OFFICIAL, OPTIONS, PROFILES, GroupKind, GroupSpec, make_rules
+from scorekeeper.rules.replay import replay
 from scorekeeper.rules.scoring import CardsLeft, counts_problems, total_problems
 from scorekeeper.rules.solve import closer_cards, describe_cards, solve
 

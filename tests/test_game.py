@@ -1,31 +1,20 @@
 """Replaying a game: phases, scores, dealer, end of game and ties (RULES.md 3, 8, 9)."""
 
 import json
-import random
 import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from games import played_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import reasons as rule
-from scorekeeper.rules.cards import deck
-from scorekeeper.rules.game import (
-    Game,
-    GameError,
-    HandRecord,
-    game_to_json,
-    hand_problems,
-    load_game,
-    next_phases,
-    played_hands,
-    replay,
-    replay_from,
-)
-from scorekeeper.rules.phases import OFFICIAL, make_rules
-from scorekeeper.rules.scoring import hand_points
+from scorekeeper.rules.game import Game, GameError, HandRecord
+from scorekeeper.rules.gamefile import game_to_json, load_game
+from scorekeeper.rules.phases import OFFICIAL
+from scorekeeper.rules.replay import hand_problems, next_phases, played_hands, replay, replay_from
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -301,6 +290,19 @@ def test_in_mixed_up_masters_each_player_follows_their_own_order():
     assert [p.phases_done for p in result.players] == [(3,), (10,)]
 
 
+def test_in_mixed_up_masters_a_tie_replays_each_players_own_last_phase():
+    """Each tied player replays the last phase of their own order (docs/rules.md, Ties)."""
+    hands = [hand("Ann", ["Ann", "Bob"], Bob=10)]
+    hands += [hand("Ann", ["Ann", "Bob"], Bob=5) for _ in range(8)]
+    hands.append(hand("Bob", ["Ann", "Bob"], Ann=50))  # both finish on 50
+    for options in ({}, {"tiebreak": "own-phase"}):  # for finishers the two readings agree
+        result = standings(
+            *hands, players=["Ann", "Bob"], rules="mixed-up", options=options, orders=ORDERS
+        )
+        assert result.tiebreak == ("Ann", "Bob")
+        assert [p.tiebreak_phase for p in result.players] == [10, 1]
+
+
 def test_mixed_up_orders_must_be_a_shuffle_of_the_phases():
     with pytest.raises(GameError, match="Bob: the order 1, 1, 2"):
         game(
@@ -552,67 +554,6 @@ def test_a_game_made_in_code_is_checked_too():
 # --- generated games ---------------------------------------------------------------------------
 
 
-NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
-RULES = {
-    "official": OFFICIAL,
-    "even": make_rules("even"),
-    "first 3": make_rules("official", {"first": "3"}),
-    "wild 20": make_rules("official", {"wild_points": "20"}),
-}
-
-
-@st.composite
-def played_games(draw):
-    """A game dealt from a real shuffled deck each hand, played to its end (or 25 hands)."""
-    rules_name = draw(st.sampled_from(sorted(RULES)))
-    rules = RULES[rules_name]
-    players = NAMES[: draw(st.integers(2, 6))]
-    done = dict.fromkeys(players, 0)
-    scores = dict.fromkeys(players, 0)
-    shuffle = random.Random(draw(st.integers(0, 2**32)))
-    hands = []
-    winner = tiebreak = None
-    for _ in range(25):
-        made = [p for p in players if draw(st.booleans())] or [players[0]]
-        went_out = draw(st.sampled_from(made))
-        cards = deck()
-        shuffle.shuffle(cards)
-        points = {}
-        for player in players:
-            if player == went_out:
-                continue
-            if player in made:
-                phase = rules.sequence[done[player]]
-                count = shuffle.randint(1, 10 - rules.phase(phase).min_cards)
-            else:
-                count = 10
-            held, cards = cards[:count], cards[count:]
-            points[player] = hand_points(rules, held)
-            scores[player] += points[player]
-        hands.append({"went_out": went_out, "made": made, "points": points})
-        for player in made:
-            done[player] += 1
-        finishers = [p for p in made if done[p] == len(rules.sequence)]
-        if finishers:
-            lowest = min(scores[p] for p in finishers)
-            best = [p for p in finishers if scores[p] == lowest]
-            if len(best) == 1:
-                winner = best[0]
-            else:
-                winner = draw(st.sampled_from(best))
-                hands.append({"went_out": winner, "made": [winner], "points": {}, "tiebreak": True})
-                tiebreak = best
-            break
-    data = {
-        "rules": rules.profile,
-        "options": dict(rules.changed_options()),
-        "players": players,
-        "dealer": draw(st.sampled_from(players)),
-        "hands": hands,
-    }
-    return data, scores, done, winner, tiebreak
-
-
 @settings(max_examples=60, deadline=None)
 @given(played_games())
 def test_generated_games_replay_to_the_sum_of_their_points(case):
@@ -646,10 +587,10 @@ def doc_blocks():
     return [json.loads(block) for block in re.findall(r"```json\n(.*?)```", DOC.read_text(), re.S)]
 
 
-@pytest.mark.parametrize("number", range(7))
+@pytest.mark.parametrize("number", range(8))
 def test_every_game_in_the_format_documentation_replays(number):
     games = [block for block in doc_blocks() if "hands" in block]
-    assert len(games) == 7
+    assert len(games) == 8
     result = replay(load_game(games[number]))
     assert result.warnings == ()
 
@@ -657,6 +598,12 @@ def test_every_game_in_the_format_documentation_replays(number):
 def test_the_documented_standings_are_what_the_first_example_gives():
     first, *_, shown = doc_blocks()
     assert replay(load_game(first)).to_json() == shown
+
+
+def test_the_documented_game_ended_early_is_won_by_the_leader():
+    ended = next(block for block in doc_blocks() if block.get("ended_early"))
+    result = replay(load_game(ended))
+    assert result.ended_early and result.winner == "Cy" and result.hands_played == 2
 
 
 def test_the_documented_tiebreak_example_is_won_by_the_tiebreak():
@@ -690,6 +637,17 @@ def test_played_hands_gives_each_hands_dealer_phases_points_and_standings():
     assert second.points == {"Ann": 55, "Bob": 60, "Cy": 0}
     assert second.totals == {"Ann": 55, "Bob": 110, "Cy": 20}
     assert standings == replay(game)
+
+
+def test_a_tiebreak_hands_points_are_the_hands_own_though_no_total_counts_them():
+    """Tiebreak points are not added to the totals (RULES.md 9), yet the hand had them."""
+    tiebreak = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 55}, "tiebreak": True}
+    played = game(*tied_game(), tiebreak)
+    kept = replay_from(played).kept
+    for record in (played_hands(played)[0], played_hands(played, kept)[0]):
+        last, before = record[-1], record[-2]
+        assert last.points == {"Ann": 55, "Bob": 0}
+        assert last.totals == before.totals
 
 
 @pytest.mark.parametrize(

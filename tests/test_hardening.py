@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 from pypdf import PdfReader
-from webutil import csrf, new_game, record
+from webutil import csrf, new_game, player_links, record
 
 from scorekeeper import create_app, store
-from scorekeeper.web.redact import RedactEditKeys
+from scorekeeper.web.security import RedactKeys as RedactEditKeys
 
 HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 50}}
 
@@ -32,6 +32,13 @@ def api_game(client) -> dict:
 
 def local(url: str) -> str:
     return "/" + url.split("/", 3)[3]
+
+
+def one_hand_played(client) -> str:
+    """A game's scorekeeper link, its first hand recorded."""
+    url = new_game(client)
+    assert record(client, url, 1, 0, {1: 50, 2: 50}).status_code == 303
+    return url
 
 
 # --- HEAD never writes ---------------------------------------------------------------------
@@ -150,8 +157,7 @@ def test_a_superscript_dealer_on_the_new_game_form_is_a_clear_422(app, client):
 def test_odd_digits_in_the_hand_forms_are_a_clear_4xx_and_change_nothing(
     app, client, field, action
 ):
-    url = new_game(client)
-    assert record(client, url, 1, 0, {1: 50, 2: 50}).status_code == 303
+    url = one_hand_played(client)
     before = snapshot(app)
     form = {"csrf_token": csrf(client), "hand_number": "2", "went_out": "0"}
     form.update({"points-1": "50", "points-2": "5", "version": "2", field: "²"})
@@ -161,6 +167,57 @@ def test_odd_digits_in_the_hand_forms_are_a_clear_4xx_and_change_nothing(
     assert "Traceback" not in page and (
         "not a whole number" in page or "Reload" in page or "Pick who went out" in page
     )
+    assert snapshot(app) == before
+
+
+# --- what issue 24 found still answering 500 ---------------------------------------------------
+
+
+@pytest.mark.parametrize("points", ["²", "¹⁰", "9" * 5000, "٣٠", "１０"])
+def test_odd_digits_sent_from_a_players_link_are_a_clear_422(app, client, points):
+    url = new_game(client)
+    ann = "/" + player_links(client, url)[1]["Ann"].split("/", 3)[3]
+    before = snapshot(app)
+    form = {"csrf_token": csrf(client), "points": points, "hand_number": "1"}
+    response = client.post(ann, data=form)
+    assert response.status_code == 422
+    assert "enter a whole number from 0 to" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT count(*) FROM hand_entries").fetchone() == (0,)
+
+
+SURROGATE = '{"players": ["A\\ud800", "B"]}'  # JSON's escape for a lone surrogate
+
+
+def test_a_lone_surrogate_in_an_imported_name_is_a_clear_422(app, client):
+    response = client.post("/import", data={"csrf_token": csrf(client), "text": SURROGATE})
+    assert response.status_code == 422
+    assert "U+D800" in response.get_data(as_text=True)
+    refused = client.post("/api/games", data=SURROGATE, content_type="application/json")
+    assert refused.status_code == 422 and "U+D800" in refused.get_json()["error"]
+    assert snapshot(app) == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/history/9223372036854775808/restore"),
+        ("POST", "/history/99999999999999999999999/restore"),
+        ("GET", "/hands/9223372036854775808"),
+        ("POST", "/hands/9223372036854775808"),
+        ("POST", "/hands/9223372036854775808/delete"),
+        ("POST", "/hands/9223372036854775808/check"),
+    ],
+)
+def test_a_number_in_a_link_too_large_for_sqlite_is_a_404_like_any_wrong_link(
+    app, client, method, path
+):
+    url = one_hand_played(client)
+    before = snapshot(app)
+    response = client.open(url + path, method=method, data={"csrf_token": csrf(client)})
+    assert response.status_code == 404
+    assert "There is nothing here" in response.get_data(as_text=True)
     assert snapshot(app) == before
 
 
@@ -218,7 +275,7 @@ def test_unknown_api_addresses_and_methods_are_answered_in_json(client):
 
 
 def test_a_crash_in_a_check_api_is_answered_in_json(tmp_path, monkeypatch):
-    from scorekeeper.web import check
+    from scorekeeper.web import api as check
 
     app = create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "SECRET_KEY": "x"})
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import group_ok, run_hit
 
-from scorekeeper.rules import check
+from scorekeeper.rules import check, reasons
 from scorekeeper.rules.cards import deck, parse_card, parse_cards
 from scorekeeper.rules.hit import check_hit
 from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, make_rules
@@ -54,6 +54,10 @@ SET, RUN, COLOUR = GroupKind.SET, GroupKind.RUN, GroupKind.COLOUR
             None,
         ),
         (OFFICIAL, RUN, "W R5 W", "R7", "high end", 7),  # 4-6 either way
+        # a run of 2 (own phase lists) is a run like any other: it extends at either end
+        (OFFICIAL, RUN, "R5 R6", "B7", "high end", 7),
+        (OFFICIAL, RUN, "R5 R6", "B4", "low end", 4),
+        (OFFICIAL, RUN, "R6 R5", "B4", "low end", 4),
         (
             SUPER,
             COLOUR,
@@ -73,14 +77,14 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
 @pytest.mark.parametrize(
     ("rules", "kind", "group", "card", "reason", "rule"),
     [
-        (OFFICIAL, SET, "R4 B4 G4", "Y5", "Y5 is not a 4: the set is 4s", check.RULE_HIT_SET),
+        (OFFICIAL, SET, "R4 B4 G4", "Y5", "Y5 is not a 4: the set is 4s", reasons.HITTING),
         (
             OFFICIAL,
             RUN,
             "R3 B4 G5 Y6",
             "R9",
             "R9 does not extend the run 3-6: only a 2 or a 7 fits",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         (
             OFFICIAL,
@@ -88,7 +92,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R3 B4 G5 Y6",
             "R5",
             "the run 3-6 already has its 5; a hit must extend an end",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         (
             OFFICIAL,
@@ -96,7 +100,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12",
             "W",
             "the run already goes from 1 to 12: nothing more fits",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         (
             OFFICIAL,
@@ -104,7 +108,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R9 R10 R11 R12",
             "R1",
             "R1 does not extend the run 9-12: only an 8 fits",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         (
             OFFICIAL,
@@ -112,16 +116,23 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "G1 G2 G5 G6 G8 G9 G11",
             "R3",
             "R3 is not green: the group is green cards",
-            check.RULE_HIT_COLOUR,
+            reasons.HITTING,
         ),
-        (OFFICIAL, SET, "R4 B4 G4", "S", "a Skip can never be hit onto a group", check.RULE_SKIP),
+        (
+            OFFICIAL,
+            SET,
+            "R4 B4 G4",
+            "S",
+            "a Skip can never be hit onto a group",
+            reasons.SKIPS_NOT_LAID,
+        ),
         (
             OFFICIAL,
             COLOUR,
             "B1 B2 B5 B6 B8 B9 B10",
             "S",
             "a Skip can never be hit onto a group",
-            check.RULE_SKIP,
+            reasons.SKIPS_NOT_LAID,
         ),
         (
             SUPER,
@@ -129,7 +140,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R1 R2 R5 R6 R8 R9 R10",
             "S",
             "a Skip counts as blue, and the group is red",
-            check.RULE_SKIP_BLUE,
+            reasons.SUPER_WILD,
         ),
         (
             SUPER,
@@ -138,7 +149,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "SW",
             "a Super Wild fills 2 places, and the run 2-11 has room for only 1 more below and "
             "1 more above",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         # a run's Wilds stand within 1-12, whichever way it lies
         (
@@ -148,7 +159,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R4",
             "the run 3-6 already has its 4; a hit must extend an end (read low to high, its "
             "Wilds would stand for numbers outside 1-12, so it is laid high to low: 6, 5, 4, 3)",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         (
             OFFICIAL,
@@ -158,7 +169,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "the run (W W R1 W W): read low to high, its Wilds would stand for -1 and 0; read "
             "high to low, its Wilds would stand for 0 and -1; a Wild in a run stands for a "
             "number from 1 to 12",
-            check.RULE_WILD_RANGE,
+            reasons.WILDS,
         ),
         (
             OFFICIAL,
@@ -167,7 +178,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R3",
             "the run (W W R1 R2): read low to high, its Wilds would stand for -1 and 0; a Wild "
             "in a run stands for a number from 1 to 12",
-            check.RULE_WILD_RANGE,
+            reasons.WILDS,
         ),
         # where the answer turns on what a Wild was laid down as, say so
         (
@@ -177,17 +188,17 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R6",
             "it depends on what the Wilds were laid down as: R6 fits if the run is 4-5, not if "
             "it is 5-6",
-            check.RULE_HIT_RUN,
+            reasons.HITTING,
         ),
         # the group itself must stand
-        (OFFICIAL, SET, "R4 B5 G4", "Y4", "the set (R4 B5 G4): B5 is not a 4", check.RULE_SET),
+        (OFFICIAL, SET, "R4 B5 G4", "Y4", "the set (R4 B5 G4): B5 is not a 4", reasons.SETS),
         (
             OFFICIAL,
             RUN,
             "R3 R5 R6",
             "R7",
             "the run (R3 R5 R6): the 4 is missing and no Wild fills it",
-            check.RULE_RUN,
+            reasons.RUNS,
         ),
         (
             OFFICIAL,
@@ -195,7 +206,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R4 R4 R4",
             "Y4",
             "3 x R4 is impossible: the deck has only 2 of each number in each colour",
-            check.RULE_DECK,
+            reasons.DECK,
         ),
         (
             OFFICIAL,
@@ -203,7 +214,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R4 R4 W",
             "R4",
             "3 x R4 is impossible: the deck has only 2 of each number in each colour",
-            check.RULE_DECK,
+            reasons.DECK,
         ),
         (
             PER_PHASE,
@@ -212,7 +223,7 @@ def test_a_card_that_fits_goes_where_it_fits(rules, kind, group, card, where, st
             "R4",
             "the set has only Wilds, so its number is not on the table; R4 fits only if the "
             "Wilds were laid down as 4s",
-            check.RULE_HIT_SET,
+            reasons.HITTING,
         ),
     ],
 )

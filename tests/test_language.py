@@ -8,7 +8,7 @@ import pytest
 from webutil import new_game
 
 from scorekeeper import catalogues, i18n
-from scorekeeper.web.language import Pseudo
+from scorekeeper.i18n import Pseudo
 
 
 def lang_of(page: str) -> str:
@@ -20,8 +20,15 @@ def lang_of(page: str) -> str:
     [
         ("de-DE,de;q=0.9,en;q=0.5", "de", "Regeln"),
         ("es-MX,es;q=0.8", "es", "Reglas"),
-        ("fr-FR,fr;q=0.9", "en", "Rules"),
-        ("fr;q=0.9,es;q=0.5", "es", "Reglas"),
+        ("fr-FR,fr;q=0.9", "fr", "Règles"),
+        ("it-IT,it;q=0.9,en;q=0.5", "it", "Regole"),
+        ("nl-NL,nl;q=0.9", "en", "Rules"),
+        ("nl;q=0.9,es;q=0.5", "es", "Reglas"),
+        # a phone that names only its region's language still gets it, before a second choice
+        ("fr-FR,en;q=0.5", "fr", "Règles"),
+        ("it-CH,de;q=0.5", "it", "Regole"),
+        ("pl-PL", "pl", "Zasady"),
+        ("de;q=0,es", "es", "Reglas"),  # q=0: not German
     ],
 )
 def test_the_browser_language_decides(client, accept, lang, rules):
@@ -47,10 +54,9 @@ def test_the_switcher_links_back_to_the_same_page_and_marks_the_current_language
     switcher = r'<a href="(/language/[^"]+)" lang="(\w+)" hreflang="\w+"( aria-current)?'
     links = re.findall(switcher, page)
     assert [(lang, bool(current)) for _, lang, current in links] == [
-        ("en", False),
-        ("de", True),
-        ("es", False),
+        (code, code == "de") for code in i18n.LANGUAGES
     ]
+    assert {"en", "de", "es", "fr", "it"} <= set(i18n.LANGUAGES)
     assert all("next=/rules" in href for href, _, _ in links)
 
 
@@ -60,7 +66,7 @@ def test_the_switcher_never_sends_anyone_to_another_site(client, target):
     assert response.headers["Location"] == "/"
 
 
-@pytest.mark.parametrize("code", ["fr", "DE", "de-AT", "xx"])
+@pytest.mark.parametrize("code", ["nl", "DE", "de-AT", "fr-FR", "xx"])
 def test_an_unknown_language_is_not_found(client, code):
     assert client.get(f"/language/{code}").status_code == 404
 
@@ -93,7 +99,9 @@ def test_the_pseudo_language_dresses_words_but_keeps_placeholders_and_tags():
     ("environ", "language"),
     [
         ({"LANG": "de_DE.UTF-8"}, "de"),
-        ({"LANGUAGE": "fr:es", "LANG": "de_DE.UTF-8"}, "es"),
+        ({"LANGUAGE": "nl:es", "LANG": "de_DE.UTF-8"}, "es"),
+        ({"LANGUAGE": "fr_CA:es", "LANG": "de_DE.UTF-8"}, "fr"),
+        ({"LANG": "it_IT.UTF-8"}, "it"),
         ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),
         ({}, "en"),
     ],

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from scorekeeper import create_app, store
+import io
+import json
+
+import hostile_backups as hostile
+import pytest
+from webutil import csrf, player_links
+
+from scorekeeper import actions, create_app, store
 
 
 def _app(tmp_path, **config):
@@ -25,4 +32,96 @@ def test_an_operators_limit_for_every_page_still_applies(tmp_path):
     client = app.test_client()
     answers = [client.get("/rules").status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
+    store.close_all()
+
+
+# --- every route that creates something: one limit, one clear refusal -------------------
+
+
+def _rows(app) -> tuple[int, ...]:
+    db = store.connect(app.config["DATABASE"])
+    found = (db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in CREATED)
+    return tuple(found)
+
+
+CREATED = ("games", "changes", "tables", "table_games", "hand_entries")
+GAME = {"players": ["Ann", "Bob"], "dealer": "Ann", "hands": []}
+
+
+def _started(app) -> str:
+    """A game's scorekeeper link, started without a request (no limit counts it)."""
+    saved = actions.start_game(store.connect(app.config["DATABASE"]), dict(GAME))
+    stored = saved.current.stored
+    return f"/g/{stored.id}/{stored.edit_key}"
+
+
+def _form(client, **fields) -> dict:
+    return {"csrf_token": csrf(client), **fields}
+
+
+def _new_game(client, _ready):
+    return client.post("/new", data=_form(client, **{"player-0": "Ann", "player-1": "Bob"}))
+
+
+def _import_game(client, _ready):
+    return client.post("/import", data=_form(client, text=json.dumps(GAME)))
+
+
+def _rematch(client, ready):
+    return client.post(f"{ready.pop()}/rematch", data=_form(client))
+
+
+def _new_table(client, _ready):
+    return client.post("/tables/new", data=_form(client, name="The Smiths"))
+
+
+def _import_table(client, _ready):
+    upload = (io.BytesIO(hostile.backup(hostile.index())), "table.zip")
+    return client.post("/tables/import", data=_form(client, file=upload))
+
+
+def _api_create(client, _ready):
+    return client.post("/api/games", json=GAME)
+
+
+def _send_points(client, ready):
+    return client.post(ready.pop(), data=_form(client, points="25", hand_number="1"))
+
+
+CREATING = {
+    "a new game": _new_game,
+    "an imported game": _import_game,
+    "a rematch": _rematch,
+    "a new table": _new_table,
+    "an imported table": _import_table,
+    "a game through the API": _api_create,
+    "points from a player's phone": _send_points,
+}
+
+
+@pytest.mark.parametrize("route", list(CREATING), ids=list(CREATING))
+def test_every_route_that_creates_something_is_limited_with_one_clear_refusal(tmp_path, route):
+    app = _app(
+        tmp_path,
+        SERVER_NAME="table.test",
+        RATE_LIMIT_CREATE="1 per minute",
+        RATE_LIMIT_SEND="1 per minute",
+    )
+    phone = app.test_client()
+    ready = [_started(app), _started(app)]  # for a rematch each, or a player link each
+    if route == "points from a player's phone":
+        ready = ["/" + player_links(phone, url)[1]["Ann"].split("/", 3)[3] for url in ready]
+    assert CREATING[route](phone, ready).status_code in (201, 303)
+    before = _rows(app)
+    refused = CREATING[route](phone, ready)
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"]
+    if route == "a game through the API":
+        assert refused.get_json() == {
+            "error": "Too many requests from this address. Wait, then try again (see Retry-After)."
+        }
+    else:
+        page = refused.get_data(as_text=True)
+        assert "Too many requests" in page and "Wait a minute, then try again" in page
+    assert _rows(app) == before  # nothing was made
     store.close_all()

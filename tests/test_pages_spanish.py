@@ -41,7 +41,7 @@ SPANISH = {
         "Historial",
     ],
     "hand refused": ["No se guardó nada. Corrige lo que está marcado:"],
-    "finished game": ["¡ Ann gana!", "1.º Ann", "2.º", "Terminado", "Revancha: mismos jugadores"],
+    "finished game": ["¡Ann gana!", "1.º Ann", "2.º", "Terminado", "Revancha: mismos jugadores"],
     "correct a hand": ["Corregir la ronda 1", "Guardar la corrección", "Borrar la ronda 1"],
     "history": ["Historial", "cambio 2", "1 ronda", "Así está la partida ahora."],
     "share": [

@@ -111,10 +111,26 @@ def test_a_custom_phase_list():
         ("2 sets of 3", [("set", 3), ("set", 3)]),
         ("run of 4, 4 cards of one color", [("run", 4), ("colour", 4)]),
         ("colour of 9", [("colour", 9)]),
+        ("3 x 6 of one colour", [("colour", 6)] * 3),
+        ("2x set of 3", [("set", 3)] * 2),
+        ("1 2 of one colour", [("colour", 2)]),
     ],
 )
 def test_phases_are_written_the_way_people_say_them(text, groups):
     assert [(g.kind.value, g.size) for g in parse_phase(text).groups] == groups
+
+
+@pytest.mark.parametrize("size", [10, 11, 12, 22])
+def test_a_two_digit_colour_group_is_one_group_of_that_size(size):
+    """The count in front never runs into the size: '12 of one colour' is not '1 x 2'."""
+    rules = make_rules(options={"custom_phases": f"set of 3; {size} of one colour"})
+    assert rules.phase(2).groups == (GroupSpec(GroupKind.COLOUR, size),)
+
+
+@pytest.mark.parametrize("text", ["9" * 5000 + " of one colour", "set of 1234", "1000 sets of 2"])
+def test_a_number_too_long_to_be_a_size_is_unreadable_not_a_crash(text):
+    with pytest.raises(RulesError, match="cannot read group"):
+        make_rules(options={"custom_phases": text})
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.game import (
-    Game,
-    HandRecord,
-    Standings,
-    hand_problems,
-    load_game,
-    next_phases,
-    replay,
-    replay_from,
-)
+from scorekeeper.rules.game import Game, HandRecord, Standings
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.replay import hand_problems, next_phases, replay, replay_from
 
 PROFILES = ["official", "ten-hands", "masters", "plus10"]
 

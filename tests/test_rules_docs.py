@@ -1,4 +1,4 @@
-"""The rules page in German and Spanish: the English page's sections, anchors and numbers.
+"""The rules page in every language: the English page's sections, anchors and numbers.
 
 Every verdict links a rule by its anchor ("Rule 8: card points" at
 /rules#card-points), so each translation must keep every anchor, in the same
@@ -15,7 +15,7 @@ import pytest
 from scorekeeper import SOURCE, i18n
 from scorekeeper.rules.phases import OPTIONS
 from scorekeeper.rules.reasons import ALL_RULES
-from scorekeeper.web.rules_page import DOCUMENT, document, rules_html
+from scorekeeper.web.home import DOCUMENT, document, rules_html
 
 LANGUAGES = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
 HEADING = re.compile(r'<h([1-6])(?: id="([a-z0-9-]+)")?>(.*?)</h\1>')
@@ -47,7 +47,13 @@ def test_every_language_has_its_own_rules_page(lang):
 
 @pytest.mark.parametrize(
     ("accept", "heading"),
-    [("de-DE,de;q=0.9", "Kartenpunkte"), ("es-MX,es;q=0.8", "Puntos de las cartas")],
+    [
+        ("de-DE,de;q=0.9", "Kartenpunkte"),
+        ("es-MX,es;q=0.8", "Puntos de las cartas"),
+        ("fr-CA,fr;q=0.9", "Points des cartes"),
+        ("it-IT,it;q=0.9", "Punti delle carte"),
+        ("pl-PL,pl;q=0.9", "Punkty za karty"),
+    ],
 )
 def test_a_reader_gets_the_rules_in_their_language_with_the_same_anchors(client, accept, heading):
     page = client.get("/rules", headers={"Accept-Language": accept}).get_data(as_text=True)
@@ -109,14 +115,19 @@ def test_a_translation_names_no_file(lang):
 
 
 def glossary_phases() -> dict[str, dict[int, str]]:
-    """The glossary's "phases, written out" table: language -> phase number -> words."""
+    """The glossary's "phases, written out" table: language -> phase number -> words. Its
+    columns are named as the language switcher names the languages ("Deutsch", "Français")."""
     text = (SOURCE / "docs" / "i18n-glossary.md").read_text(encoding="utf-8")
     table = text.split("### The phases, written out", 1)[1].split("\n\n", 2)[1]
-    phases: dict[str, dict[int, str]] = {"en": {}, "de": {}, "es": {}}
-    for row in table.splitlines():
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
+    rows = [
+        [cell.strip() for cell in row.strip().strip("|").split("|")] for row in table.splitlines()
+    ]
+    codes = {name: code for code, name in i18n.LANGUAGES.items()}
+    columns = [codes[name] for name in rows[0][1:]]
+    phases: dict[str, dict[int, str]] = {code: {} for code in columns}
+    for cells in rows:
         if cells[0].isdigit():
-            for lang, words in zip(("en", "de", "es"), cells[1:], strict=True):
+            for lang, words in zip(columns, cells[1:], strict=True):
                 phases[lang][int(cells[0])] = words
     return phases
 
@@ -142,6 +153,9 @@ def test_a_translation_writes_the_phases_in_the_glossary_words(lang):
     [
         ("de", ["Joker", "Aussetzen", "Runde", "anlegen", "Drilling", "Viererfolge"]),
         ("es", ["Comodín", "Salto", "ronda", "añadir", "grupo de 3", "escalera de 4"]),
+        ("fr", ["Joker", "Passe", "manche", "ajouter", "brelan", "suite de 4", "finir"]),
+        ("it", ["Jolly", "Salta", "mano", "attaccare", "set di 3", "scala di 4", "chiude"]),
+        ("pl", ["Joker", "Stop", "rozdanie", "dokładać", "trójka", "strit z 4 kart", "wychodzi"]),
     ],
 )
 def test_a_translation_speaks_the_table_words(lang, words):

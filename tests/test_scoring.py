@@ -354,3 +354,47 @@ def test_a_total_is_refused_exactly_when_it_is_not_possible(rules, laid_down, ph
 def test_under_50_points_means_the_player_laid_down(points, implied):
     """Ten cards left are worth at least 50: a lower total means they laid down."""
     assert (laid_down_implied(points) is not None) == implied
+
+
+# --- what a form needs to know: the kinds of card, their worth, the limits -----------------
+
+
+def test_a_form_counts_cards_1_9_10_12_skips_and_wilds_each_at_its_worth():
+    assert [tuple(kind) for kind in scoring.card_kinds(OFFICIAL)] == [
+        ("low", "1-9", 5),
+        ("high", "10-12", 10),
+        ("skips", "Skip", 15),
+        ("wilds", "Wild", 25),
+    ]
+    assert [kind.points for kind in scoring.card_kinds(WILD20)][3] == 20
+
+
+def test_with_super_wild_a_form_counts_the_super_wild_and_super_skip_too():
+    supers = [tuple(kind) for kind in scoring.card_kinds(SUPER)][4:]
+    assert supers == [("super_wilds", "Super Wild", 50), ("super_skips", "Super Skip", 25)]
+
+
+def test_the_cards_a_form_counts_add_up_as_the_cards_left_do():
+    for rules in (OFFICIAL, WILD20, SUPER):
+        counts = {kind.key: 1 for kind in scoring.card_kinds(rules)}
+        assert CardsLeft(**counts).points(rules) == sum(k.points for k in scoring.card_kinds(rules))
+
+
+def test_a_card_is_worth_5_10_15_or_25_or_with_super_wild_also_50():
+    assert scoring.card_worths(OFFICIAL) == {"listed": "5, 10, 15", "most": 25}
+    assert scoring.card_worths(WILD20) == {"listed": "5, 10, 15", "most": 20}
+    assert scoring.card_worths(SUPER) == {"listed": "5, 10, 15, 25", "most": 50}
+
+
+def test_ten_cards_are_worth_at_least_50_so_less_means_laid_down():
+    assert scoring.MADE_BELOW == scoring.HAND_SIZE * scoring.LOW_POINTS == 50
+    assert laid_down_implied(scoring.MADE_BELOW - 5) and not laid_down_implied(scoring.MADE_BELOW)
+
+
+def test_a_laid_down_total_with_no_phase_given_is_judged_on_what_holds_in_every_phase():
+    assert total_problems(OFFICIAL, 7, laid_down=True) == [
+        "7 is not a multiple of 5: every card is worth 5, 10, 15 or 25 [Rule 8: card points]"
+    ]
+    assert total_problems(OFFICIAL, 45, laid_down=True) == []  # fine in phase 1, not in phase 6
+    assert counts_problems(OFFICIAL, CardsLeft(wilds=9), laid_down=True)
+    assert counts_problems(OFFICIAL, CardsLeft(low=4), laid_down=True) == []

@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,21 +20,23 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from webutil import csrf, export, new_game, record
+from servers import free_port
+from webutil import csrf, export, new_game, new_table, player_links, record
 
 from scorekeeper import store
-from scorekeeper.web.csrf import _exempt
+from scorekeeper.web.security import _exempt
 
 ROOT = Path(__file__).resolve().parent.parent
 STATE_CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 # Exempt from CSRF because they use no cookie: the checks change nothing, and the games
 # API is authorised by the edit key in its URL. Adding one here needs a security review.
 EXEMPT = {
-    "check.api_check",
-    "check.api_hit",
-    "check.api_solve",
+    "api.check",
+    "api.hit",
+    "api.solve",
     "api.create_game",
     "api.record_hand",
+    "api.rate",
 }
 KEY_CHARS = re.compile(r"^[A-Za-z0-9_-]{22,}$")  # url-safe base64: 22 characters = 132 bits
 
@@ -46,7 +47,7 @@ def game_parts(url: str) -> tuple[str, str]:
 
 
 def version(app, game_id: str) -> int:
-    return store.game_version(store.connect(app.config["DATABASE"]), game_id)
+    return store.game_link(store.connect(app.config["DATABASE"]), game_id).version
 
 
 def game_count(app) -> int:
@@ -94,27 +95,47 @@ def test_the_edit_key_is_compared_in_constant_time(app, client, monkeypatch):
     assert (key.encode(), wrong.encode()) in calls and len(calls) >= 2
 
 
-def view_pages(game_id: str) -> list[str]:
+LIVE = {"HX-Request": "true"}  # what a page's own poll sends: its live part
+
+
+def view_pages(game_id: str) -> list[tuple[str, dict[str, str]]]:
     return [
-        f"/v/{game_id}",
-        f"/v/{game_id}/table",
-        f"/v/{game_id}/live",
-        f"/v/{game_id}/live?big=1",
-        f"/api/games/{game_id}",
-        f"/check?game={game_id}&player=1",
-        f"/check/hand?game={game_id}&player=0",
+        (f"/v/{game_id}", {}),
+        (f"/v/{game_id}/table", {}),
+        (f"/v/{game_id}", LIVE),
+        (f"/v/{game_id}/table", LIVE),
+        (f"/api/games/{game_id}", {}),
+        (f"/check?game={game_id}&player=1", {}),
+        (f"/check/hand?game={game_id}&player=0", {}),
     ]
 
 
 def test_the_edit_key_never_appears_on_anything_the_view_link_reaches(client):
     game_id, key = game_parts(two_hand_game(client))
-    for page in view_pages(game_id):
-        response = client.get(page)
+    for page, headers in view_pages(game_id):
+        response = client.get(page, headers=headers)
         assert response.status_code == 200, page
         assert key not in response.get_data(as_text=True), page
     pdf = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
     assert key.encode() not in pdf
     assert key not in "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_a_games_short_code_leads_to_its_watch_page_and_never_to_its_edit_key(client):
+    url = two_hand_game(client)
+    game_id, key = game_parts(url)
+    share = client.get(url + "/share").get_data(as_text=True)
+    code = re.search(r'class="watch-code">[^<]*<strong>([0-9A-Z-]+)</strong>', share).group(1)
+    assert key not in code
+    for path in (f"/{code}", f"/{code.lower()}", f"/code?code={code}"):
+        response = client.get(path)
+        assert response.headers["Location"] == f"/v/{game_id}", path
+        page = client.get(path, follow_redirects=True).get_data(as_text=True)
+        assert key not in page, path
+    for path in (f"/v/{game_id}/table", f"/v/{game_id}/print/two-deck-guide.pdf"):
+        response = client.get(path)
+        assert code.encode() in response.data or path.endswith(".pdf"), path
+        assert key.encode() not in response.data, path
 
 
 def test_edit_pages_send_no_referrer_and_are_not_cached(client):
@@ -123,12 +144,6 @@ def test_edit_pages_send_no_referrer_and_are_not_cached(client):
         response = client.get(url + page)
         assert response.headers["Referrer-Policy"] == "no-referrer", page
         assert response.headers["Cache-Control"] == "no-store", page
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_the_real_server_never_logs_the_edit_key(tmp_path):
@@ -204,8 +219,15 @@ def test_only_reviewed_routes_skip_the_csrf_check(app):
     assert exempt == EXEMPT
 
 
-def fill(rule, game_id: str, key: str) -> str:
-    values = {"game_id": game_id, "key": key, "number": 1, "version": 1}
+def fill(rule, game_id: str, key: str, token: str = "x", table: str = "x") -> str:
+    values = {
+        "game_id": game_id,
+        "key": key,
+        "number": 1,
+        "version": 1,
+        "token": token,
+        "table_id": table,
+    }
     return rule.build({name: values.get(name, "x") for name in rule.arguments})[1]
 
 
@@ -215,11 +237,13 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
     before, games = version(app, game_id), game_count(app)
     other = app.test_client()
     stranger_token = csrf(other)  # a real token, but from another browser's session
+    player = player_links(client, url)[1]["Ann"].rsplit("/", 1)[1]
+    table = new_table(client).rsplit("/", 1)[1]
     checked = 0
     for rule, methods in state_changing_rules(app):
         if rule.endpoint in EXEMPT:
             continue
-        target = fill(rule, game_id, key)
+        target = fill(rule, game_id, key, player, table)
         for method in methods:
             attempts = [
                 {},
@@ -232,7 +256,10 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
                 assert response.status_code == 400, f"{method} {target} {attempt}"
                 assert "expired or came from elsewhere" in response.get_data(as_text=True)
                 checked += 1
-    assert checked >= 4 * 8  # new, import, hands, check, edit, delete, undo, restore
+    # new, import, hands, check, edit, delete, undo, restore, and the renewed links
+    renewals = {"games.renew", "players.renew", "tables.renew"}
+    assert renewals <= {rule.endpoint for rule, _ in state_changing_rules(app)}
+    assert checked >= 4 * 11
     assert (version(app, game_id), game_count(app)) == (before, games)
 
 
@@ -259,9 +286,10 @@ def test_a_view_link_or_a_wrong_key_cannot_change_a_game_on_any_route(app, clien
                 checked += 1
     assert checked >= 3 * 7
     assert version(app, game_id) == before
-    # and the view page offers no way to change anything
+    # and the view page offers no way to change anything (only to forget it on this device)
     view = client.get(f"/v/{game_id}").get_data(as_text=True)
-    assert 'method="post"' not in view.lower() and "hx-post" not in view
+    assert re.findall(r'<form method="post" action="([^"]+)"', view) == [f"/v/{game_id}/forget"]
+    assert "hx-post" not in view
 
 
 def test_the_session_cookie_is_httponly_and_samesite_lax(client):
@@ -379,11 +407,15 @@ def names_game(client, names) -> str:
 def test_payloads_in_player_names_come_out_as_text_on_every_html_page(app, client):
     url = names_game(client, HTML_PAYLOADS)
     game_id, _ = game_parts(url)
-    pages = [url, url + "/history", url + "/share", url + "/hands/1", "/new", *view_pages(game_id)]
-    for page in pages:
+    pages = [
+        *((page, {}) for page in (url, url + "/history", url + "/share", url + "/hands/1", "/new")),
+        *view_pages(game_id),
+        (url, LIVE),
+    ]
+    for page, headers in pages:
         if page.startswith("/api/"):
             continue
-        response = client.get(page)
+        response = client.get(page, headers=headers)
         assert response.status_code == 200, page
         body = response.get_data(as_text=True)
         assert script_problems(body) == [], page

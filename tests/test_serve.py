@@ -6,19 +6,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from servers import free_port
 
 from scorekeeper import cli
 from scorekeeper.cli import lan_address, phone_address, startup_message
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def test_serve_prints_the_address_and_serves_the_app(tmp_path):
@@ -228,3 +224,48 @@ def test_lan_address_on_a_machine_whose_name_does_not_resolve(monkeypatch):
 
     monkeypatch.setattr(cli.socket, "getaddrinfo", unknown)
     assert lan_address() is None
+
+
+def test_the_server_logs_each_error_once(tmp_path):
+    """Issue 24: every error was logged twice, by Flask's handler and by the root logger
+    that waitress sets up. A game with damaged stored data logs one line when opened."""
+    import json
+    import sqlite3
+
+    port = free_port()
+    db = tmp_path / "games.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
+        + ["--port", str(port), "--db", str(db), "--no-qr"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        body = json.dumps({"players": ["Ann", "Bob"]}).encode()
+        create = urllib.request.Request(
+            f"{base}/api/games", data=body, headers={"Content-Type": "application/json"}
+        )
+        while True:
+            try:
+                with urllib.request.urlopen(create, timeout=2) as answer:
+                    game_id = json.loads(answer.read())["id"]
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+        with sqlite3.connect(db) as conn:  # a damaged byte in the game's stored text
+            conn.execute("UPDATE games SET state = '{\"players\": [' WHERE id = ?", [game_id])
+        try:
+            urllib.request.urlopen(f"{base}/v/{game_id}", timeout=5)
+        except urllib.error.HTTPError as error:
+            assert error.code == 503
+        else:
+            raise AssertionError("a damaged game was served")
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=10)
+    logged = [line for line in output.splitlines() if f"game {game_id} cannot be read" in line]
+    assert len(logged) == 1, output

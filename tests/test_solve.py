@@ -21,8 +21,21 @@ from scorekeeper.rules.cards import (
     parse_cards,
 )
 from scorekeeper.rules.check import check_phase
-from scorekeeper.rules.phases import OFFICIAL, RulesError, make_rules
-from scorekeeper.rules.solve import closer_cards, describe_cards, solve
+from scorekeeper.rules.phases import (
+    OFFICIAL,
+    PLUS10_PHASES,
+    RulesError,
+    make_rules,
+    parse_phase_list,
+)
+from scorekeeper.rules.solve import (
+    _best_plan,
+    _Pool,
+    closer_cards,
+    describe_cards,
+    held_phases,
+    solve,
+)
 
 SUPER = make_rules("super-wild")
 PLUS10 = make_rules("plus10")
@@ -335,3 +348,70 @@ def test_a_colour_needed_whatever_the_number_is_said_once():
 
 def test_a_hand_that_makes_it_needs_nothing_closer():
     assert closer_cards(OFFICIAL, 2, parse_cards("R7 R7 B7 G3 G4 Y5 W")) == ()
+
+
+def test_an_eleven_card_hand_lists_every_card_that_finishes():
+    """Right after drawing a hand holds 11 cards: it discards one, then draws again."""
+    hand = parse_cards("R1 B2 G3 Y9 Y5 R6 B7 S S G12 G11")
+    assert solve(OFFICIAL, 4, hand).missing == 1
+    assert describe_cards(closer_cards(OFFICIAL, 4, hand)) == ("any 4", "a Wild")
+
+
+def test_an_eleven_card_hand_for_a_phase_longer_than_a_hand_tries_each_discard():
+    rules = make_rules(options={"custom_phases": "12 of one colour"})
+    hand = parse_cards("R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 B1")  # B1 goes, a red card comes
+    assert describe_cards(closer_cards(rules, 1, hand)) == ("any red card", "a Wild")
+
+
+def closer_by_discarding(rules, phase, hand) -> set[Card]:
+    """The rule itself, slowly: discard each card in turn, then draw each card there is."""
+    missing = solve(rules, phase, hand).missing
+    found = set()
+    for card in set(deck(super_wild=rules.super_wild)):
+        if impossible([*hand, card], super_wild=rules.super_wild):
+            continue
+        for i in range(len(hand)):
+            if solve(rules, phase, [*hand[:i], *hand[i + 1 :], card]).missing < missing:
+                found.add(card)
+                break
+    return found
+
+
+@st.composite
+def full_hands(draw):
+    """Eleven cards dealt from a shuffled deck (Hypothesis picks the shuffle)."""
+    rules = draw(st.sampled_from([OFFICIAL, SUPER, PLUS10]))
+    phase = draw(st.sampled_from(rules.sequence))
+    shuffle = random.Random(draw(st.integers(0, 2**32)))
+    return rules, phase, shuffle.sample(deck(super_wild=rules.super_wild), 11)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(full_hands())
+def test_the_cards_closer_to_an_eleven_card_hand_are_those_of_each_discard(case):
+    rules, phase, hand = case
+    assert set(closer_cards(rules, phase, hand)) == closer_by_discarding(rules, phase, hand)
+
+
+def test_with_super_wild_missing_counts_places_and_the_super_wild_fills_two():
+    """'2 cards missing' means two places, each for one ordinary card; drawing the
+    Super Wild fills both (docs/rules.md, Super Wild)."""
+    hand = parse_cards("R1 R2 R3 R4 R5")
+    assert solve(SUPER, 4, hand).missing == 2
+    assert SUPER_WILD in closer_cards(SUPER, 4, hand)
+    assert solve(SUPER, 4, [*hand, SUPER_WILD]).can_make
+
+
+def test_held_phases_agrees_with_the_solver_on_random_deals():
+    """The rating's quick reading of one-group phases gives the solver's own answer."""
+    singles = parse_phase_list(
+        "run of 4; run of 9; run of 12; set of 2; set of 6; 4 of one colour; 10 of one colour"
+    )
+    rng = random.Random(23)
+    for rules in (make_rules(), make_rules("super-wild"), make_rules(options={"natural": "phase"})):
+        phases = (*PLUS10_PHASES, *singles)
+        cards = deck(rules.super_wild)
+        for size in (8, 12, 16) * 15:
+            hand = tuple(rng.sample(cards, size))
+            expected = [_best_plan(_Pool.of(hand, rules), p, rules).key[0] == 0 for p in phases]
+            assert held_phases(rules, phases, hand) == expected, hand

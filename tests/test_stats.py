@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.game import load_game
+from scorekeeper.rules.gamefile import load_game
 from scorekeeper.stats import PlayedGame, table_stats
 
 

@@ -7,6 +7,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
+from games import damaged_file
 from webutil import new_game, record
 
 from scorekeeper import cli, create_app, store
@@ -91,16 +92,6 @@ def test_a_read_only_games_file_gives_a_clear_503_and_keeps_the_form(app, client
         store.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 0")
 
 
-def damaged_file(path) -> None:
-    with closing(sqlite3.connect(path)) as conn:
-        conn.execute("CREATE TABLE t (x TEXT)")
-        conn.executemany("INSERT INTO t VALUES (?)", [("hand " * 50,)] * 2000)
-        conn.commit()
-    with open(path, "r+b") as file:
-        file.seek(4096 * 3)
-        file.write(b"\xff" * 4096 * 4)
-
-
 def test_a_damaged_file_is_found_by_the_quick_check(tmp_path):
     path = tmp_path / "games.sqlite3"
     assert damage(path) is None  # not created yet
@@ -146,8 +137,8 @@ def test_a_poll_on_a_damaged_file_gets_the_clear_503_too(tmp_path, monkeypatch):
         error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
         raise error
 
-    monkeypatch.setattr(store, "game_version", broken)
+    monkeypatch.setattr(store, "game_link", broken)
     monkeypatch.setattr(store, "get_game", broken)
-    response = client.get(f"/v/{game_id}/live", headers={"If-None-Match": '"v1"'})
+    response = client.get(f"/v/{game_id}", headers={"HX-Request": "true"})
     assert response.status_code == 503
     assert "damaged" in response.get_data(as_text=True)

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from scorekeeper import store
+from scorekeeper import codes, store
 
 STATE = {
     "rules": "official",
@@ -147,3 +147,26 @@ def test_migrations_are_safe_to_run_again(tmp_path):
     store.migrate(store.Database(raw))
     assert raw.execute("select count(*) from games").fetchone()[0] == 1
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_new_game_gets_a_short_code_no_other_game_has(db, monkeypatch):
+    first = store.create_game(db, STATE)
+    assert codes.normalise(codes.grouped(first.code)) == first.code
+    made = iter([first.code, first.code, "ABCD0EFGH1JKMNPQ"])  # two collisions, then a free one
+    monkeypatch.setattr(codes, "new_code", lambda: next(made))
+    second = store.create_game(db, STATE)
+    assert second.code == "ABCD0EFGH1JKMNPQ"
+    assert store.game_by_code(db, second.code) == second.id
+
+
+def test_games_with_the_first_12_character_codes_get_codes_of_16(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    game = store.create_game(store.connect(path), STATE)
+    raw = sqlite3.connect(path)
+    with raw:  # as the first schema.py left it: a 60-bit code, the step not yet applied
+        raw.execute("UPDATE games SET code = 'ABCDEFGHJKMN'")
+        raw.execute("DELETE FROM _sqlite_migrations WHERE name = 'codes-of-16'")
+    store.migrate(store.Database(raw))
+    (code,) = raw.execute("SELECT code FROM games WHERE id = ?", [game.id]).fetchone()
+    assert len(code) == codes.LENGTH and codes.normalise(code) == code
+    assert store.game_by_code(store.Database(raw), "ABCDEFGHJKMN") is None

@@ -7,25 +7,13 @@ import re
 
 import pytest
 from flask import render_template
+from games import game_with_totals
 
-from scorekeeper.rules.game import Game, HandRecord
-from scorekeeper.rules.phases import make_rules
-from scorekeeper.web.chart import FONT, score_chart, text_width
+from scorekeeper.rules.game import Game
+from scorekeeper.web.charts import FONT, score_chart, text_width
 
+ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
-
-
-def _long_game(players: dict[str, int], hands: int = 150) -> Game:
-    """`hands` hands where player i scores so that they end on players[name] points."""
-    names = list(players)
-    game = Game(make_rules("official", {}), (*names, "Out"), names[0])
-    for number in range(1, hands + 1):
-        points = {}
-        for name, total in players.items():
-            each = total // hands // 5 * 5
-            points[name] = each if number < hands else total - each * (hands - 1)
-        game = game.with_hand(HandRecord(went_out="Out", points=points))
-    return game
 
 
 def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bool, str]]]:
@@ -35,7 +23,7 @@ def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bo
     view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
     size = {"width": int(view.group(1)), "height": int(view.group(2))}
     texts = [
-        (float(x), float(y), kind, bool(end), html.unescape(words))
+        (float(x), float(y), kind, bool(end), html.unescape(words).translate(ISOLATES))
         for x, y, kind, end, words in TEXT.findall(svg)
     ]
     return size, texts
@@ -50,7 +38,7 @@ def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bo
     ],
 )
 def test_every_number_and_name_fits_inside_the_chart(app, players):
-    size, texts = _drawn_text(app, _long_game(players))
+    size, texts = _drawn_text(app, game_with_totals(players))
     assert texts
     for x, y, _kind, anchored_end, words in texts:
         width = text_width(words)  # the estimate the layout itself uses
@@ -67,12 +55,17 @@ def test_every_number_and_name_fits_inside_the_chart(app, players):
     assert all(b - a >= 12 - 0.1 for a, b in zip(ys, ys[1:], strict=False))  # no overlap
 
 
+def test_a_chinese_name_is_estimated_a_full_em_a_letter():
+    assert text_width("李雷") == pytest.approx(2 * FONT)
+    assert text_width("\u2068Ann\u2069") == text_width("Ann")
+
+
 def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
     lines = {
         line.name: line.label
         for line in score_chart(
-            _long_game({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
+            game_with_totals({"Grandma Rosemarie of the Hill": 10865, "Chloé": 10795})
         ).lines
     }
-    assert lines["Chloé"] == "Chloé 10795"
-    assert lines["Grandma Rosemarie of the Hill"].endswith("… 10865")
+    assert lines["Chloé"] == "\u2068Chloé\u2069 10795"  # the name isolated: a unit
+    assert lines["Grandma Rosemarie of the Hill"].endswith("…\u2069 10865")

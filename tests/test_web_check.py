@@ -102,6 +102,14 @@ def test_the_hand_helper_lays_the_phase_out_or_says_what_is_missing(client):
     assert "missing" in verdict(response)
 
 
+def test_the_hand_helper_lists_every_way_to_finish_an_eleven_card_hand(client):
+    """Right after drawing: the hand discards one card, then any 4 or a Wild finishes it."""
+    hand = "R1+B2+G3+Y9+Y5+R6+B7+S+S+G12+G11"
+    response = client.get(f"/check/hand?rules=official&phase=4&hand={hand}")
+    said = "1 card missing Any one of these finishes it: any 4 a Wild Your hand"
+    assert said in verdict(response)
+
+
 @pytest.mark.parametrize(
     ("path", "query", "status", "key", "value"),
     [

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
-import shutil
-import subprocess
 
 import pytest
+from printed import qr_codes
 from pypdf import PdfReader
 from webutil import csrf, new_game, record
 
+from scorekeeper import codes, store
 from scorekeeper.printing import STANDARD_SET
 
 
@@ -21,20 +20,6 @@ def pdf_text(data: bytes) -> str:
 def squeezed(text: str) -> str:
     """The text without white space: the printed link is spaced out in groups for reading."""
     return "".join(text.split())
-
-
-def decode_qr(data: bytes, tmp_path) -> list[str]:
-    if not (shutil.which("pdftoppm") and shutil.which("zbarimg")):
-        if os.environ.get("CI") == "true":
-            pytest.fail("pdftoppm and zbarimg are needed in CI")
-        pytest.skip("pdftoppm or zbarimg missing (./scripts/test installs them)")
-    pdf = tmp_path / "sheet.pdf"
-    pdf.write_bytes(data)
-    subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(tmp_path / "page")], check=True)
-    page = sorted(tmp_path.glob("page*.png"))[0]
-    return subprocess.run(
-        ["zbarimg", "-q", "--raw", str(page)], capture_output=True, text=True
-    ).stdout.split()
 
 
 def test_the_printables_page_links_every_standard_file(client):
@@ -57,7 +42,7 @@ def test_the_two_deck_guide_from_the_app_opens_the_app_at_its_announced_address(
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5010/"
     response = client.get(f"/printables/two-deck-guide-{size}.pdf")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
-    assert decode_qr(response.data, tmp_path) == ["http://192.168.1.20:5010/"]
+    assert qr_codes(response.data, tmp_path) == ["http://192.168.1.20:5010/"]
     text = " ".join(pdf_text(response.data).split())
     assert "scan the code, or open http://192.168.1.20:5010/" in text
     assert "108" in text and "table.test" not in text
@@ -67,10 +52,15 @@ def test_the_two_deck_guide_from_the_app_opens_the_app_at_its_announced_address(
 
 def test_without_an_announced_address_the_guide_opens_the_requests_host(client, tmp_path):
     data = client.get("/printables/two-deck-guide-a4.pdf").data
-    assert decode_qr(data, tmp_path) == ["http://table.test/"]
+    assert qr_codes(data, tmp_path) == ["http://table.test/"]
 
 
-def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):
+def short_code(app, game_id: str) -> str:
+    """The game's code as a sheet prints it, in groups of four."""
+    return codes.grouped(store.get_game(store.connect(app.config["DATABASE"]), game_id).code)
+
+
+def test_a_games_score_sheet_has_its_names_rules_and_code_to_type(app, client, tmp_path):
     url = new_game(client, players=("Ann", "Bob", "Cy"), wild_points="20")
     game_id = url.split("/")[2]
     response = client.get(f"/v/{game_id}/print/score-sheet.pdf?size=a4")
@@ -78,7 +68,8 @@ def test_a_games_score_sheet_has_its_names_rules_and_view_link(client):
     text = pdf_text(response.data)
     for expected in ("Ann", "Bob", "Cy"):
         assert expected in text
-    assert f"http://table.test/v/{game_id}" in squeezed(text)
+    assert f"http://table.test/{short_code(app, game_id)}" in squeezed(text)
+    assert qr_codes(response.data, tmp_path) == [f"http://table.test/v/{game_id}"]
 
 
 def test_the_sheet_links_to_the_address_serve_announced_not_the_browsers_host(
@@ -87,10 +78,10 @@ def test_the_sheet_links_to_the_address_serve_announced_not_the_browsers_host(
     app.config["PUBLIC_URL"] = "http://192.168.1.20:5010/"
     game_id = new_game(client).split("/")[2]
     data = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
-    announced = f"http://192.168.1.20:5010/v/{game_id}"
+    announced = f"http://192.168.1.20:5010/{short_code(app, game_id)}"
     assert announced in squeezed(pdf_text(data))
     assert "table.test" not in pdf_text(data)
-    assert decode_qr(data, tmp_path) == [announced]
+    assert qr_codes(data, tmp_path) == [f"http://192.168.1.20:5010/v/{game_id}"]
 
 
 def test_a_games_sheet_is_its_record_so_far(client):
@@ -134,7 +125,7 @@ def test_large_print_is_offered_for_up_to_four_players_only(client):
 def test_without_an_announced_address_the_qr_code_uses_the_requests_host(client, tmp_path):
     game_id = new_game(client).split("/")[2]
     data = client.get(f"/v/{game_id}/print/score-sheet.pdf").data
-    assert decode_qr(data, tmp_path) == [f"http://table.test/v/{game_id}"]
+    assert qr_codes(data, tmp_path) == [f"http://table.test/v/{game_id}"]
 
 
 def test_hostile_names_print_literally(client):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -9,7 +10,7 @@ import subprocess
 import pytest
 from webutil import csrf, export, new_game, record
 
-from scorekeeper.web.qr import qr_svg
+from scorekeeper.web.access import qr_svg
 
 EDIT_ROUTES = [
     ("post", "/hands"),
@@ -23,6 +24,9 @@ EDIT_ROUTES = [
     ("get", "/share"),
     ("get", "/export.json"),
 ]
+
+
+HX = {"HX-Request": "true"}  # what htmx sends: the page's live part, not the whole page
 
 
 def _ids(url: str) -> tuple[str, str]:
@@ -47,8 +51,12 @@ def test_the_view_link_cannot_reach_any_edit_action(client, method, path):
 def test_the_view_page_never_shows_the_edit_key(client):
     url = new_game(client)
     game_id, key = _ids(url)
-    for path in (f"/v/{game_id}", f"/v/{game_id}/table", f"/v/{game_id}/live"):
-        page = client.get(path).get_data(as_text=True)
+    for path, headers in (
+        (f"/v/{game_id}", {}),
+        (f"/v/{game_id}/table", {}),
+        (f"/v/{game_id}", HX),
+    ):
+        page = client.get(path, headers=headers).get_data(as_text=True)
         assert key not in page
         assert "Ann" in page
 
@@ -84,13 +92,16 @@ def test_qr_codes_decode_to_the_link(tmp_path):
 def test_polling_costs_nothing_while_the_game_is_unchanged(client):
     url = new_game(client)
     game_id, _ = _ids(url)
-    first = client.get(f"/v/{game_id}/live")
+    first = client.get(f"/v/{game_id}", headers=HX)
     assert first.status_code == 200 and first.headers["ETag"]
-    again = client.get(f"/v/{game_id}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert "HX-Request" in first.headers["Vary"]  # one URL: the page, or its live part
+    shown = {"If-None-Match": first.headers["ETag"], **HX}
+    again = client.get(f"/v/{game_id}", headers=shown)
     assert again.status_code == 304 and again.data == b""
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
-    changed = client.get(f"/v/{game_id}/live", headers={"If-None-Match": first.headers["ETag"]})
+    changed = client.get(f"/v/{game_id}", headers=shown)
     assert changed.status_code == 200 and ">50</strong>" in changed.get_data(as_text=True)
+    assert "<html" not in changed.get_data(as_text=True)  # the scoreboard alone
 
 
 def _poll_tag(html: str) -> str:
@@ -100,11 +111,11 @@ def _poll_tag(html: str) -> str:
 def _poll(client, path: str, html: str):
     """What htmx sends for the polling element in `html`: its URL and its If-None-Match."""
     tag = _poll_tag(html)
-    etag = re.search(r'"If-None-Match": "(\\"v\d+\\")"', tag).group(1).replace("\\", "")
+    etag = json.loads(re.search(r"hx-headers='([^']+)'", tag).group(1))["If-None-Match"]
     assert re.search(r'hx-trigger="every \d+s, live-refresh"', tag)
     url = re.search(r'hx-get="([^"]+)"', tag).group(1).replace("&amp;", "&")
-    assert url.split("?")[0] == path
-    return client.get(url, headers={"If-None-Match": etag})
+    assert url == path  # the page's own address
+    return client.get(url, headers={"If-None-Match": etag, **HX})
 
 
 @pytest.mark.parametrize("table", [False, True], ids=["view", "table"])
@@ -112,11 +123,12 @@ def test_the_swapped_in_scoreboard_keeps_polling_change_after_change(client, tab
     """The fragment a poll brings back must carry its own trigger, or the page freezes."""
     url = new_game(client)
     game_id, _ = _ids(url)
-    html = client.get(f"/v/{game_id}" + ("/table" if table else "")).get_data(as_text=True)
+    page = f"/v/{game_id}" + ("/table" if table else "")
+    html = client.get(page).get_data(as_text=True)
     for number in range(1, 4):
-        assert _poll(client, f"/v/{game_id}/live", html).status_code == 304  # idle
+        assert _poll(client, page, html).status_code == 304  # idle
         record(client, url, number, went_out=0, points={1: 50, 2: 20})
-        answer = _poll(client, f"/v/{game_id}/live", html)
+        answer = _poll(client, page, html)
         assert answer.status_code == 200
         html = answer.get_data(as_text=True)
         assert f"Hand <strong>{number + 1}</strong>" in html
@@ -127,39 +139,39 @@ def test_the_scorekeeper_page_follows_other_phones_without_losing_its_form(clien
     url = new_game(client)
     game_id, key = _ids(url)
     html = client.get(url).get_data(as_text=True)
-    assert _poll(client, f"{url}/live", html).status_code == 304
+    assert _poll(client, url, html).status_code == 304
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
-    answer = _poll(client, f"{url}/live", html)
+    answer = _poll(client, url, html)
     body = answer.get_data(as_text=True)
     assert answer.status_code == 200 and ">50</strong>" in body
     assert '<div id="record" hx-swap-oob="true">' in body and "Record hand 2" in body
     assert '<div id="hands" hx-swap-oob="true">' in body and f"{url}/hands/1" in body
     assert csrf(client) in body  # its forms still save
-    assert _poll(client, f"{url}/live", body).status_code == 304
+    assert _poll(client, url, body).status_code == 304
 
 
 def test_the_scorekeepers_poll_needs_the_edit_key(client):
     url = new_game(client)
     game_id, key = _ids(url)
-    for wrong in (f"/g/{game_id}/{game_id}/live", f"/g/{game_id}/{key[:-1]}x/live"):
-        assert client.get(wrong).status_code == 404
-        assert client.get(wrong, headers={"If-None-Match": '"v1"'}).status_code == 404
+    for wrong in (f"/g/{game_id}/{game_id}", f"/g/{game_id}/{key[:-1]}x"):
+        assert client.get(wrong, headers=HX).status_code == 404
+        assert client.get(wrong, headers={"If-None-Match": '"1.0."', **HX}).status_code == 404
 
 
-def test_polling_stops_at_the_end_and_resumes_when_a_correction_reopens_the_game(client):
+def test_polling_goes_on_at_the_end_and_a_correction_that_reopens_the_game_shows(client):
     url = new_game(client, players=("Ann", "Bob"), first="1")
     game_id, _ = _ids(url)
     html = client.get(f"/v/{game_id}").get_data(as_text=True)
     record(client, url, 1, went_out=0, points={1: 50})
-    over = _poll(client, f"/v/{game_id}/live", html)
-    assert over.status_code == 286  # htmx stops polling on 286
+    over = _poll(client, f"/v/{game_id}", html)
+    assert over.status_code == 200  # it keeps asking: the table's next game is followed
     html = over.get_data(as_text=True)
     assert "Ann</bdi></strong> wins!" in html
     assert "made the one phase of this game" in html
-    assert _poll(client, f"/v/{game_id}/live", html).status_code == 304  # the cheap check
+    assert _poll(client, f"/v/{game_id}", html).status_code == 304  # the cheap check
     undone = client.post(f"{url}/undo", data={"csrf_token": csrf(client)})
     assert undone.status_code == 303  # the winning hand is taken back
-    reopened = _poll(client, f"/v/{game_id}/live", html)
+    reopened = _poll(client, f"/v/{game_id}", html)
     assert reopened.status_code == 200
     assert "Hand <strong>1</strong>" in reopened.get_data(as_text=True)
 
@@ -169,7 +181,7 @@ def test_pages_carry_security_headers(client):
     csp = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    # no page answers htmx differently (docs/decisions.md), so none varies on HX-Request
+    # the start page has no live part: it answers htmx as it answers any request
     assert "HX-Request" not in response.headers.get("Vary", "")
 
 
@@ -179,37 +191,43 @@ def test_player_names_are_escaped_everywhere(client):
     record(client, url, 1, went_out=1, points={0: 50})
     record(client, url, 2, went_out=1, points={0: 50})
     game_id, _ = _ids(url)
-    for path in (url, f"{url}/hands/1", f"/v/{game_id}", f"/v/{game_id}/live"):
-        page = client.get(path).get_data(as_text=True)
+    for path, headers in ((url, {}), (f"{url}/hands/1", {}), (f"/v/{game_id}", {}), (url, HX)):
+        page = client.get(path, headers=headers).get_data(as_text=True)
         assert evil not in page, path
         assert "&lt;script&gt;" in page, path
 
 
-def test_watching_sets_no_cookie_and_every_watcher_gets_the_same_page(app, client):
+def test_every_watcher_sees_each_change_and_keeps_the_game_on_their_device(app, client):
     url = new_game(client)
     game_id, _ = _ids(url)
-    first = app.test_client().get(f"/v/{game_id}")
-    second = app.test_client().get(f"/v/{game_id}")
-    assert "Set-Cookie" not in first.headers
-    assert first.data == second.data
+    first, second = app.test_client(), app.test_client()
+    for watcher in (first, second):
+        assert "Ann" in watcher.get(f"/v/{game_id}").get_data(as_text=True)
+        assert f'href="/v/{game_id}"' in watcher.get("/").get_data(as_text=True)
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
-    assert ">50</strong>" in app.test_client().get(f"/v/{game_id}").get_data(as_text=True)
+    for watcher in (first, second):
+        assert ">50</strong>" in watcher.get(f"/v/{game_id}").get_data(as_text=True)
 
 
-def test_an_idle_poll_is_answered_from_the_version_alone(app, client, monkeypatch):
+def test_an_idle_poll_is_answered_from_the_games_row_alone(app, client, monkeypatch):
+    """However long the game, an idle poll reads one row: never the game itself."""
+    from scorekeeper import actions, store
+
     url = new_game(client)
     game_id, key = _ids(url)
+    pages = {}
+    for path in (f"/v/{game_id}", f"/v/{game_id}/table", url):
+        html = client.get(path).get_data(as_text=True)
+        pages[path] = json.loads(re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)[1])
 
-    def no_rendering(**kwargs):
-        raise AssertionError("an idle poll reached the page code")
+    def no_reading(*args, **kwargs):
+        raise AssertionError("an idle poll read the game")
 
-    for endpoint, path in (
-        ("share.live", f"/v/{game_id}/live"),
-        ("share.keeper_live", f"{url}/live"),
-    ):
-        monkeypatch.setitem(app.view_functions, endpoint, no_rendering)
-        idle = client.get(path, headers={"If-None-Match": '"v1"'})
-        assert idle.status_code == 304 and idle.headers["ETag"] == '"v1"'
+    monkeypatch.setattr(actions, "load", no_reading)
+    monkeypatch.setattr(store, "get_game", no_reading)
+    for path, shown in pages.items():
+        idle = client.get(path, headers={**shown, **HX})
+        assert idle.status_code == 304 and idle.headers["ETag"] == shown["If-None-Match"]
 
 
 LOCALHOST_WARNING = {

@@ -84,7 +84,7 @@ def test_static_files_are_compressed_once_at_start_not_per_request(client, monke
 
 
 def test_a_changed_file_gets_a_new_url(tmp_path):
-    from scorekeeper.web.static_files import load
+    from scorekeeper.web.assets import load
 
     (tmp_path / "app.css").write_text("body { color: black; }")
     before = load(tmp_path)["app.css"].digest
@@ -94,3 +94,11 @@ def test_a_changed_file_gets_a_new_url(tmp_path):
 
 def test_a_missing_static_file_is_a_404(client):
     assert fetch(client, "/static/nothing-here.css").status_code == 404
+
+
+def test_the_service_worker_is_served_from_the_root_and_asked_for_again_each_time(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200 and response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    again = client.get("/sw.js", headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304

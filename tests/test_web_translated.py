@@ -13,12 +13,12 @@ import json
 
 import pytest
 from flask import render_template_string
-from webutil import csrf, field_errors, new_game, record
+from webutil import csrf, field_errors, new_game, player_links, record
 
-from scorekeeper import store, tables
+from scorekeeper import store
 from scorekeeper.stats import PlayerStats
-from scorekeeper.web.db import db
-from scorekeeper.web.listing import summarise
+from scorekeeper.web.access import db
+from scorekeeper.web.device import summarise
 
 
 def speaking(client, language: str):
@@ -329,11 +329,7 @@ def test_the_printables_page_names_each_sheet_in_the_readers_language(client, la
 
 def test_a_players_own_entry_is_refused_in_their_language(client, app):
     game = new_game(speaking(client, "de"))
-    game_id = game.split("/")[2]
-    from scorekeeper.web.self_entry import player_key
-
-    with app.app_context():
-        link = f"/p/{game_id}/{player_key(game_id, 1)}"
+    link = player_links(client, game)[1]["Bob"]
     form = {"csrf_token": csrf(client), "hand_number": "1", "points": "12"}
     response = client.post(link, data=form)
     assert response.status_code == 422
@@ -351,10 +347,9 @@ def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language
         app.preprocess_request()  # choose the request's language, as for any page
         database = db()
         stored = store.create_game(
-            database, {"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []}
-        )
-        tables.restore_dates(
-            database, stored.id, "2026-11-23T20:15:00+00:00", "2026-11-23T22:40:00+00:00"
+            database,
+            {"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []},
+            dates=("2026-11-23T20:15:00+00:00", "2026-11-23T22:40:00+00:00"),
         )
         summary = summarise(store.get_game(database, stored.id))
         assert summary is not None
@@ -368,7 +363,7 @@ def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language
 
 def test_a_backups_unreadable_dates_are_dropped_not_stored(client):
     from scorekeeper import table_archive
-    from scorekeeper.rules.game import load_game
+    from scorekeeper.rules.gamefile import load_game
 
     game = load_game({"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []})
     archive = table_archive.TableArchive(

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import time
 import urllib.request
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
-from test_serve import free_port
+from servers import free_port
 
 from scorekeeper.i18n import DEFAULT, LANGUAGES
 
@@ -56,21 +57,25 @@ def test_the_wheel_holds_every_template_and_static_file(wheel):
     assert {f"scorekeeper/docs/{name}" for name in pages} <= names
 
 
-def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
+def test_pipx_installs_the_wheel_and_its_command_serves_pages_and_htmx(wheel, tmp_path):
+    """The README's one-line install for a laptop: pipx, then `scorekeeper serve`."""
+    pipx = {name: str(tmp_path / "pipx" / name) for name in ("PIPX_HOME", "PIPX_BIN_DIR")}
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", str(wheel)], check=True, capture_output=True
+        [sys.executable, "-m", "pipx", "install", str(wheel)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **pipx, "PIPX_MAN_DIR": str(tmp_path / "pipx" / "man")},
     )
+    command = Path(pipx["PIPX_BIN_DIR"]) / "scorekeeper"
     port = free_port()
+    data_home = tmp_path / "home" / ".local" / "share"  # where a pipx install keeps games
     server = subprocess.Popen(
-        [str(env_dir / "bin" / "scorekeeper"), "serve", "--host", "127.0.0.1"]
-        + ["--port", str(port), "--db", str(tmp_path / "games.sqlite3"), "--no-qr"],
+        [str(command), "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,  # nowhere near the checkout
         stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "HOME": str(tmp_path / "home"), "XDG_DATA_HOME": str(data_home)},
     )
     try:
         base = f"http://127.0.0.1:{port}"
@@ -83,7 +88,7 @@ def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
                 time.sleep(0.1)
         else:
             server.kill()
-            pytest.fail(f"the installed app did not answer: {server.communicate()[0]}")
+            pytest.fail(f"the installed app did not answer: {server.communicate()}")
         assert "<form" in page and "player-0" in page
         with urllib.request.urlopen(f"{base}/static/htmx.min.js", timeout=2) as response:
             assert b"htmx" in response.read()
@@ -94,4 +99,10 @@ def test_an_installed_wheel_serves_pages_and_htmx(wheel, tmp_path):
             assert '<h3 id="card-points">Kartenpunkte</h3>' in response.read().decode()
     finally:
         server.terminate()
-        server.communicate(timeout=10)  # reaps it and closes its output pipe
+        out, errors = server.communicate(timeout=10)  # reaps it and closes its pipes
+    # The first start says where the games are (outside the venv, which pipx may replace)
+    # and how to stop; no pip or setuptools warning reaches the family.
+    assert f"Data folder: {data_home / 'phase10-scorekeeper'}" in out
+    assert (data_home / "phase10-scorekeeper" / "scorekeeper.sqlite3").exists()
+    assert "Ctrl+C stops the server." in out and "this computer only" in out
+    assert not re.search(r"pip|setuptools|[Ww]arning|Traceback", errors), errors

@@ -11,9 +11,9 @@ import gettext
 import pytest
 
 from scorekeeper import i18n
-from scorekeeper.printing import text
 from scorekeeper.rules import scoring, solve, words
 from scorekeeper.rules.cards import WILD, Colour, Kind, number_card
+from scorekeeper.rules.house_rules import progression_note
 from scorekeeper.rules.phases import RulesError, make_rules, parse_layout
 from scorekeeper.rules.solve import describe_cards
 
@@ -66,7 +66,7 @@ def _bad_set() -> str:
         (lambda: scoring._kinds_word("high"), "cards 10-12"),
         (_bad_set, "a set must hold 2 to 12 cards, not 13"),
         (
-            lambda: text.progression_note(make_rules("masters")),
+            lambda: progression_note(make_rules("masters")),
             "Masters: each hand, choose any phase you have not made yet.",
         ),
     ],

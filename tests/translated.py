@@ -17,33 +17,55 @@ from scorekeeper import catalogues, i18n
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 
 
+# Elements inside a line of text: a name in <bdi> or <strong> is part of its sentence.
+INLINE = ("b", "bdi", "em", "strong")
+ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))  # marks around a name
+
+
 class _Shown(HTMLParser):
-    """The text nodes and the attributes people see or hear, one text each."""
+    """The text nodes and the attributes people see or hear, one text each; the words of
+    one line (a sentence with a name in <bdi>) are one text."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self._hidden = 0
+        self._line: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in INLINE:
+            self._end_line()
         if tag in ("script", "style"):
             self._hidden += 1
         for name, value in attrs:
             if name in SHOWN_ATTRIBUTES and value and value.strip():
-                self.texts.append(" ".join(value.split()))
+                self.texts.append(" ".join(value.translate(ISOLATES).split()))
 
     def handle_endtag(self, tag: str) -> None:
+        if tag not in INLINE:
+            self._end_line()
         if tag in ("script", "style"):
             self._hidden -= 1
 
     def handle_data(self, data: str) -> None:
-        if not self._hidden and data.strip():
-            self.texts.append(" ".join(data.split()))
+        if not self._hidden:
+            self._line.append(data.translate(ISOLATES))
+
+    def close(self) -> None:
+        super().close()
+        self._end_line()
+
+    def _end_line(self) -> None:
+        line = " ".join("".join(self._line).split())
+        if line:
+            self.texts.append(line)
+        self._line = []
 
 
 def shown(page: str) -> list[str]:
     parser = _Shown()
     parser.feed(page)
+    parser.close()
     return parser.texts
 
 

@@ -36,3 +36,44 @@ def field_errors(response) -> list[str]:
 
 def export(client, game_url) -> dict:
     return client.get(f"{game_url}/export.json").get_json(force=True)
+
+
+def player_links(client, game_url) -> tuple[str, dict[str, str]]:
+    """The players' links from the scorekeeper's page for them: (pick your name, {name: link})."""
+    page = client.get(f"{game_url}/players").get_data(as_text=True)
+    links = re.findall(r'<input readonly value="(http://table.test/p/[^"]+)"', page)
+    names = re.findall(
+        r'<details class="player-code">\s*<summary>[^<]*<strong>(?:<bdi>)?([^<]+)', page
+    )
+    return links[0], {
+        html.unescape(name): link for name, link in zip(names, links[1:], strict=True)
+    }
+
+
+def new_table(client, name="The Smiths") -> str:
+    response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": name})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def table_game(client, table_url, players=("Ann", "Bob", "Cy"), dealer=0, **options) -> str:
+    page = client.get(f"{table_url}/new?" + "&".join(f"player={p}" for p in players))
+    assert page.status_code == 303
+    form = client.get(page.headers["Location"]).get_data(as_text=True)
+    table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
+    for i, name in enumerate(players):
+        assert f'id="player-{i}" name="player-{i}"' in form and f'value="{name}"' in form
+    data = {"csrf_token": csrf(client), "profile": "official", "dealer": str(dealer)}
+    data.update({f"player-{i}": name for i, name in enumerate(players)})
+    data["table"] = table_id
+    data.update({f"opt-{key}": value for key, value in options.items()})
+    response = client.post("/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def plain_names(page: str) -> str:
+    """A page without what isolates its names (``<bdi>``, FSI ... PDI), to read its sentences."""
+    for mark in ("<bdi>", "</bdi>", "\u2068", "\u2069"):
+        page = page.replace(mark, "")
+    return page

@@ -5,8 +5,8 @@ set in ``printables/`` is reproducible byte for byte and a test can tell when
 it is stale. That set is built without a server, so it knows no address for
 the app; the app serves the same set with its own address (``app_url``) on the
 printables that link to it. Every word is printed in the language being spoken
-when the renderer runs (a request's, or ``i18n.using(...)`` around it); the
-German and Spanish sets live in ``printables/de/`` and ``printables/es/``.
+when the renderer runs (a request's, or ``i18n.using(...)`` around it); each other
+language's set lives in ``printables/<language>/`` (``printables/de/``, ``printables/fr/``, ...).
 """
 
 from __future__ import annotations

@@ -3,15 +3,19 @@
 A card is a *fold pair*: two card faces side by side, cut out together and
 folded along the dashed line, so it has a front and a back without a duplex
 printer. The front lists the phases (as large as they fit), the back explains
-sets, runs, colour groups, Wild and Skip, and the points. A phase list too long
-for one face (a custom list of 30) carries on to a second pair rather than
-shrinking below a legible size. Pages are landscape, four pairs to a page,
-with cut marks in the margins.
+sets, runs, colour groups, Wild and Skip, the variant's own rules and the
+points. A player's set is as few cards as the text allows at a legible size:
+what the back cannot hold goes first into the room left under the phases,
+then on to another face; a phase list too long for one face carries on to a
+second. Pages are landscape, four pairs to a page, as many whole sets as fit,
+with cut marks in the margins and a line saying how many cards a player needs
+and how many players the page serves.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from itertools import zip_longest
@@ -19,11 +23,13 @@ from itertools import zip_longest
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
-from ..i18n import _
-from ..rules.phases import Rules
+from ..i18n import _, ngettext
+from ..rules.house_rules import profile_title, progression_note, rules_line
+from ..rules.phases import Progression, Rules
 from . import text
+from .labels import fit_label
 from .layout import (
     FONT,
     FONT_BOLD,
@@ -31,8 +37,8 @@ from .layout import (
     LIGHT,
     Fitted,
     LayoutError,
+    TextRun,
     escape,
-    fit,
     measure,
     new_canvas,
     page_size,
@@ -47,22 +53,27 @@ GRID_COLUMNS, GRID_ROWS = 2, 2  # fold pairs per page, across and down
 PAIRS_PER_PAGE = GRID_COLUMNS * GRID_ROWS
 MARK_GAP = 1 * mm  # cut marks start this far from the card edge...
 MARK_LENGTH = 3.5 * mm  # ...and are this long, so the margins keep 6 mm clear on A4
+PAGE_EDGE = 6 * mm  # nothing printed nearer the page's edge than this
 CHECK_BAR = 50 * mm  # printed at true size, it measures 50 mm
 NUMBER_SPACE = 1.5 * mm  # between a phase number and its words
 PHASE_MAX_SIZE = 13
 PHASE_MIN_SIZE = 9  # below this, carry on to another face instead
 PHASE_GAP = 0.12  # least space between two phases, in lines; more when there is room
-BACK_MAX_SIZE = 9
-BACK_MIN_SIZE = 9  # below this, the explanations carry on to another face
+BACK_SIZE = 9  # the explanations, at the size of the rules text everywhere
+LABEL_SIZE = 7  # "PHASE 10" at the top of a face
 INNER_WIDTH = CARD_WIDTH - 2 * PAD
 INNER_HEIGHT = CARD_HEIGHT - 2 * PAD
+ORDER_BOX = 5.2 * mm  # a box to write a phase number in (Mixed-up Masters)
+SECTION_GAP = 0.75  # lines between the sections of the explanations
+
+Block = tuple[float, Fitted | None, str]  # (x offset or gap height, paragraph, phase number)
 
 
 @dataclass(frozen=True)
 class Face:
     """What goes on one 63 x 88 mm face: drawn by ``draw(canvas, x, y)``."""
 
-    blocks: tuple[tuple[float, Fitted | None, str], ...]  # (x offset, paragraph, number)
+    blocks: tuple[Block, ...]
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
         top = y + CARD_HEIGHT - PAD
@@ -70,7 +81,7 @@ class Face:
             if paragraph is None:  # a gap
                 top -= offset
                 continue
-            if number:
+            if number:  # its gutter was made as wide as the widest number
                 canvas.setFont(FONT_BOLD, paragraph.size)
                 canvas.setFillColor(INK)
                 canvas.drawRightString(
@@ -79,8 +90,41 @@ class Face:
             top = paragraph.draw(canvas, x + PAD + offset, top)
 
 
-def _gap(height: float) -> tuple[float, None, str]:
+class OrderRow(Flowable):
+    """Boxes to write one's own order of the phases in, numbered underneath (Mixed-up)."""
+
+    def __init__(self, count: int, width: float):
+        super().__init__()
+        self.count = count
+        self.box = min(ORDER_BOX, width / count)
+        self.width = self.box * count
+        self.height = self.box + 9
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(0.6)
+        for index in range(self.count):
+            canvas.rect(index * self.box, 9, self.box, self.box, stroke=1, fill=0)
+        run = TextRun(canvas)
+        for index in range(self.count):
+            run.put((index + 0.5) * self.box, 2, str(index + 1), FONT, 6.5, "centre")
+        run.close()
+
+
+def _gap(height: float) -> Block:
     return (height, None, "")
+
+
+def _height(blocks: Sequence[Block]) -> float:
+    return sum(paragraph.height if paragraph else offset for offset, paragraph, _ in blocks)
+
+
+def _label_block(words: str, size: float, *, bold: bool = True) -> Block:
+    """A one-line heading or label, fitted to the face's width."""
+    fitted = fit_label(words, FONT_BOLD if bold else FONT, INNER_WIDTH, size=size, lines=2)
+    markup = "<br/>".join(escape(line) for line in fitted.lines)
+    return (0.0, measure(markup, style(fitted.size, bold=bold), INNER_WIDTH), "")
 
 
 class ReferenceCards:
@@ -92,62 +136,67 @@ class ReferenceCards:
         self.rules = rules
         self.width, self.height = page_size(pagesize, turned=True)
         self.faces = self._faces()
-        pairs_each = math.ceil(len(self.faces) / 2)
-        self.copies = copies or max(1, PAIRS_PER_PAGE // pairs_each)
-        self.pairs_each = pairs_each
+        self.pairs_each = len(self.faces) // 2
+        self.sets_per_page = max(1, PAIRS_PER_PAGE // self.pairs_each)
+        self.copies = copies or self.sets_per_page
 
     # --- what is on the faces ---------------------------------------------------------
 
     def _faces(self) -> list[Face]:
-        faces = self._phase_faces() + self._back_faces()
-        if len(faces) % 2:
-            faces.append(self._notes())
-        return faces
-
-    def _heading(self, title: str, subtitle: str, *, label: str = "PHASE 10") -> tuple[list, float]:
-        blocks: list[tuple[float, Fitted | None, str]] = [
-            (0.0, fit(escape(label), INNER_WIDTH, 12, size=7, bold=True), ""),
-            (0.0, fit(escape(title), INNER_WIDTH, 30, size=12, min_size=9, bold=True), ""),
-        ]
-        if subtitle:
-            blocks += [
-                _gap(0.5 * mm),
-                (0.0, fit(escape(subtitle), INNER_WIDTH, 40, size=9, min_size=9), ""),
-            ]
-        blocks.append(_gap(2 * mm))
-        height = sum(b[1].height if b[1] else b[0] for b in blocks)
-        return blocks, height
-
-    def _phase_faces(self) -> list[Face]:
-        """The phase list on as few faces as keep it legible, shared out evenly."""
+        """The fewest cards a player needs; then the phase list on the fewest faces, as
+        large as that allows."""
+        sections = self._sections()
         rows = text.phase_rows(self.rules)
-        title = text.phase_list_title(self.rules)
-        note = text.progression_note(self.rules, brief=True)
         for count in range(1, len(rows) + 1):
-            share = math.ceil(len(rows) / count)
-            chunks = [rows[i : i + share] for i in range(0, len(rows), share)]
-            headings = [
-                self._heading(title, note)
-                if index == 0
-                else self._heading(title, "", label=_("PHASE 10, CONTINUED"))
-                for index in range(len(chunks))
-            ]
+            best: tuple[int, list[list[Block]]] | None = None
             size: float = PHASE_MAX_SIZE
             while size >= PHASE_MIN_SIZE:
-                faces = []
-                for chunk, (heading, heading_height) in zip(chunks, headings, strict=True):
-                    blocks = self._phase_blocks(chunk, size)
-                    room = INNER_HEIGHT - heading_height
-                    if blocks is None or _height(blocks) > room:
-                        break
-                    faces.append(Face(tuple(heading + _spread(blocks, room, size))))
-                else:
-                    return faces
+                fronts = self._fronts(rows, count, size)
+                if fronts is not None:
+                    faces = _flow(fronts, sections)
+                    cards = math.ceil(len(faces) / 2)
+                    if best is None or cards < best[0]:  # the first is the largest
+                        best = (cards, faces)
                 size -= 0.25
+            if best is not None:  # more faces for the phases would never need fewer cards
+                faces = best[1]
+                if len(faces) % 2:
+                    faces.append(self._notes())
+                return [Face(tuple(_spread(blocks))) for blocks in faces]
         raise LayoutError(_("a phase is too long for a card"))
 
-    def _phase_blocks(self, rows: list[tuple[int, str]], size: float) -> list | None:
-        blocks: list = []
+    def _heading(self, label: str, title: str, subtitle: str) -> list[Block]:
+        blocks: list[Block] = [
+            _label_block(label, LABEL_SIZE),
+            _label_block(title, 12),
+        ]
+        if subtitle:
+            blocks += [_gap(0.5 * mm), (0.0, measure(escape(subtitle), style(9), INNER_WIDTH), "")]
+        blocks.append(_gap(2 * mm))
+        return blocks
+
+    def _fronts(
+        self, rows: list[tuple[int, str]], count: int, size: float
+    ) -> list[list[Block]] | None:
+        """The phase list on ``count`` faces at ``size``, or None when it does not fit."""
+        share = math.ceil(len(rows) / count)
+        chunks = [rows[i : i + share] for i in range(0, len(rows), share)]
+        title = text.phase_list_title(self.rules)
+        faces = []
+        for index, chunk in enumerate(chunks):
+            if index == 0:
+                heading = self._heading("PHASE 10", title, progression_note(self.rules, brief=True))
+            else:
+                label = _("Phases %(first)s to %(last)s", first=chunk[0][0], last=chunk[-1][0])
+                heading = self._heading(label.upper(), title, "")
+            blocks = self._phase_blocks(chunk, size)
+            if blocks is None or _height(heading + blocks) > INNER_HEIGHT:
+                return None
+            faces.append([*heading, *blocks])
+        return faces
+
+    def _phase_blocks(self, rows: list[tuple[int, str]], size: float) -> list[Block] | None:
+        blocks: list[Block] = []
         widest = str(max(self.rules.sequence))
         gutter = stringWidth(widest, FONT_BOLD, size) + NUMBER_SPACE
         width = INNER_WIDTH - gutter
@@ -160,69 +209,59 @@ class ReferenceCards:
             blocks.append((gutter, paragraph, str(number)))
         return blocks
 
-    def _back_items(self, size: float) -> list[list]:
-        """The explanations as items that stay together (a note with its heading)."""
-        sections = [
+    def _sections(self) -> list[list[list[Block]]]:
+        """The explanations, section by section (a heading and its notes), each in pieces
+        (the heading with the first note, then each further note) in case one section is
+        taller than a face."""
+        size = BACK_SIZE
+        sections: list[list[list[Block]]] = []
+        if self.rules.progression is Progression.MIXED_UP:
+            row = OrderRow(len(self.rules.sequence), INNER_WIDTH)
+            title = _heading_block(_("My order of the phases"), size)
+            sections.append([[title, (0.0, _fitted(row, size), "")]])
+        for heading, notes in [
             (_("Groups"), text.group_notes(self.rules)),
             (_("Wild and Skip"), text.wild_skip_notes(self.rules)),
-        ]
-        items: list[list] = []
-        for heading, notes in sections:
+            text.variant_notes(self.rules),
+        ]:
+            if not notes:
+                continue
+            pieces: list[list[Block]] = []
             for index, (name, words) in enumerate(notes):
                 markup = f"<b>{escape(name)}:</b> {escape(words)}"
-                item = [(0.0, measure(markup, style(size), INNER_WIDTH), "")]
-                if index == 0:
-                    item.insert(0, _heading_block(heading, size))
-                gap = size * (0.75 if index == len(notes) - 1 else 0.25)
-                items.append([*item, _gap(gap)])
-        items.append(
-            [
-                _heading_block(_("Points left in hand"), size),
-                (0.0, points_table(self.rules, size, INNER_WIDTH), ""),
-            ]
-        )
-        return items
+                note = (0.0, measure(markup, style(size), INNER_WIDTH), "")
+                if index:
+                    pieces.append([_gap(size * 0.25), note])
+                else:
+                    pieces.append([_heading_block(heading, size), note])
+            sections.append(pieces)
+        table = points_table(self.rules, size, INNER_WIDTH)
+        sections.append([[_heading_block(_("Points left in hand"), size), (0.0, table, "")]])
+        return sections
 
-    def _back_faces(self) -> list[Face]:
-        """One back at the largest size that fits, or several at a comfortable size."""
-        size: float = BACK_MAX_SIZE
-        while size >= BACK_MIN_SIZE:
-            blocks = [block for item in self._back_items(size) for block in item]
-            if _height(blocks) <= INNER_HEIGHT:
-                return [Face(tuple(blocks))]
-            size -= 0.25
-        faces: list[list] = [[]]
-        for item in self._back_items(BACK_MIN_SIZE):
-            if _height(item) > INNER_HEIGHT:
-                raise LayoutError(_("a note is too long for the back of a card"))
-            if _height(faces[-1] + item) > INNER_HEIGHT:
-                faces.append([])
-            faces[-1] += item
-        return [Face(tuple(blocks)) for blocks in faces]
-
-    def _notes(self) -> Face:
-        notes = escape(_("NOTES"))
-        return Face(((0.0, fit(notes, INNER_WIDTH, 12, size=7, bold=True), ""),))
+    def _notes(self) -> list[Block]:
+        return [_label_block(_("NOTES"), LABEL_SIZE)]
 
     # --- the page --------------------------------------------------------------------
 
     def build(self) -> bytes:
         buffer = BytesIO()
-        title = _("Phase 10 reference cards - %(rules)s", rules=text.profile_title(self.rules))
-        canvas = new_canvas(buffer, (self.width, self.height), title, text.rules_line(self.rules))
+        title = _("Phase 10 reference cards - %(rules)s", rules=profile_title(self.rules))
+        canvas = new_canvas(buffer, (self.width, self.height), title, rules_line(self.rules))
         canvas.setViewerPreference("PrintScaling", "None")  # ask viewers not to "fit to page"
-        pairs = [
-            (self.faces[2 * i], self.faces[2 * i + 1])
-            for _copy in range(self.copies)
-            for i in range(self.pairs_each)
-        ]
-        for start in range(0, len(pairs), PAIRS_PER_PAGE):
-            self._page(canvas, pairs[start : start + PAIRS_PER_PAGE])
-            canvas.showPage()
+        pairs = [(self.faces[2 * i], self.faces[2 * i + 1]) for i in range(self.pairs_each)]
+        sets = list(range(self.copies))
+        per_page = self.sets_per_page
+        for start in range(0, len(sets), per_page):
+            on_page = sets[start : start + per_page]
+            page_pairs = pairs * len(on_page)
+            for first in range(0, len(page_pairs), PAIRS_PER_PAGE):  # a set of more than 4
+                self._page(canvas, page_pairs[first : first + PAIRS_PER_PAGE], len(on_page))
+                canvas.showPage()
         canvas.save()
         return buffer.getvalue()
 
-    def _page(self, canvas: Canvas, pairs: list[tuple[Face, Face]]) -> None:
+    def _page(self, canvas: Canvas, pairs: list[tuple[Face, Face]], players: int) -> None:
         grid_width = GRID_COLUMNS * PAIR_WIDTH
         grid_height = GRID_ROWS * CARD_HEIGHT
         left = (self.width - grid_width) / 2
@@ -237,6 +276,7 @@ class ReferenceCards:
         used_rows = math.ceil(len(pairs) / GRID_COLUMNS)
         used_columns = min(len(pairs), GRID_COLUMNS)
         self._marks(canvas, left, bottom + grid_height, used_columns, used_rows)
+        self._instructions(canvas, bottom + grid_height - used_rows * CARD_HEIGHT, players)
 
     def _outline(self, canvas: Canvas, x: float, y: float) -> None:
         """A faint edge to cut along, and the dashed fold between front and back."""
@@ -269,80 +309,142 @@ class ReferenceCards:
             canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
             canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
         canvas.restoreState()
-        canvas.setFont(FONT, 9)
-        canvas.setFillColor(INK)
-        below = bottom - MARK_GAP - MARK_LENGTH - 3.5 * mm
-        canvas.drawCentredString(
-            self.width / 2,
-            below,
-            _(
-                "Cut on the solid marks, fold on the dashed line (the fold marks), glue the "
-                "halves back to back: one card per player."
-            ),
-        )
         self._check_bar(canvas, left, top + MARK_GAP + MARK_LENGTH + 1.5 * mm)
+
+    def _instructions(self, canvas: Canvas, bottom: float, players: int) -> None:
+        """How to make the cards, how many a player needs, and how many players this page serves."""
+        cards = self.pairs_each
+        words = " ".join(
+            (
+                _(
+                    "Cut on the solid marks, fold on the dashed line (the fold marks), glue the "
+                    "halves back to back."
+                ),
+                ngettext(
+                    "Each player needs %(num)s card.", "Each player needs %(num)s cards.", cards
+                ),
+                ngettext(
+                    "This page has cards for %(num)s player.",
+                    "This page has cards for %(num)s players.",
+                    players,
+                ),
+            )
+        )
+        top = bottom - MARK_GAP - MARK_LENGTH - 1 * mm
+        room = top - PAGE_EDGE
+        width = self.width - 2 * (PAGE_EDGE + MARK_LENGTH + MARK_GAP)
+        label = fit_label(words, FONT, width, size=9, lines=2, height=room)
+        run = TextRun(canvas)
+        label.draw(run, self.width / 2, top, "centre")
+        run.close()
 
     def _check_bar(self, canvas: Canvas, left: float, y: float) -> None:
         """A 50 mm bar and "print at 100 %": the cards are poker size only at true size."""
         canvas.saveState()
         canvas.setFillColor(INK)
         canvas.rect(left, y, CHECK_BAR, 1.2 * mm, stroke=0, fill=1)
-        canvas.setFont(FONT, 9)
-        canvas.drawString(
-            left + CHECK_BAR + 3 * mm,
-            y,
-            _("Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long."),
-        )
         canvas.restoreState()
+        caption = fit_label(
+            _("Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long."),
+            FONT,
+            self.width - left - PAGE_EDGE - CHECK_BAR - 3 * mm,
+            size=9,
+        )
+        run = TextRun(canvas)
+        caption.at(run, left + CHECK_BAR + 3 * mm, y)
+        run.close()
 
 
-def _heading_block(words: str, size: float) -> tuple[float, Fitted, str]:
+def _fitted(flowable: Flowable, size: float) -> Fitted:
+    return Fitted(flowable, flowable.width, flowable.height, size)
+
+
+def _heading_block(words: str, size: float) -> Block:
     return (0.0, measure(escape(words.upper()), style(size * 0.85, bold=True), INNER_WIDTH), "")
 
 
-def _spread(blocks: list, room: float, size: float) -> list:
+def _flow(fronts: list[list[Block]], sections: list[list[list[Block]]]) -> list[list[Block]]:
+    """The faces: the phase faces, then each section where it first fits (the room under
+    the phases first), else on a face of its own; a section taller than a face goes on
+    piece by piece."""
+    faces = [list(face) for face in fronts]
+    first = len(faces) - 1  # the last phase face: its free room comes first
+    gap = [_gap(BACK_SIZE * SECTION_GAP)]
+    for pieces in sections:
+        section = [block for piece in pieces for block in piece]
+        if _height(section) <= INNER_HEIGHT:
+            for face in faces[first:]:
+                if _height(face + gap + section) <= INNER_HEIGHT:
+                    face += gap + section
+                    break
+            else:
+                faces.append(list(section))
+            continue
+        for piece in pieces:
+            if _height(piece) > INNER_HEIGHT:
+                raise LayoutError(_("a note is too long for the back of a card"))
+            if _height(faces[-1] + piece) <= INNER_HEIGHT:
+                faces[-1] += piece
+            else:
+                faces.append(piece[1:] if piece[0][1] is None else list(piece))  # no gap on top
+    return faces
+
+
+def _spread(blocks: list[Block]) -> list[Block]:
     """Share out spare height between the phases (up to most of a line each)."""
-    gaps = [i for i, (_, paragraph, _) in enumerate(blocks) if paragraph is None]
+    gaps = [
+        i
+        for i, (_offset, paragraph, _number) in enumerate(blocks)
+        if paragraph is None and i + 1 < len(blocks) and blocks[i + 1][2]
+    ]
     if not gaps:
         return blocks
-    extra = min((room - _height(blocks)) / len(gaps), size * 0.8)
+    size = blocks[gaps[0] + 1][1].size  # type: ignore[union-attr]
+    extra = min((INNER_HEIGHT - _height(blocks)) / len(gaps), size * 0.8)
     return [
-        (offset + extra, None, number) if paragraph is None else (offset, paragraph, number)
-        for offset, paragraph, number in blocks
+        (offset + extra, None, number) if index in gaps else (offset, paragraph, number)
+        for index, (offset, paragraph, number) in enumerate(blocks)
     ]
 
 
 def points_table(rules: Rules, size: float, width: float) -> Fitted:
-    """Card points in two columns of (cards, points), going out included."""
+    """Card points in two columns of (cards, points), going out included, with room
+    between the first column's points and the second column's cards."""
     rows = [*text.card_points(rules), (_("Going out"), 0)]
     half = math.ceil(len(rows) / 2)
+    widths = [width * share for share in (0.34, 0.12, 0.08, 0.34, 0.12)]
+
+    def cards(words: str) -> Paragraph | str:
+        if not words:
+            return ""
+        label = fit_label(words, FONT, widths[0], size=size, lines=2)
+        return Paragraph("<br/>".join(escape(line) for line in label.lines), style(label.size))
+
     data = [
-        [left[0], str(left[1]), right[0], str(right[1])]
+        [cards(left[0]), str(left[1]), "", cards(right[0]), str(right[1])]
         for left, right in zip_longest(rows[:half], rows[half:], fillvalue=("", ""))
     ]
-    table = Table(data, colWidths=[width * 0.34, width * 0.14, width * 0.38, width * 0.14])
+    table = Table(data, colWidths=widths)
     table.setStyle(
         TableStyle(
             [
                 ("FONT", (0, 0), (-1, -1), FONT, size),
                 ("FONT", (1, 0), (1, -1), FONT_BOLD, size),
-                ("FONT", (3, 0), (3, -1), FONT_BOLD, size),
+                ("FONT", (4, 0), (4, -1), FONT_BOLD, size),
                 ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-                ("ALIGN", (3, 0), (3, -1), "RIGHT"),
+                ("ALIGN", (4, 0), (4, -1), "RIGHT"),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ("TOPPADDING", (0, 0), (-1, -1), 1),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
-                ("LINEBELOW", (0, 0), (-1, -2), 0.3, LIGHT),
+                ("LINEBELOW", (0, 0), (1, -2), 0.3, LIGHT),
+                ("LINEBELOW", (3, 0), (4, -2), 0.3, LIGHT),
             ]
         )
     )
     height = table.wrap(width, 1000)[1]
     return Fitted(table, width, height, size)
-
-
-def _height(blocks: list) -> float:
-    return sum(paragraph.height if paragraph else offset for offset, paragraph, _ in blocks)
 
 
 def reference_cards(rules: Rules, *, pagesize: str = "letter", copies: int | None = None) -> bytes:

@@ -9,23 +9,19 @@ package ``fonts-droid-fallback``). All are under the SIL Open Font Licence or
 the Apache licence, which allow embedding. Fallback fonts load only when a name
 needs them, so a sheet in Latin letters stays fast and small.
 
-Right-to-left words are put in visual order (python-bidi) and Arabic letters
-joined (arabic-reshaper) before drawing: reportlab draws glyphs left to right.
+Right-to-left words are put in drawing order before they get here (``bidi``).
 """
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import arabic_reshaper
 import fontpkg_fira_sans
 import fontpkg_heebo
 import fontpkg_ibm_plex_mono
 import fontpkg_noto_sans_arabic
-from bidi import get_display
 from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -128,15 +124,6 @@ def printable(char: str) -> bool:
     """True when some font we embed can draw ``char``."""
     register()
     return char.isprintable() and (_main_has(char) or _fallback(char) is not None)
-
-
-def visual(text: str) -> str:
-    """Right-to-left words in the order they are drawn, Arabic letters joined."""
-    if not any(unicodedata.bidirectional(c) in ("R", "AL") for c in text):
-        return text
-    if any(unicodedata.bidirectional(c) == "AL" for c in text):
-        text = arabic_reshaper.reshape(text)
-    return get_display(text)
 
 
 def runs(text: str) -> list[tuple[str | None, str]]:

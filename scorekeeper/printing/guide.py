@@ -19,8 +19,18 @@ from io import BytesIO
 
 from reportlab.lib.colors import Color
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
+from .. import i18n
 from ..i18n import N_, _
 from ..rules.cards import (
     COPIES_PER_NUMBER_AND_COLOUR,
@@ -29,10 +39,13 @@ from ..rules.cards import (
     DECK_WILDS,
     DEFAULT_SUIT_COLOURS,
     Colour,
+    Kind,
     deck,
 )
+from ..rules.house_rules import progression_note, rules_line
 from ..rules.phases import Rules
 from . import text
+from .labels import Label, fit_label
 from .layout import (
     AUTHOR,
     FONT,
@@ -43,11 +56,13 @@ from .layout import (
     LIGHT,
     SHADE,
     LayoutError,
+    TextRun,
     escape,
     page_size,
     plain,
     style,
 )
+from .link import printed_link
 from .qr import draw_qr
 
 MARGIN = 13 * mm
@@ -69,6 +84,8 @@ INKS = {
     Colour.YELLOW: Color(0.96, 0.78, 0.08),
 }
 QR_SIZE = 22 * mm
+QR_COLUMN = QR_SIZE + 4 * mm  # the QR code and its caption, beside the opening
+CAPTION_SIZE = 9
 PLAY = N_(
     "Deal 10 cards each and turn one card up to start the discard pile. On your turn, draw "
     "one card (from the deck or the discard pile), lay down your phase if you can (once per "
@@ -131,9 +148,11 @@ class Swatch(Flowable):
 class DeckGuide:
     """The one-page guide; ``build()`` returns the PDF.
 
-    ``view_url``: a game's view link (a game's own guide); ``app_url``: the app's
-    home page, for a guide printed from the app. Either puts a QR code in the top
-    corner; without either the guide says where to print a copy with one.
+    ``view_url``: a game's view link (a game's own guide), with ``code`` its short
+    code to print as the link to type; ``app_url``: the app's home page, for a
+    guide printed from the app. Either puts a QR code in the top corner and a
+    printed link in the opening; without either the guide says where to print a
+    copy with one.
     """
 
     def __init__(
@@ -143,10 +162,12 @@ class DeckGuide:
         pagesize: str = "letter",
         view_url: str | None = None,
         app_url: str | None = None,
+        code: str | None = None,
     ):
         self.rules = rules
         self.view_url = view_url
         self.app_url = app_url
+        self.code = code
         self.qr_url = view_url or app_url
         self.pagesize = page_size(pagesize)
         self.count = two_deck_count()
@@ -165,7 +186,7 @@ class DeckGuide:
 
     def _render(self) -> tuple[bytes, int]:
         buffer = BytesIO()
-        document = SimpleDocTemplate(
+        document = BaseDocTemplate(
             buffer,
             pagesize=self.pagesize,
             leftMargin=MARGIN,
@@ -173,30 +194,54 @@ class DeckGuide:
             topMargin=MARGIN,
             bottomMargin=MARGIN,
             title=_("Phase 10 with two regular decks"),
-            subject=plain(text.rules_line(self.rules)),
+            subject=plain(rules_line(self.rules)),
             author=AUTHOR,
             creator=AUTHOR,
             invariant=1,
+            initialFontName=FONT,
+            lang=i18n.language(),
         )
-        document.build(self._story(document.width), onFirstPage=self._qr)
+        # No padding inside the frame: the text is as wide as the tables, the page centred.
+        frame = Frame(
+            MARGIN,
+            MARGIN,
+            document.width,
+            document.height,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
+        document.addPageTemplates([PageTemplate("guide", [frame], onPage=self._qr)])
+        document.build(self._story(document.width))
         return buffer.getvalue(), document.page
+
+    def _caption(self) -> Label:
+        words = _("Scan for this game") if self.view_url else _("Scan to keep score")
+        return fit_label(words, FONT, QR_COLUMN, size=CAPTION_SIZE, lines=2)
 
     def _qr(self, canvas, document) -> None:
         """The QR code in the top corner, with a word on what it opens."""
-        if not self.qr_url:
+        if not self.qr_url or document.page != 1:
             return
         width, height = self.pagesize
         x, y = width - MARGIN - QR_SIZE, height - MARGIN - QR_SIZE
         draw_qr(canvas, self.qr_url, x, y, QR_SIZE)
-        canvas.setFont(FONT, 9)
-        canvas.setFillColor(INK)
-        caption = _("Scan for this game") if self.view_url else _("Scan to keep score")
-        canvas.drawCentredString(x + QR_SIZE / 2, y - 3.5 * mm, caption)
+        run = TextRun(canvas)
+        self._caption().draw(run, x + QR_SIZE / 2, y - 1.5 * mm, "centre")
+        run.close()
 
     def _app_line(self) -> Paragraph | None:
         """Where the scorekeeper is: its printed link, or where to print a copy with a code."""
         if self.view_url:
-            return None
+            link = printed_link(self.view_url, self.code)
+            return self._p(
+                _(
+                    "<b>Live scores on your phones:</b> scan the code, or type %(link)s "
+                    "into a phone's browser.",
+                    link=f'<font name="{FONT_MONO}">{escape(link)}</font>',
+                )
+            )
         if self.app_url:
             link = f'<font name="{FONT_MONO}">{escape(self.app_url)}</font>'
             return self._p(
@@ -219,13 +264,14 @@ class DeckGuide:
 
     def _heading(self, words: str) -> list[Flowable]:
         return [
-            Spacer(1, 3 * mm),
+            Spacer(1, 2.5 * mm),
             self._p(escape(words), style(self.size * HEADING_SCALE, bold=True)),
             Spacer(1, 1.5 * mm),
         ]
 
     def _story(self, width: float) -> list[Flowable]:
-        title_width = width - (QR_SIZE + 4 * mm if self.qr_url else 0)
+        beside = QR_COLUMN + 4 * mm if self.qr_url else 0
+        title_width = width - beside
         opening = [
             self._p(escape(_("Phase 10 with two regular decks")), style(TITLE_SIZE, bold=True)),
             Spacer(1, 2 * mm),
@@ -238,12 +284,23 @@ class DeckGuide:
         ]
         if (line := self._app_line()) is not None:
             opening += [Spacer(1, 1.5 * mm), line]
+        row: list = [opening]
+        if self.qr_url:  # room for the code and its caption, which the page draws
+            row.append(Spacer(QR_COLUMN, QR_SIZE + 1.5 * mm + self._caption().height))
         story: list[Flowable] = [
             Table(
-                [[opening]],
-                colWidths=[title_width],
+                [row],
+                colWidths=[title_width, beside][: len(row)],
                 hAlign="LEFT",
-                style=TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0)]),
+                style=TableStyle(
+                    [
+                        ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
+                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                        ("TOPPADDING", (0, 0), (-1, -1), 0),
+                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ]
+                ),
             )
         ]
         story += self._heading(_("What each card becomes"))
@@ -279,9 +336,11 @@ class DeckGuide:
         story.append(
             self._p(
                 _(
-                    "<b>Fewer than four jokers?</b> You need four Skips. Use a spare card from a "
-                    "third deck (a card that is not a King) and mark it Skip with a pen, or play "
-                    "with fewer Skips and tell everyone before the first deal."
+                    "<b>Not two jokers in each deck?</b> You need exactly four Skips. Some "
+                    "decks have a third joker or spare cards (a Rommé pack has 110 cards for "
+                    "its two decks): put them away. Fewer than four jokers: mark a spare card "
+                    "from a third deck (not a King) as a Skip, or play with fewer Skips and "
+                    "tell everyone before the first deal."
                 )
             )
         )
@@ -305,7 +364,7 @@ class DeckGuide:
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading(_("Super Wild")),
+                *self._heading(Kind.SUPER_WILD.word),
                 self._p(
                     _(
                         "Mark one King as the Super Wild and one Joker as the Super Skip (a "
@@ -314,7 +373,7 @@ class DeckGuide:
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
-        note = text.progression_note(self.rules)
+        note = progression_note(self.rules)
         if note:
             right += [self._p(escape(note)), Spacer(1, 1 * mm)]
         if self.phase_list:
@@ -328,6 +387,7 @@ class DeckGuide:
         table.setStyle(
             TableStyle(
                 [
+                    ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
                     ("RIGHTPADDING", (0, 0), (0, 0), 4 * mm),
@@ -398,14 +458,14 @@ class DeckGuide:
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),
-                    self._p(f"<b>{escape(text.colour_name(colour))}</b> ({colour.value})"),
+                    self._p(f"<b>{escape(colour.word)}</b> ({colour.value})"),
                     self._p(
                         escape(
                             # Translators: "7 of hearts = red 7"; German "Herz 7 = rote 7".
                             _(
                                 "7 of %(suit)s = %(card)s",
                                 suit=name,
-                                card=text.card_in_words(colour, 7),
+                                card=colour.card(7),
                             )
                         )
                     ),
@@ -481,9 +541,13 @@ def deck_guide(
     pagesize: str = "letter",
     view_url: str | None = None,
     app_url: str | None = None,
+    code: str | None = None,
 ) -> bytes:
     """The two-deck guide as PDF bytes, with these rules' suit mapping.
 
-    ``view_url``: a QR code to a game; ``app_url``: a QR code and link to the app.
+    ``view_url``: a QR code and printed link to a game (``code``: the game's short
+    code, printed as the link to type); ``app_url``: a QR code and link to the app.
     """
-    return DeckGuide(rules, pagesize=pagesize, view_url=view_url, app_url=app_url).build()
+    return DeckGuide(
+        rules, pagesize=pagesize, view_url=view_url, app_url=app_url, code=code
+    ).build()

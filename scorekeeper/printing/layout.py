@@ -8,11 +8,10 @@ has is replaced by a close Latin letter or ``?`` rather than printed as a box.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 from io import BytesIO
-from typing import Any
 from xml.sax.saxutils import escape as _xml_escape
 
 from reportlab.lib.colors import Color, black
@@ -26,8 +25,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph
 
+from .. import i18n
 from ..i18n import _
-from . import fonts
+from . import bidi, fonts
 from .fonts import FONT, FONT_BOLD, FONT_MONO
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
@@ -44,6 +44,7 @@ SHADE = Color(0.93, 0.93, 0.93)
 # The smallest type we print: below this a family at the table cannot read it.
 MIN_FONT_SIZE = 6.5
 LEADING = 1.2  # line height as a multiple of the font size
+BOLD_STROKE = 0.035  # of the size: the outline that makes a regular font bold
 
 AUTHOR = "Phase 10 Scorekeeper"
 
@@ -84,19 +85,23 @@ _STAND_INS = str.maketrans(
 )
 
 
+KEPT = frozenset((bidi.FSI, bidi.PDI, "\u00a0"))  # names' isolates, no-break spaces
+_SPACES = re.compile(r"[ \t\n\r\f\v\u2028\u2029\u3000]+")
+
+
 def plain(text: str) -> str:
     """Text our fonts can show, in reading (logical) order, white space squeezed.
 
     A letter no embedded font has loses its accent or becomes ``?``, so nothing
     prints as a box.
     """
-    text = " ".join(str(text).split())
+    text = _SPACES.sub(" ", str(text)).strip(" ")  # a no-break space stays one
     if text.isascii() and text.isprintable():
         return text
     text = unicodedata.normalize("NFC", text)
     out = []
     for char in text:
-        if fonts.printable(char):
+        if fonts.printable(char) or char in KEPT:
             out.append(char)
             continue
         char = char.translate(_STAND_INS)
@@ -115,35 +120,16 @@ def _xml(text: str) -> str:
 
 
 def escape(text: str) -> str:
-    """User text made safe for ``Paragraph`` (which reads ``<b>`` and ``&amp;`` as markup).
+    """Our text made safe for ``Paragraph`` (which reads ``<b>`` and ``&amp;`` as markup).
 
-    Right-to-left words are put in drawing order, and letters the main font
-    lacks are wrapped in their script's font.
+    Letters the main font lacks are wrapped in their script's font. A paragraph
+    is wrapped after this, so text with right-to-left words or names goes
+    through ``labels`` instead, which puts each line in drawing order.
     """
     return "".join(
         _xml(part) if font is None else f'<font name="{font}">{_xml(part)}</font>'
-        for font, part in fonts.runs(fonts.visual(plain(text)))
+        for font, part in fonts.runs(bidi.visual(plain(text)))
     )
-
-
-def text_width(text: str, font: str, size: float) -> float:
-    """How wide ``draw_text`` draws ``text`` (user text in any script)."""
-    return sum(
-        stringWidth(part, fallback or font, size)
-        for fallback, part in fonts.runs(fonts.visual(plain(text)))
-    )
-
-
-def draw_text(
-    canvas: Canvas, x: float, y: float, text: str, font: str, size: float, *, align: str = "left"
-) -> None:
-    """One line of user text at baseline ``y``; ``align`` is left, centre or right of ``x``."""
-    width = text_width(text, font, size)
-    x -= {"left": 0, "centre": width / 2, "right": width}[align]
-    for fallback, part in fonts.runs(fonts.visual(plain(text))):
-        canvas.setFont(fallback or font, size)
-        canvas.drawString(x, y, part)
-        x += stringWidth(part, fallback or font, size)
 
 
 # --- styles and fitting ----------------------------------------------------------
@@ -230,60 +216,16 @@ def fit(
     )
 
 
-def fit_user_text(
-    words: str,
-    width: float,
-    height: float,
-    *,
-    size: float,
-    min_size: float = MIN_FONT_SIZE,
-    prefix: str = "",
-    **options: Any,  # fit()'s keywords: bold, centred, max_lines, split_words
-) -> Fitted:
-    """Text someone typed (a title, a name, a link), escaped and fitted to its box.
-
-    When it is too long even at ``min_size`` it is cut short with an ellipsis,
-    visibly, rather than running out of the box. ``prefix`` is trusted markup.
-    """
-    words = plain(words)
-    try:
-        return fit(prefix + escape(words), width, height, size=size, min_size=min_size, **options)
-    except LayoutError:
-        pass
-    best, low, high = None, 0, len(words) - 1
-    while low <= high:  # the longest beginning that fits, by halving
-        middle = (low + high) // 2
-        shortened = prefix + escape(words[:middle].rstrip() + "\u2026")
-        try:
-            best = fit(shortened, width, height, size=min_size, min_size=min_size, **options)
-            low = middle + 1
-        except LayoutError:
-            high = middle - 1
-    if best is None:
-        raise LayoutError(_("no room for %(words)r in its box", words=words[:20]))
-    return best
-
-
 def _no_word_split(paragraph: Paragraph, width: float) -> bool:
     """True when no single word had to be broken to fit the width."""
     return paragraph.minWidth() <= width + 0.01
 
 
-@lru_cache(maxsize=4096)
-def shorten(text: str, width: float, font: str, size: float) -> str:
-    """Cut ``text`` with an ellipsis so one line fits ``width`` (never clipped)."""
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "\u2026", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "\u2026"
-
-
 class TextRun:
     """Many short strings in one PDF text object: far cheaper than a ``drawString`` each.
 
-    ``put`` takes trusted text in one font (numbers, labels); ``put_user`` takes
-    a name in any script, split into the fonts that have its letters. A sheet
+    ``put`` takes text in one font (numbers, and the parts ``labels`` splits any
+    text into, in drawing order); ``put_bold`` the same, made bold. A sheet
     repeats the same few hundred strings, so each is measured and encoded for
     its font subset once; the operators written are the ones reportlab's own
     text object writes (``printables/`` comes out the same byte for byte), put
@@ -299,7 +241,7 @@ class TextRun:
         self.widths: dict[tuple[str, str, float], float] = {}
         self.encoded: dict[tuple[str, str], tuple[tuple[int, str], ...]] = {}
         self.selects: dict[tuple[str, float, int], str] = {}
-        self.parts: dict[tuple[str, str, float], tuple[float, list[tuple[str, str, float]]]] = {}
+        self.stroked = False
 
     def width(self, words: str, font: str, size: float) -> float:
         key = (words, font, size)
@@ -344,35 +286,18 @@ class TextRun:
             self.selects[key] = f"{name} {fp_str(size)} Tf {fp_str(size * LEADING)} TL"
         return self.selects[key]
 
-    def put_user(
-        self, x: float, y: float, words: str, font: str, size: float, align: str = "left"
-    ) -> None:
-        """User text like ``draw_text``: right-to-left in drawing order, fallback fonts."""
-        width, parts = self._user_parts(words, font, size)
-        x -= {"left": 0, "centre": width / 2, "right": width}[align]
-        for part_font, part, offset in parts:
-            self.put(x + offset, y, part, part_font, size)
-
-    def user_width(self, words: str, font: str, size: float) -> float:
-        """How wide ``put_user`` draws ``words`` (``text_width``, measured once)."""
-        return self._user_parts(words, font, size)[0]
-
-    def _user_parts(
-        self, words: str, font: str, size: float
-    ) -> tuple[float, list[tuple[str, str, float]]]:
-        """(width, [(font, part, offset)]) of user text split into the fonts that have it."""
-        key = (words, font, size)
-        if key not in self.parts:
-            parts, width = [], 0.0
-            for fallback, part in fonts.runs(fonts.visual(plain(words))):
-                parts.append((fallback or font, part, width))
-                width += self.width(part, fallback or font, size)
-            self.parts[key] = (width, parts)
-        return self.parts[key]
+    def put_bold(self, x: float, y: float, words: str, font: str, size: float) -> None:
+        """``put``, with the letters also stroked: bold for a font that has no bold."""
+        self.ops.append(f"2 Tr {fp_str(size * BOLD_STROKE)} w")
+        self.put(x, y, words, font, size)
+        self.ops.append("0 Tr")
+        self.stroked = True
 
     def close(self) -> None:
         self.canvas.setFillColor(INK)
-        self.canvas.addLiteral(" ".join([*self.ops, "ET"]))
+        ops = " ".join([*self.ops, "ET"])
+        # the stroke of made-up bold changes the line width: kept inside q ... Q
+        self.canvas.addLiteral(f"q 0 G {ops} Q" if self.stroked else ops)
 
 
 # --- documents --------------------------------------------------------------------
@@ -381,7 +306,14 @@ class TextRun:
 def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
     """A canvas with ``invariant=1``, so the same input always gives the same bytes."""
     fonts.register()
-    canvas = Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1)
+    canvas = Canvas(
+        buffer,
+        pagesize=pagesize,
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT,  # not Helvetica, which no page uses and no PDF embeds
+        lang=i18n.language(),
+    )
     canvas.setTitle(plain(title))
     canvas.setSubject(plain(subject))
     canvas.setAuthor(AUTHOR)

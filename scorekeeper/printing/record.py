@@ -1,6 +1,6 @@
 """A game's record as the rows of a score sheet: every hand, then the result.
 
-Built from the engine's hand-by-hand record (``rules.game.played_hands``), so
+Built from the engine's hand-by-hand record (``rules.replay.played_hands``), so
 the printed totals, phases, dealer and winner are the ones the app shows. Given
 the state the store kept after each hand, nothing is replayed.
 """
@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..i18n import _, join, ngettext, pgettext
-from ..rules.game import Game, Kept, PlayedHand, Standings, played_hands
+from ..i18n import _, ngettext, pgettext
+from ..rules.game import Game, Standings
 from ..rules.phases import Progression
+from ..rules.replay import Kept, PlayedHand, played_hands
+from .bidi import isolate, joined
 from .text import number
 
 
@@ -104,14 +106,19 @@ def _result_row(game: Game, standings: Standings) -> Row:
 
 
 def summary(game: Game, standings: Standings, hands: int) -> str:
-    """One sentence: who won and how, the tie, or where the game stands."""
+    """One sentence: who won and how, the tie, or where the game stands.
+
+    Every name in it is isolated (``bidi``): a unit of the sentence, whatever its script.
+    """
     count = number(hands)
+    if standings.ended_early:
+        return ended_early_summary(standings, hands)
     if standings.winner and any(hand.tiebreak for hand in game.hands):
         return ngettext(
             "%(winner)s won the tiebreak after %(hands)s hand.",
             "%(winner)s won the tiebreak after %(hands)s hands.",
             hands,
-            winner=standings.winner,
+            winner=isolate(standings.winner),
             hands=count,
         )
     if standings.winner:
@@ -120,7 +127,7 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
             "%(winner)s won after %(hands)s hand with %(points)s points.",
             "%(winner)s won after %(hands)s hands with %(points)s points.",
             hands,
-            winner=standings.winner,
+            winner=isolate(standings.winner),
             hands=count,
             points=number(total),
         )
@@ -129,24 +136,39 @@ def summary(game: Game, standings: Standings, hands: int) -> str:
             "%(players)s tied after %(hands)s hand.",
             "%(players)s tied after %(hands)s hands.",
             hands,
-            players=join(standings.tied),
+            players=joined(standings.tied),
             hands=count,
         )
     if standings.tiebreak:
         return _(
             "%(players)s are tied: they play a tiebreak hand, dealt by %(dealer)s.",
-            players=join(standings.tiebreak),
-            dealer=standings.dealer,
+            players=joined(standings.tiebreak),
+            dealer=isolate(standings.dealer),
         )
     if not hands:
-        return _("Not started: %(dealer)s deals the first hand.", dealer=standings.dealer)
+        return _("Not started: %(dealer)s deals the first hand.", dealer=isolate(standings.dealer))
     return ngettext(
         "In progress after %(hands)s hand: hand %(next)s is next, dealt by %(dealer)s.",
         "In progress after %(hands)s hands: hand %(next)s is next, dealt by %(dealer)s.",
         hands,
         hands=count,
         next=number(standings.hand_number),
-        dealer=standings.dealer,
+        dealer=isolate(standings.dealer),
+    )
+
+
+def ended_early_summary(standings: Standings, hands: int) -> str:
+    """'Ann won: the game was ended early after hand 7.' (or the tie it ended in)."""
+    if standings.winner:
+        return _(
+            "%(winner)s won: the game was ended early after hand %(hand)s.",
+            winner=isolate(standings.winner),
+            hand=number(hands),
+        )
+    return _(
+        "%(players)s tied: the game was ended early after hand %(hand)s.",
+        players=joined(standings.tied),
+        hand=number(hands),
     )
 
 

@@ -8,6 +8,9 @@ points and total. A game's sheet fills in every hand played, ends with who
 reached which phase and who won, and leaves blank rows for the hands to come;
 a long game carries its totals on to further pages. The card points and the
 phase list sit in the bottom margin so nobody has to look them up mid-game.
+
+Every word in a cell, heading or caption is fitted by ``labels.fit_label``:
+smaller until it fits, never over its neighbour.
 """
 
 from __future__ import annotations
@@ -15,16 +18,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from io import BytesIO
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
-from ..rules.game import Game, Kept
+from ..rules.game import Game
+from ..rules.house_rules import rules_line
 from ..rules.phases import Progression, Rules
-from . import text
+from ..rules.replay import Kept
+from . import bidi, text
+from .labels import ASCENT, DESCENT, MIDDLE, Label, fit_label
 from .layout import (
     FONT,
     FONT_BOLD,
@@ -38,12 +46,11 @@ from .layout import (
     TextRun,
     escape,
     fit,
-    fit_user_text,
     new_canvas,
     page_size,
     plain,
-    shorten,
 )
+from .link import printed_link
 from .qr import draw_qr
 from .record import Cell, Record, Row, game_record
 
@@ -55,11 +62,15 @@ GAP = 3.5 * mm
 QR_SIZE = 25 * mm
 TITLE_SIZE = 18
 RULES_SIZE = 9
-SUMMARY_HEIGHT = 2 * 11 * 1.2  # two lines at 11 pt, the same on every page
+SUMMARY_SIZE = 11
+SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # two lines at 11 pt, the same on every page
+LINK_HEIGHT = 1 * mm + 2 * 10 * 1.25  # the caption and the link under the summary
 NAME_ROW = 12 * mm  # names, up to two lines
 SUB_ROW = 5 * mm  # "Phase / Points / Total"
 MAX_ROW = 21 * mm  # ten-hands rows are taller: there are only ten of them
 MIN_ROW = 6 * mm
+SQUEEZE = 0.88  # a finished game's rows may be this much shorter to stay on one page
+LAST_PAGE_ROWS = 4  # a further page carries at least this many rows (the result included)
 TEN_HANDS_COLUMN = 50 * mm
 MAX_PLAYER_COLUMN = 60 * mm  # with few players, wider columns, then centred
 POINTS_STRIP = 9 * mm
@@ -67,7 +78,13 @@ PHASE_ROWS_PER_COLUMN = 5
 PHASE_SIZE = 9
 MAX_PHASE_BLOCK = 36 * mm
 LEGEND_SIZE = 9
-LINK_GROUP = 4  # characters of a game's code read aloud together
+PAD = 0.6 * mm  # between a cell's edge (or a neighbour) and its words
+CENTRED_PAD = 0.3 * mm  # the same for words centred in their cell
+ACCENTS = 0.2  # of the size: how far accents reach above capitals, kept inside the margin
+TICK = 0.7  # a tick's width, in ems of the phase number beside it
+TEN_HANDS_TICK = 0.6  # in ems of the points beside it
+EDGE = 0.1 * mm  # between stacked words and their cell's top and foot
+BOX = 0.8 * mm  # the winner's box, inside the total's cell
 
 
 @dataclass(frozen=True)
@@ -95,9 +112,23 @@ LARGE = Scale(
 )
 
 
+class Slot(NamedTuple):
+    """One column of a player's cell in one row, in points: where its words go."""
+
+    x: float
+    top: float
+    width: float
+    height: float
+    baseline: float  # of a number, in the middle of the row
+
+
 @dataclass
 class ScoreSheet:
-    """A score sheet, blank or filled in from a game; ``build()`` returns the PDF."""
+    """A score sheet, blank or filled in from a game; ``build()`` returns the PDF.
+
+    ``view_url``: the game's watch link, in the QR code; ``code``: the game's
+    short code (``codes``), printed with the app's address as the link to type.
+    """
 
     rules: Rules
     players: Sequence[str] = ()
@@ -108,6 +139,7 @@ class ScoreSheet:
     game: Game | None = None
     large: bool = False
     kept: Sequence[Kept] | None = None  # the game's state after each hand, if the store kept it
+    code: str | None = None
     columns: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -144,12 +176,13 @@ class ScoreSheet:
         self.width, self.height = page_size(self.pagesize)
         self.ten_hands = self.rules.progression is Progression.TEN_HANDS
         self.scale = LARGE if self.large else REGULAR
+        self.row_height = self.scale.row
         self.record: Record | None = (
             game_record(self.game, self.kept) if self.game is not None else None
         )
         self.forms: set[str] = set()
-        self.titles: dict[float, tuple[tuple[float, Fitted], ...]] = {}
         self.ticks: list[tuple[float, float, float]] = []  # (x, baseline, size) on this page
+        self.boxes: list[tuple[float, float, float, float]] = []  # the winner's, on this page
 
     # --- the pages -----------------------------------------------------------------
 
@@ -158,8 +191,8 @@ class ScoreSheet:
         canvas = new_canvas(
             buffer,
             (self.width, self.height),
-            self.title or _("Phase 10 score sheet"),
-            _("Score sheet - %(rules)s", rules=text.rules_line(self.rules)),
+            bidi.strip(self.title),
+            _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
         )
         # What every page repeats is drawn once, as a form each page refers to.
         canvas.beginForm("footer")
@@ -170,14 +203,14 @@ class ScoreSheet:
             right, top = self.width - MARGIN, self.height - MARGIN
             draw_qr(canvas, self.view_url, right - QR_SIZE, top - QR_SIZE, QR_SIZE)
             canvas.endForm()
-        top = self._header_height()
-        space = top - GAP - NAME_ROW - SUB_ROW - bottom
+        header = self._header_bottom()
+        space = header - GAP - NAME_ROW - SUB_ROW - bottom
         pages = self._pages(space)
         for number, rows in enumerate(pages, start=1):
             canvas.doForm("footer")
             label = self._page_label(number, len(pages)) if len(pages) > 1 else ""
-            y = self._header(canvas, label)
-            self._table(canvas, rows, y - GAP, bottom)
+            self._header(canvas, label)
+            self._table(canvas, rows, header - GAP, bottom)
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
@@ -189,22 +222,27 @@ class ScoreSheet:
             numbered = sum(1 for row in rows if row.label.isdigit())
             count = len(self.rules.sequence)
             rows += [Row(str(n), kind="blank") for n in range(numbered + 1, count + 1)]
+            self.row_height = self._ten_hands_row(space, len(rows))
             return [rows]
         capacity = int(space // self.scale.row)
-        if capacity < 4:
+        if capacity < LAST_PAGE_ROWS + 1:
             raise LayoutError(_("no room for the hands on this page"))
         carried_label = pgettext("score sheet", "Carried")
         if self.record is None:
             blank = [Row(str(n), kind="blank") for n in range(1, capacity)]
             return [[Row(carried_label, kind="carried"), *blank]]
         pending = list(self.record.rows)
+        if self.record.over and capacity < len(pending) <= space // (self.scale.row * SQUEEZE):
+            self.row_height = space / len(pending)  # a little tighter, rather than a page more
+            return [pending]
         pages: list[list[Row]] = []
         carried = None
         while pending:
             rows = [carried] if carried else []
-            take = capacity - len(rows)
-            if len(pending) - 1 == take:  # never leave the result row alone on a page
-                take -= 1
+            take = min(capacity - len(rows), len(pending))
+            left = len(pending) - take
+            if 0 < left < LAST_PAGE_ROWS:  # never a page with a hand or two (and the result)
+                take -= LAST_PAGE_ROWS - left
             rows += pending[:take]
             pending = pending[take:]
             pages.append(rows)
@@ -220,141 +258,129 @@ class ScoreSheet:
                 number += 1
         return pages
 
+    def _ten_hands_row(self, space: float, rows: int) -> float:
+        height = min(MAX_ROW, space / rows)
+        if height < MIN_ROW:
+            raise LayoutError(
+                ngettext(
+                    "%(num)s hand does not fit on one sheet",
+                    "%(num)s hands do not fit on one sheet",
+                    rows,
+                )
+            )
+        return height
+
     # --- the top of each page ----------------------------------------------------------
 
     @staticmethod
     def _page_label(number: int, pages: int) -> str:
         return _("Page %(number)s of %(pages)s.", number=number, pages=pages)
 
-    def _header_blocks(self, width: float, page_label: str) -> list[tuple[float, Fitted]]:
-        """(space above, block) for the title, rules and result sentence."""
-        blocks = [*self._title_blocks(width)]
-        if self.record is not None:
-            words = " ".join(filter(None, (self.record.summary, page_label)))
-            blocks.append(
-                (1.5 * mm, fit_user_text(words, width, SUMMARY_HEIGHT, size=11, bold=True))
-            )
-        return blocks
+    def _header_width(self) -> float:
+        width = self.width - 2 * MARGIN
+        return width - QR_SIZE - GAP if self.view_url else width
 
-    def _title_blocks(self, width: float) -> tuple[tuple[float, Fitted], ...]:
-        """The title and the rules line: the same on every page, so laid out once."""
-        if width not in self.titles:
-            self.titles[width] = self._lay_out_title(width)
-        return self.titles[width]
-
-    def _lay_out_title(self, width: float) -> tuple[tuple[float, Fitted], ...]:
-        return (
-            (
-                0.0,
-                fit_user_text(
-                    self.title or _("Phase 10 score sheet"),
-                    width,
-                    TITLE_SIZE * 2.5,
-                    size=TITLE_SIZE,
-                    min_size=11,
-                    bold=True,
-                    max_lines=2,
-                ),
-            ),
-            (
-                1 * mm,
-                fit_user_text(
-                    text.rules_line(self.rules),
-                    width,
-                    24 * mm,
-                    size=RULES_SIZE,
-                    prefix=_("<b>Rules:</b> "),
-                ),
-            ),
+    @cached_property
+    def _title(self) -> Label:
+        return fit_label(
+            self.title,
+            FONT_BOLD,
+            self._header_width(),
+            size=TITLE_SIZE,
+            min_size=11,
+            lines=2,
         )
 
-    def _header_height(self) -> float:
+    @property
+    def _title_height(self) -> float:
+        return self._title.height + ACCENTS * self._title.size
+
+    @cached_property
+    def _rules(self) -> Fitted:
+        return fit(
+            _("<b>Rules:</b> ") + escape(rules_line(self.rules)),
+            self._header_width(),
+            24 * mm,
+            size=RULES_SIZE,
+        )
+
+    def _summary(self, page_label: str) -> Label:
+        words = " ".join(filter(None, (self.record.summary if self.record else "", page_label)))
+        return fit_label(
+            words,
+            FONT_BOLD,
+            self._header_width(),
+            size=SUMMARY_SIZE,
+            lines=2,
+            height=SUMMARY_HEIGHT,
+        )
+
+    def _header_bottom(self) -> float:
         """The y where the table may start (the same on every page)."""
-        width, qr_bottom = self._header_width()
-        blocks = self._header_blocks(width, self._page_label(1, 2))
-        y = self.height - MARGIN - sum(gap + block.height for gap, block in blocks)
+        y = self.height - MARGIN - self._title_height - 1 * mm - self._rules.height
         if self.record is not None:
-            y -= SUMMARY_HEIGHT - blocks[-1][1].height
-        y -= self._extra_height()
+            y -= 1.5 * mm + SUMMARY_HEIGHT
+        if self.view_url:
+            y -= LINK_HEIGHT
+        elif not self.players:
+            y -= 7 * mm
+        qr_bottom = self.height - MARGIN - QR_SIZE if self.view_url else self.height
         return min(y, qr_bottom)
 
-    def _header_width(self) -> tuple[float, float]:
-        width = self.width - 2 * MARGIN
-        if self.view_url:
-            return width - QR_SIZE - GAP, self.height - MARGIN - QR_SIZE
-        return width, self.height - MARGIN
-
-    def _extra_height(self) -> float:
-        if self.view_url:
-            return 1 * mm + 2 * 10 * 1.25
-        return 7 * mm if not self.players else 0.0
-
-    def _header(self, canvas: Canvas, page_label: str) -> float:
-        """Title, rules, the result so far and (for a game) the QR link; returns the y below."""
+    def _header(self, canvas: Canvas, page_label: str) -> None:
+        """Title, rules, the result so far and (for a game) the QR link."""
         left, top = MARGIN, self.height - MARGIN
-        width, qr_bottom = self._header_width()
+        if "header" not in self.forms:  # the same on every page: drawn once
+            self.forms.add("header")
+            canvas.beginForm("header")
+            run = TextRun(canvas)
+            title = self._title
+            title.draw(run, left, top - ACCENTS * title.size)
+            run.close()
+            y = self._rules.draw(canvas, left, top - self._title_height - 1 * mm)
+            if self.record is not None:
+                y -= 1.5 * mm + SUMMARY_HEIGHT
+            if self.view_url:
+                self._link(canvas, left, y - 1 * mm, self._header_width())
+            elif not self.players:
+                self._date_and_place(canvas, left, y - 6 * mm, self._header_width())
+            canvas.endForm()
         if self.view_url:
             canvas.doForm("qr")
-        y = top
-        for gap, block in self._header_blocks(width, page_label):
-            y = block.draw(canvas, left, y - gap)
+        canvas.doForm("header")
         if self.record is not None:
-            y -= SUMMARY_HEIGHT - block.height
-        if self.view_url:  # the same on every page: drawn once
-            form = f"link{round(y * 100)}"
-            if form not in self.forms:
-                self.forms.add(form)
-                canvas.beginForm(form)
-                self._link(canvas, left, y - 1 * mm, width)
-                canvas.endForm()
-            canvas.doForm(form)
-        elif not self.players:
-            line = y - 6 * mm
-            canvas.setFont(FONT, 9)
-            canvas.setFillColor(INK)
-            canvas.drawString(left, line, _("Date"))
-            canvas.drawString(left + 70 * mm, line, _("Where"))
-            canvas.setStrokeColor(GREY)
-            canvas.setLineWidth(0.5)
-            canvas.line(left + 9 * mm, line - 1, left + 62 * mm, line - 1)
-            canvas.line(left + 81 * mm, line - 1, left + width, line - 1)
-        return min(y - self._extra_height(), qr_bottom)
+            y = top - self._title_height - 1 * mm - self._rules.height - 1.5 * mm
+            run = TextRun(canvas)
+            self._summary(page_label).draw(run, left, y)
+            run.close()
+
+    def _date_and_place(self, canvas: Canvas, left: float, line: float, width: float) -> None:
+        """A blank sheet's lines to write the date and the place on."""
+        run = TextRun(canvas)
+        date = fit_label(_("Date"), FONT, 20 * mm, size=9)
+        where = fit_label(_("Where"), FONT, 20 * mm, size=9)
+        date.draw(run, left, line + ASCENT * date.size)
+        where.draw(run, left + 70 * mm, line + ASCENT * where.size)
+        run.close()
+        canvas.setStrokeColor(GREY)
+        canvas.setLineWidth(0.5)
+        canvas.line(left + date.width + 2 * mm, line - 1, left + 62 * mm, line - 1)
+        canvas.line(left + 70 * mm + where.width + 2 * mm, line - 1, left + width, line - 1)
 
     def _link(self, canvas: Canvas, left: float, top: float, width: float) -> None:
-        """The view link for anyone without a camera, easy to read out and type.
+        """The link for anyone without a camera, to read aloud and type.
 
-        In a monospaced font whose 0/O and 1/l/I differ; a game's code (the last
-        part of the link) is spaced out in groups of four, with gaps that are
-        not characters, so what is typed is exactly the link.
+        In a monospaced font whose 0/O and 1/l/I differ: with the game's short
+        code, the app's address and the code in groups of four.
         """
-        canvas.setFillColor(INK)
-        canvas.setFont(FONT_BOLD, 9)
-        canvas.drawString(left, top - 9, _("Live scores: scan the code, or type this link:"))
-        url = plain(self.view_url or "")
-        base, _slash, code = url.rpartition("/")
-        if not base or len(code) < 2 * LINK_GROUP or "?" in code:
-            base, code = url, ""
-        else:
-            base += "/"
-        size: float = 10
-        groups = [code[i : i + LINK_GROUP] for i in range(0, len(code), LINK_GROUP)]
-        gap = 1.8 * mm
-        while size > 6 and (
-            stringWidth(base + code, FONT_MONO, size) + gap * max(0, len(groups) - 1) > width
-        ):
-            size -= 0.5
-        line = top - 9 - size * 1.25
-        canvas.setFont(FONT_MONO, size)
-        shown = (
-            base
-            if stringWidth(base, FONT_MONO, size) <= width
-            else shorten(base, width, FONT_MONO, size)
+        run = TextRun(canvas)
+        caption = fit_label(
+            _("Live scores: scan the code, or type this link:"), FONT_BOLD, width, size=9
         )
-        canvas.drawString(left, line, shown)
-        x = left + stringWidth(shown, FONT_MONO, size)
-        for group in groups:
-            canvas.drawString(x, line, group)
-            x += stringWidth(group, FONT_MONO, size) + gap
+        caption.draw(run, left, top)
+        link = fit_label(printed_link(self.view_url or "", self.code), FONT_MONO, width, size=10)
+        link.draw(run, left, top - caption.height - 2)
+        run.close()
 
     # --- the table of hands -------------------------------------------------------
 
@@ -372,7 +398,7 @@ class ScoreSheet:
         left = (self.width - table_width) / 2
 
         body_top = top - NAME_ROW - SUB_ROW
-        row_height = self._row_height(body_top - bottom, len(rows))
+        row_height = self.row_height
         body_bottom = body_top - len(rows) * row_height
 
         for index, row in enumerate(rows):  # shade every other row so it is easy to follow
@@ -384,24 +410,7 @@ class ScoreSheet:
         if "headings" not in self.forms:  # the same on every page: drawn once
             self.forms.add("headings")
             canvas.beginForm("headings")
-            canvas.setFillColor(INK)
-            canvas.setFont(FONT_BOLD, scale.label)
-            heading_y = body_top + 1.5 * mm
-            canvas.drawCentredString(
-                left + label_width / 2,
-                heading_y,
-                pgettext("score sheet", "Hand and phase")
-                if self.ten_hands
-                else pgettext("score sheet", "Hand"),
-            )
-            canvas.drawCentredString(
-                left + label_width + dealer_width / 2, heading_y, pgettext("score sheet", "Dealer")
-            )
-            for index in range(self.columns):
-                x = left + players_left + index * player_width
-                name = self.players[index] if index < len(self.players) else ""
-                self._name_cell(canvas, name, x, top, player_width)
-                self._sub_headings(canvas, x, top - NAME_ROW, player_width)
+            self._headings(canvas, left, top, label_width, dealer_width, player_width)
             canvas.endForm()
         canvas.doForm("headings")
         canvas.setFillColor(INK)
@@ -411,24 +420,23 @@ class ScoreSheet:
             y = body_top - index * row_height
             self._row_label(canvas, run, row, left, y, label_width, row_height)
             if row.dealer:
-                name = plain(row.dealer)
-                inner = dealer_width - 1.5 * mm
-                while len(name) > 1 and run.user_width(name, FONT, scale.label) > inner:
-                    name = name[:-2] + "\u2026"
-                run.put_user(
-                    left + label_width + dealer_width / 2,
-                    y - row_height / 2 - scale.label * 0.35,
-                    name,
-                    FONT,
-                    scale.label,
-                    align="centre",
+                dealer = fit_label(
+                    row.dealer, FONT, dealer_width - 2 * CENTRED_PAD, size=scale.label
+                )
+                dealer.draw_middle(
+                    run, left + label_width + dealer_width / 2, y, row_height, "centre"
                 )
             for column, cell in enumerate(row.cells):
                 x = left + players_left + column * player_width
-                self._cell(canvas, run, cell, x, y, player_width, row_height)
+                self._cell(run, cell, x, y, player_width, row_height)
         run.close()
         _draw_ticks(canvas, self.ticks)
         self.ticks.clear()
+        canvas.setLineWidth(1)
+        canvas.setStrokeColor(INK)
+        for x, y, width, height in self.boxes:  # the winner's total, boxed: not a colour alone
+            canvas.rect(x, y, width, height, stroke=1, fill=0)
+        self.boxes.clear()
 
         # Grid: light lines inside a player's columns, strong lines between players.
         canvas.setStrokeColor(LIGHT)
@@ -456,118 +464,173 @@ class ScoreSheet:
         canvas.setLineWidth(1.2)
         canvas.rect(left, body_bottom, table_width, top - body_bottom, stroke=1, fill=0)
 
-    def _row_height(self, space: float, rows: int) -> float:
-        if not self.ten_hands:
-            return self.scale.row
-        height = min(MAX_ROW, space / rows)
-        if height < MIN_ROW:
-            raise LayoutError(
-                ngettext(
-                    "%(num)s hand does not fit on one sheet",
-                    "%(num)s hands do not fit on one sheet",
-                    rows,
-                )
+    def _headings(
+        self,
+        canvas: Canvas,
+        left: float,
+        top: float,
+        label_width: float,
+        dealer_width: float,
+        player_width: float,
+    ) -> None:
+        """The names over the players' columns, and every column's heading."""
+        run = TextRun(canvas)
+        scale = self.scale
+        row_top = top - NAME_ROW
+        hand = (
+            pgettext("score sheet", "Hand and phase")
+            if self.ten_hands
+            else pgettext("score sheet", "Hand")
+        )
+        for words, x, width in (
+            (hand, left, label_width),
+            (pgettext("score sheet", "Dealer"), left + label_width, dealer_width),
+        ):
+            label = fit_label(
+                words,
+                FONT_BOLD,
+                width - 2 * CENTRED_PAD,
+                size=scale.label,
+                lines=2,
+                height=NAME_ROW,
             )
-        return height
+            last = row_top - SUB_ROW + 1.5 * mm  # the last line's baseline, as the headings'
+            label.at(run, x + width / 2, last + (len(label.lines) - 1) * label.leading, "centre")
+        headings = self._sub_headings(player_width)
+        for index in range(self.columns):
+            x = left + label_width + dealer_width + index * player_width
+            name = self.players[index] if index < len(self.players) else ""
+            self._name_cell(run, name, x, top, player_width)
+            for share, heading in zip(self._shares(), headings, strict=True):
+                cell = share * player_width
+                heading.draw_middle(run, x + cell / 2, row_top, SUB_ROW, "centre")
+                x += cell
+        run.close()
+
+    def _sub_headings(self, player_width: float) -> list[Label]:
+        """'Phase / Points / Total', each in its column, all at the size the longest allows."""
+        words = self._headings_words()
+        fitted = [
+            fit_label(heading, FONT, share * player_width - 2 * CENTRED_PAD, size=self.scale.label)
+            for share, heading in zip(self._shares(), words, strict=True)
+        ]
+        size = min(label.size for label in fitted)
+        return [
+            fit_label(heading, FONT, share * player_width - 2 * CENTRED_PAD, size=size)
+            for share, heading in zip(self._shares(), words, strict=True)
+        ]
 
     def _shares(self) -> tuple[float, ...]:
-        return (0.45, 0.55) if self.ten_hands else (0.26, 0.34, 0.40)
+        return (0.45, 0.55) if self.ten_hands else (0.26, 0.38, 0.36)  # "sin desc." fits
 
-    def _headings(self) -> tuple[str, ...]:
+    def _headings_words(self) -> tuple[str, ...]:
         points, total = pgettext("score sheet", "Points"), pgettext("score sheet", "Total")
         if self.ten_hands:
             return (points, total)
         return (pgettext("score sheet", "Phase"), points, total)
 
     def _cell(
-        self,
-        canvas: Canvas,
-        run: TextRun,
-        cell: Cell,
-        x: float,
-        top: float,
-        width: float,
-        height: float,
+        self, run: TextRun, cell: Cell, x: float, top: float, width: float, height: float
     ) -> None:
         """One player's phase (ticked when made), points (and "out") and total."""
         scale = self.scale
         widths = [share * width for share in self._shares()]
-        baseline = top - height / 2 - scale.number * 0.35
+        baseline = top - height / 2 - scale.number * MIDDLE
         if not self.ten_hands:
             phase_width = widths.pop(0)
-            size = scale.number if len(cell.phase) <= 3 else scale.label
-            words = shorten(cell.phase, phase_width - 1 * mm, FONT, size)
-            if cell.made:
-                tick = size * 0.7
-                shift = (run.width(words, FONT, size) + tick + 1) / 2
-                run.put(x + phase_width / 2 - shift, baseline, words, FONT, size)
-                self.ticks.append((x + phase_width / 2 + shift - tick, baseline, tick))
-            elif words:
-                run.put(x + phase_width / 2, baseline, words, FONT, size, "centre")
+            if cell.phase:
+                self._phase(run, cell, Slot(x, top, phase_width, height, baseline))
             x += phase_width
-        elif cell.made:
-            self.ticks.append((x + 1 * mm, baseline, scale.number * 0.6))
         points_width, total_width = widths
-        points = cell.points if cell.points.lstrip("-").isdigit() or not cell.points else ""
-        word = cell.points if not points else cell.note
-        if points:
-            run.put(x + points_width - 1 * mm, baseline, points, FONT, scale.number, "right")
-        if word and points:
-            run.put(x + 0.8 * mm, top - scale.label - 0.4 * mm, word, FONT, scale.label)
-        elif word:
-            run.put(x + points_width / 2, baseline, word, FONT_BOLD, scale.label, "centre")
+        if cell.points.lstrip("-").isdigit():
+            tick = scale.number * TEN_HANDS_TICK if self.ten_hands and cell.made else 0.0
+            self._points(run, cell, Slot(x, top, points_width, height, baseline), tick)
+        elif cell.points:  # "won", "tied", or "-" for a player who sat out a tiebreak
+            font = FONT if cell.points == "-" else FONT_BOLD
+            word = fit_label(
+                cell.points,
+                font,
+                points_width - 2 * CENTRED_PAD,
+                size=scale.label,
+                lines=2,
+                height=height,
+            )
+            word.draw_middle(run, x + points_width / 2, top, height, "centre")
         if cell.total:
-            size = scale.number + (1 if cell.strong else 0)
-            right = x + points_width + total_width - 1 * mm
-            run.put(right, baseline, cell.total, FONT_BOLD, size, "right")
-            if cell.strong:  # the winner's total, boxed: not a colour alone
-                canvas.setLineWidth(1)
-                canvas.setStrokeColor(INK)
-                canvas.rect(
-                    x + points_width + 0.8 * mm,
-                    top - height + 0.8 * mm,
-                    total_width - 1.6 * mm,
-                    height - 1.6 * mm,
-                    stroke=1,
-                    fill=0,
-                )
+            self._total(run, cell, Slot(x + points_width, top, total_width, height, baseline))
 
-    def _name_cell(self, canvas: Canvas, name: str, x: float, top: float, width: float) -> None:
+    def _phase(self, run: TextRun, cell: Cell, slot: Slot) -> None:
+        """The phase tried (a number, ticked when made), or the phase reached (words)."""
+        x, top, width, height, baseline = slot
+        scale = self.scale
+        if not cell.phase.isdigit():  # "all made", "on 7": up to two lines
+            words = fit_label(
+                cell.phase, FONT, width - 2 * CENTRED_PAD, size=scale.label, lines=2, height=height
+            )
+            words.draw_middle(run, x + width / 2, top, height, "centre")
+            return
+        reserve = TICK + 1 / scale.number if cell.made else 0.0
+        number = fit_label(cell.phase, FONT, width - 2 * PAD, size=scale.number, reserve=reserve)
+        if not cell.made:
+            run.put(x + width / 2, baseline, cell.phase, FONT, number.size, "centre")
+            return
+        tick = number.size * TICK
+        shift = (number.width + tick + 1) / 2
+        run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
+        self.ticks.append((x + width / 2 + shift - tick, baseline, tick))
+
+    def _points(self, run: TextRun, cell: Cell, slot: Slot, tick: float = 0.0) -> None:
+        """The hand's points at the right, and "out" or "float" beside them or, when there is
+        no room, above them; ``tick``: a ten-hands tick's size, at the left of the points."""
+        x, top, width, height, baseline = slot
+        scale = self.scale
+        ticked = tick + PAD if tick else 0.0
+        points = fit_label(cell.points, FONT, width - ticked - 2 * PAD, size=scale.number)
+        if cell.note:
+            room = width - ticked - points.width - 3 * PAD
+            note = fit_label(cell.note, FONT, room, size=scale.label)
+            if not note.cut:  # beside the points, on their line
+                note.at(run, x + ticked + PAD, baseline)
+            else:  # above the points, the two in the middle of the cell
+                number = (ASCENT + DESCENT) * points.size
+                above = height - number - 3 * EDGE
+                note = fit_label(cell.note, FONT, width - 1.5 * PAD, size=scale.label, height=above)
+                block_top = top - (height - note.height - EDGE - number) / 2
+                note.draw(run, x + PAD, block_top)
+                baseline = block_top - note.height - EDGE - ASCENT * points.size
+        if tick:
+            self.ticks.append((x + PAD, baseline, tick))
+        run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
+
+    def _total(self, run: TextRun, cell: Cell, slot: Slot) -> None:
+        """The running total; the winner's is bigger, and boxed with room to spare."""
+        x, top, width, height, baseline = slot
+        scale = self.scale
+        if not cell.strong:
+            total = fit_label(cell.total, FONT_BOLD, width - 2 * PAD, size=scale.number)
+            run.put(x + width - PAD, baseline, cell.total, FONT_BOLD, total.size, "right")
+            return
+        inner = width - 2 * BOX - 2 * PAD
+        total = fit_label(cell.total, FONT_BOLD, inner, size=scale.number + 1)
+        run.put(x + width / 2, baseline, cell.total, FONT_BOLD, total.size, "centre")
+        self.boxes.append((x + BOX, top - height + BOX, width - 2 * BOX, height - 2 * BOX))
+
+    def _name_cell(self, run: TextRun, name: str, x: float, top: float, width: float) -> None:
         inner = width - 2 * mm
         if not name:
-            canvas.setFont(FONT, 8)
-            canvas.setFillColor(GREY)
-            canvas.drawString(x + 1 * mm, top - 3.5 * mm, pgettext("score sheet", "Name"))
-            canvas.setFillColor(INK)
+            label = fit_label(pgettext("score sheet", "Name"), FONT, inner, size=8)
+            label.draw(run, x + 1 * mm, top - 1 * mm)
             return
-        cell = fit_user_text(
+        label = fit_label(
             name,
+            FONT_BOLD,
             inner,
-            NAME_ROW - 2 * mm,
             size=self.scale.name,
             min_size=7,
-            bold=True,
-            centred=True,
-            max_lines=2,
+            lines=2,
+            height=NAME_ROW - 2 * mm,
         )
-        # Centre the name vertically in its cell.
-        cell.draw(canvas, x + 1 * mm, top - (NAME_ROW - cell.height) / 2)
-
-    def _sub_headings(self, canvas: Canvas, x: float, top: float, width: float) -> None:
-        size = self.scale.label
-        widest = pgettext("score sheet", "Phase")
-        while size > 6.5 and stringWidth(widest, FONT, size) > self._shares()[0] * width - 1 * mm:
-            size -= 0.5
-        canvas.setFont(FONT, size)
-        canvas.setFillColor(INK)
-        for share, heading in zip(self._shares(), self._headings(), strict=True):
-            cell = share * width
-            canvas.drawCentredString(
-                x + cell / 2,
-                top - SUB_ROW + 1.5 * mm,
-                shorten(heading, cell - 0.6 * mm, FONT, size),
-            )
-            x += cell
+        label.draw_middle(run, x + width / 2, top, NAME_ROW, "centre")
 
     def _row_label(
         self,
@@ -581,41 +644,44 @@ class ScoreSheet:
     ) -> None:
         size = self.scale.number
         if row.kind in ("carried", "result"):
-            size = min(size, 9)
-            words = shorten(row.label, width - 1 * mm, FONT_BOLD, size)
-            run.put(x + width / 2, top - height / 2 - size * 0.35, words, FONT_BOLD, size, "centre")
+            words = fit_label(row.label, FONT_BOLD, width - 2 * CENTRED_PAD, size=min(size, 9))
+            words.draw_middle(run, x + width / 2, top, height, "centre")
             return
         if not self.ten_hands or not row.label.isdigit():
-            font = FONT
-            while size > 7 and stringWidth(row.label, font, size) > width - 1 * mm:
-                size -= 0.5  # a word ("Tie", "Stechen") rather than a hand's number
-            words = shorten(row.label, width - 1 * mm, font, size)
-            run.put(x + width / 2, top - height / 2 - size * 0.35, words, font, size, "centre")
+            words = fit_label(row.label, FONT, width - 2 * CENTRED_PAD, size=size)
+            words.draw_middle(run, x + width / 2, top, height, "centre")
             return
-        canvas.setFillColor(INK)
-        index = int(row.label) - 1
-        number = self.rules.sequence[index]
-        canvas.setFont(FONT_BOLD, 12)
-        canvas.drawRightString(x + 7 * mm, top - height / 2 - 4, row.label)
+        number_width = 8 * mm
+        hand = fit_label(row.label, FONT_BOLD, number_width - 2 * PAD, size=12)
+        hand.draw_middle(run, x + number_width - PAD, top, height, "right")
+        number = self.rules.sequence[int(row.label) - 1]
+        self._ten_hands_phase(run, number, x + number_width + PAD, top, width - 10 * mm, height)
+
+    def _ten_hands_phase(
+        self, run: TextRun, number: int, x: float, top: float, width: float, height: float
+    ) -> None:
+        """ "Phase 4" above its groups, or on one line with them when the row is short."""
         words = str(self.rules.phase(number))
-        try:  # "Phase 4" above its groups, or on one line when the row is short
-            phase = fit(
-                _("<b>Phase %(number)s</b><br/>%(phase)s", number=number, phase=escape(words)),
-                width - 10 * mm,
-                height - 1 * mm,
-                size=10,
-                min_size=9,
-            )
-        except LayoutError:
-            phase = fit_user_text(
-                words,
-                width - 10 * mm,
-                height - 1 * mm,
-                size=10,
-                min_size=9,
-                prefix=_("<b>Phase %(number)s:</b> ", number=number),
-            )
-        phase.draw(canvas, x + 9 * mm, top - (height - phase.height) / 2)
+        heading = fit_label(
+            _("Phase %(number)s", number=number), FONT_BOLD, width, size=10, min_size=9
+        )
+        room = height - 2 * PAD - heading.height - 0.5 * mm
+        groups = fit_label(words, FONT, width, size=10, min_size=9, lines=3, height=room)
+        if not groups.cut and not heading.cut:
+            block = heading.height + 0.5 * mm + groups.height
+            y = top - (height - block) / 2
+            heading.draw(run, x, y)
+            groups.draw(run, x, y - heading.height - 0.5 * mm)
+            return
+        line = fit_label(
+            _("Phase %(number)s: %(phase)s", number=number, phase=words),
+            FONT,
+            width,
+            size=10,
+            lines=2,
+            height=height - 2 * PAD,
+        )
+        line.draw_middle(run, x, top, height)
 
     # --- the bottom margin -------------------------------------------------------------
 
@@ -674,31 +740,30 @@ class ScoreSheet:
 
     def _points_strip(self, canvas: Canvas, left: float, width: float, y: float) -> None:
         rows = [*text.card_points(self.rules), (_("Going out"), 0)]
-        label = _("Points for cards left in hand")
         label_width = 30 * mm
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.8)
         canvas.rect(left, y, width, POINTS_STRIP, stroke=1, fill=0)
-        heading = fit(
-            escape(label),
+        run = TextRun(canvas)
+        heading = fit_label(
+            _("Points for cards left in hand"),
+            FONT_BOLD,
             label_width - 2 * mm,
-            POINTS_STRIP - 1 * mm,
             size=9,
-            min_size=9,
-            bold=True,
+            lines=2,
+            height=POINTS_STRIP - 1 * mm,
         )
-        heading.draw(canvas, left + 1.5 * mm, y + (POINTS_STRIP + heading.height) / 2)
+        heading.draw_middle(run, left + 1.5 * mm, y + POINTS_STRIP, POINTS_STRIP)
         cell = (width - label_width) / len(rows)
         canvas.setLineWidth(0.5)
         for index, (cards, points) in enumerate(rows):
             x = left + label_width + index * cell
             canvas.line(x, y, x, y + POINTS_STRIP)
-            canvas.setFont(FONT, 9)
-            canvas.drawCentredString(
-                x + cell / 2, y + POINTS_STRIP - 3.6 * mm, shorten(cards, cell - 1 * mm, FONT, 9)
-            )
-            canvas.setFont(FONT_BOLD, 10)
-            canvas.drawCentredString(x + cell / 2, y + 1.5 * mm, str(points))
+            name = fit_label(cards, FONT, cell - 2 * CENTRED_PAD, size=9)
+            name.draw(run, x + cell / 2, y + POINTS_STRIP - 1.2 * mm, "centre")
+            value = fit_label(str(points), FONT_BOLD, cell - 2 * CENTRED_PAD, size=10)
+            value.draw(run, x + cell / 2, y + 1.5 * mm + ASCENT * value.size, "centre")
+        run.close()
 
     def _phase_block(self, canvas: Canvas, left: float, width: float, y: float) -> float:
         """The phase list in columns above the legend; returns the y above it."""
@@ -750,7 +815,7 @@ class ScoreSheet:
             x = lefts[column]
             if place == 0:
                 cell_top = top
-            canvas.setFont(FONT_BOLD, cell.size)
+            canvas.setFont(FONT_BOLD, cell.size)  # the gutter is as wide as the widest number
             canvas.setFillColor(INK)
             canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, str(number))
             cell_top = cell.draw(canvas, x + gutter, cell_top)
@@ -771,7 +836,7 @@ def score_sheet(
     return ScoreSheet(
         rules,
         players=players,
-        title=title,
+        title=bidi.isolate(title) if title else "",
         view_url=view_url,
         pagesize=pagesize,
         player_columns=player_columns,
@@ -784,18 +849,22 @@ def game_sheet(
     *,
     title: str = "",
     view_url: str | None = None,
+    code: str | None = None,
     pagesize: str = "letter",
     large: bool = False,
     kept: Sequence[Kept] | None = None,
 ) -> bytes:
     """A game's record as PDF bytes: every hand, the result, blank rows for hands to come.
 
-    ``kept``: the state the store kept after each hand; with it nothing is replayed.
+    ``view_url``: the watch link (the QR code); ``code``: the game's short code,
+    printed as the link to read aloud (``link.printed_link``). ``kept``: the
+    state the store kept after each hand; with it nothing is replayed.
     """
     return ScoreSheet(
         game.rules,
-        title=title or f"Phase 10: {', '.join(game.players)}",
+        title=bidi.isolate(title) if title else f"Phase 10: {bidi.listed(game.players)}",
         view_url=view_url,
+        code=code,
         pagesize=pagesize,
         game=game,
         large=large,

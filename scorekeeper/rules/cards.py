@@ -242,7 +242,14 @@ def impossible(cards: Iterable[Card], super_wild: bool = False) -> list[str]:
 
 # --- regular decks -----------------------------------------------------------
 
-SUITS = {"H": "hearts", "D": "diamonds", "C": "clubs", "S": "spades"}
+SUITS = {"H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs"), "S": N_("spades")}
+
+
+def suit_word(suit: str) -> str:
+    """A suit's name in the current language: 'hearts', 'Herz', 'corazones'."""
+    return _(SUITS[suit])
+
+
 SUIT_SYMBOLS = {"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S"}
 DEFAULT_SUIT_COLOURS: Mapping[str, Colour] = {
     "H": Colour.RED,

@@ -35,28 +35,7 @@ from .cards import SUPER_WILD, WILD, Card, Colour, Kind, format_cards, impossibl
 from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
 from .reasons import Reason
 
-# Every reason is paired with the rule it comes from (a section of the rules page).
-RULE_DECK = rule.DECK
-RULE_ORDER = rule.PHASES
-RULE_SIZE = rule.PHASES
-RULE_WHOLE_PHASE = rule.LAYING_DOWN
-RULE_NO_EXTRA_GROUPS = rule.NO_EXTRA_GROUPS
-RULE_SET = rule.SETS
-RULE_RUN = rule.RUNS
-RULE_NO_WRAP = rule.RUNS
-RULE_RUN_MAX = rule.RUNS
-RULE_WILD_RANGE = rule.WILDS
-RULE_COLOUR = rule.COLOUR_GROUPS
-RULE_NATURAL = rule.NATURAL
-RULE_NATURAL_PHASE = rule.NATURAL
-RULE_SKIP = rule.SKIPS_NOT_LAID
-RULE_SKIP_BLUE = rule.SUPER_WILD
-RULE_HIT_SET = rule.HITTING
-RULE_HIT_RUN = rule.HITTING
-RULE_HIT_COLOUR = rule.HITTING
-
 T = TypeVar("T")
-Problem = Reason
 
 
 @dataclass(frozen=True)
@@ -96,11 +75,11 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
     phase = rules.playable(phase_number)
     laid = [tuple(group) for group in groups]
     cards = (card for group in laid for card in group)
-    deck = [Reason(reason, RULE_DECK) for reason in _impossible(rules, cards)]
+    deck = [Reason(reason, rule.DECK) for reason in _impossible(rules, cards)]
     layouts = [layout for layout in phase.layouts if len(layout) == len(laid)]
     if not layouts:
         return Verdict.of(deck + _count_problems(phase_number, phase, laid))
-    best: list[Problem] | None = None
+    best: list[Reason] | None = None
     for layout in layouts:
         problems = _layout_problems(rules, layout, laid)
         if not problems:
@@ -123,7 +102,7 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
                     "(numbered) card",
                     number=phase_number,
                 ),
-                RULE_NATURAL_PHASE,
+                rule.NATURAL,
             )
         )
     return Verdict.of(deck + best)
@@ -131,7 +110,7 @@ def check_phase(rules: Rules, phase_number: int, groups: Sequence[Sequence[Card]
 
 def check_group(
     rules: Rules, spec: GroupSpec, cards: Sequence[Card], *, label: str, as_laid: bool = False
-) -> list[Problem]:
+) -> list[Reason]:
     """What is wrong with ``cards`` as a ``spec`` group ([] when nothing is).
 
     A phase being laid down is judged on the best order of its run; a run
@@ -140,8 +119,8 @@ def check_group(
     cards = tuple(cards)
     if not cards:
         # Translators: %(group)s names a group and its cards: 'set of 3 (R7 B7 G8)'.
-        return [Reason(_("%(group)s: the group has no cards", group=label), RULE_SIZE)]
-    problems: list[Problem] = []
+        return [Reason(_("%(group)s: the group has no cards", group=label), rule.PHASES)]
+    problems: list[Reason] = []
     kept: list[Card] = []
     for card in cards:
         if not card.is_skip:
@@ -156,7 +135,7 @@ def check_group(
                         group=label,
                         card=card.describe(),
                     ),
-                    RULE_SKIP,
+                    rule.SKIPS_NOT_LAID,
                 )
             )
         else:
@@ -167,7 +146,7 @@ def check_group(
                         group=label,
                         card=card.describe(),
                     ),
-                    RULE_SKIP,
+                    rule.SKIPS_NOT_LAID,
                 )
             )
     places = sum(card.width for card in kept)
@@ -186,7 +165,7 @@ def check_group(
                 size=spec.size,
                 **values,
             )
-        problems.append(Reason(message, RULE_SIZE))
+        problems.append(Reason(message, rule.PHASES))
     if spec.kind is GroupKind.SET:
         problems += _set_problems(kept, label)
     elif spec.kind is GroupKind.RUN and as_laid:
@@ -208,7 +187,7 @@ def check_group(
                 "not only Wilds",
                 group=label,
             )
-        problems.append(Reason(message, RULE_NATURAL))
+        problems.append(Reason(message, rule.NATURAL))
     return problems
 
 
@@ -231,14 +210,14 @@ def counts_natural(rules: Rules, card: Card) -> bool:
     return card.is_natural or (rules.blue_skip_natural and card.kind in rules.blue_skip_kinds())
 
 
-def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]]) -> list[Problem]:
-    problems: list[Problem] = []
+def _layout_problems(rules: Rules, layout: Layout, groups: list[tuple[Card, ...]]) -> list[Reason]:
+    problems: list[Reason] = []
     for spec, cards in zip(layout, groups, strict=True):
         problems += check_group(rules, spec, cards, label=group_label(spec, cards))
     return problems
 
 
-def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -> list[Problem]:
+def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -> list[Reason]:
     """The number of groups matches none of the phase's layouts."""
     if not groups:
         return [
@@ -248,7 +227,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
                     number=number,
                     phase=phase,
                 ),
-                RULE_WHOLE_PHASE,
+                rule.LAYING_DOWN,
             )
         ]
     if len(phase.layouts) > 1:
@@ -262,7 +241,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
                     counts=_or(counts),
                     given=len(groups),
                 ),
-                RULE_NO_EXTRA_GROUPS,
+                rule.NO_EXTRA_GROUPS,
             )
         ]
     layout = phase.groups
@@ -280,7 +259,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
                     nth=words.ordinal_group(i + 1),
                     cards=format_cards(groups[i]),
                 ),
-                RULE_NO_EXTRA_GROUPS,
+                rule.NO_EXTRA_GROUPS,
             )
             for i in range(len(layout), len(groups))
         ]
@@ -293,7 +272,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
                 nth=words.ordinal_group(i + 1),
                 spec=layout[i].describe(),
             ),
-            RULE_WHOLE_PHASE,
+            rule.LAYING_DOWN,
         )
         for i in range(len(groups), len(layout))
     ]
@@ -301,7 +280,7 @@ def _count_problems(number: int, phase: Phase, groups: list[tuple[Card, ...]]) -
 
 def _order_hint(
     rules: Rules, number: int, layouts: list[Layout], groups: list[tuple[Card, ...]]
-) -> list[Problem]:
+) -> list[Reason]:
     """If the groups would stand in another order, say so rather than list failures."""
     for layout in layouts:
         if len(layout) > 6 or len(set(layout)) == 1:
@@ -321,7 +300,7 @@ def _order_hint(
                             number=number,
                             groups=wanted,
                         ),
-                        RULE_ORDER,
+                        rule.PHASES,
                     )
                 ]
     return []
@@ -330,13 +309,13 @@ def _order_hint(
 # --- one group ---------------------------------------------------------------
 
 
-def _set_problems(cards: list[Card], label: str) -> list[Problem]:
+def _set_problems(cards: list[Card], label: str) -> list[Reason]:
     naturals = [c for c in cards if c.is_natural]
     if not naturals:
         return []
     target = _most_common(c.face for c in naturals)
     return [
-        Reason(_not_a_number(label, c.code, target), RULE_SET)
+        Reason(_not_a_number(label, c.code, target), rule.SETS)
         for c in naturals
         if c.number != target
     ]
@@ -447,7 +426,7 @@ def run_readings(cards: Sequence[Card]) -> list[RunReading]:
     return readings
 
 
-def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
+def laid_run_problems(cards: Sequence[Card], label: str) -> list[Reason]:
     """What keeps a run on the table, in its order, from standing ([] when it stands)."""
     cards = list(cards)
     naturals = [(place, card) for place, card in _positions(cards) if card.is_natural]
@@ -455,11 +434,11 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
         return []
     places = sum(card.width for card in cards)
     if places > 12:
-        return [Reason(_too_long(label), RULE_RUN_MAX)]
+        return [Reason(_too_long(label), rule.RUNS)]
     if len(naturals) > 1:
         (_first, a), (_second, b) = naturals[:2]
         ordered = cards if b.face > a.face else cards[::-1]
-        problems = [p for p in _run_problems(ordered, label) if p.rule != RULE_WILD_RANGE]
+        problems = [p for p in _run_problems(ordered, label) if p.rule != rule.WILDS]
         if problems:
             return problems
     place, natural = naturals[0]
@@ -482,7 +461,7 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
         return [
             Reason(
                 _("%(group)s: these numbers do not follow on from each other", group=label),
-                RULE_RUN,
+                rule.RUNS,
             )
         ]
     return [
@@ -492,7 +471,7 @@ def laid_run_problems(cards: Sequence[Card], label: str) -> list[Problem]:
                 group=label,
                 ways="; ".join(ways),
             ),
-            RULE_WILD_RANGE,
+            rule.WILDS,
         )
     ]
 
@@ -503,12 +482,12 @@ def _naturals_agree(cards: Sequence[Card], first: int, step: int) -> bool:
     )
 
 
-def _run_problems(cards: list[Card], label: str) -> list[Problem]:
+def _run_problems(cards: list[Card], label: str) -> list[Reason]:
     placed = _positions(cards)
     places = sum(card.width for card in cards)
-    problems: list[Problem] = []
+    problems: list[Reason] = []
     if places > 12:
-        problems.append(Reason(_too_long(label), RULE_RUN_MAX))
+        problems.append(Reason(_too_long(label), rule.RUNS))
     naturals = [(place, card) for place, card in placed if card.is_natural]
     if not naturals:
         return problems
@@ -522,7 +501,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
                     group=label,
                     cards=format_cards(reversed(cards)),
                 ),
-                RULE_RUN,
+                rule.RUNS,
             )
         ]
     for (p1, c1), (p2, c2) in pairwise(naturals):
@@ -543,7 +522,7 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
                     wilds=_wilds_word(before),
                     card=first.code,
                 ),
-                RULE_WILD_RANGE,
+                rule.WILDS,
             )
         )
     if start + places - 1 > 12:
@@ -557,13 +536,13 @@ def _run_problems(cards: list[Card], label: str) -> list[Problem]:
                     wilds=_wilds_word(after),
                     card=last.code,
                 ),
-                RULE_WILD_RANGE,
+                rule.WILDS,
             )
         )
     return problems
 
 
-def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Problem]:
+def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Reason]:
     """Two naturals of a run, laid at places p1 < p2 with only Wilds between them."""
     n1, n2 = c1.number, c2.number
     assert n1 is not None and n2 is not None
@@ -574,7 +553,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
     pair = {"group": label, "first": c1.code, "second": c2.code}
     if n2 < n1 and n1 + gap > 12 and n2 == n1 + gap - 12:
         message = _("%(group)s: %(first)s then %(second)s wraps from 12 to 1", **pair)
-        return [Reason(message, RULE_NO_WRAP)]
+        return [Reason(message, rule.RUNS)]
     if n2 == n1:
         return [
             Reason(
@@ -584,7 +563,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
                     number=n1,
                     **pair,
                 ),
-                RULE_RUN,
+                rule.RUNS,
             )
         ]
     if n2 < n1:
@@ -595,7 +574,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
                     "lay the run in order, low to high",
                     **pair,
                 ),
-                RULE_RUN,
+                rule.RUNS,
             )
         ]
     needed = list(range(n1 + 1, n2))
@@ -609,7 +588,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
                 missing=missing,
                 **pair,
             )
-            return [Reason(message, RULE_RUN)]
+            return [Reason(message, rule.RUNS)]
         message = ngettext(
             "%(group)s: between %(first)s and %(second)s the %(missing)s is needed, "
             "but only %(wilds)s",
@@ -620,7 +599,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
             wilds=ngettext("%(num)s Wild stands there", "%(num)s Wilds stand there", between),
             **pair,
         )
-        return [Reason(message, RULE_RUN)]
+        return [Reason(message, rule.RUNS)]
     places = ngettext("%(num)s place", "%(num)s places", between)
     if not needed:
         message = _(
@@ -640,7 +619,7 @@ def _pair_problems(label: str, p1: int, c1: Card, p2: int, c2: Card) -> list[Pro
             places=places,
             **pair,
         )
-    return [Reason(message, RULE_RUN)]
+    return [Reason(message, rule.RUNS)]
 
 
 def colour_of(card: Card) -> Colour | None:
@@ -649,7 +628,7 @@ def colour_of(card: Card) -> Colour | None:
     return Colour.BLUE if card.is_skip else None
 
 
-def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
+def _colour_problems(cards: list[Card], label: str) -> list[Reason]:
     coloured = [(card, colour) for card in cards if (colour := colour_of(card)) is not None]
     if not coloured:
         return []
@@ -664,7 +643,7 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
                 group=label,
                 colour=target.word,
             )
-            problems.append(Reason(reason, RULE_SKIP_BLUE))
+            problems.append(Reason(reason, rule.SUPER_WILD))
         else:
             reason = _(
                 "%(group)s: %(card)s is not %(colour)s",
@@ -672,7 +651,7 @@ def _colour_problems(cards: list[Card], label: str) -> list[Problem]:
                 card=card.code,
                 colour=target.word,
             )
-            problems.append(Reason(reason, RULE_COLOUR))
+            problems.append(Reason(reason, rule.COLOUR_GROUPS))
     return problems
 
 

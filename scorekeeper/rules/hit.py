@@ -14,15 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..i18n import _, ngettext
+from . import reasons as rule
 from . import words
 from .cards import Card, Colour, format_cards, impossible
 from .check import (
-    RULE_DECK,
-    RULE_HIT_COLOUR,
-    RULE_HIT_RUN,
-    RULE_HIT_SET,
-    RULE_SKIP,
-    RULE_SKIP_BLUE,
     RunReading,
     Verdict,
     check_group,
@@ -59,13 +54,13 @@ def check_hit(rules: Rules, kind: GroupKind, group: Sequence[Card], card: Card) 
     """May ``card`` be hit onto this laid-down group, and where does it go?"""
     group = tuple(group)
     label = _label(kind, group)
-    deck = [Reason(reason, RULE_DECK) for reason in impossible((*group, card), rules.super_wild)]
+    deck = [Reason(reason, rule.DECK) for reason in impossible((*group, card), rules.super_wild)]
     problems = deck + check_group(rules, GroupSpec(kind, 2), group, label=label, as_laid=True)
     if problems:
         return _no_hit(problems)
     if card.is_skip and not is_blue_skip(rules, kind, card):
         reason = _("a %(card)s can never be hit onto a group", card=card.describe())
-        return _no_hit([Reason(reason, RULE_SKIP)])
+        return _no_hit([Reason(reason, rule.SKIPS_NOT_LAID)])
     if kind is GroupKind.SET:
         return _hit_set(group, card)
     if kind is GroupKind.RUN:
@@ -95,7 +90,7 @@ def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
                         card=card.code,
                         number=card.number,
                     ),
-                    RULE_HIT_SET,
+                    rule.HITTING,
                 )
             ]
         )
@@ -122,7 +117,7 @@ def _hit_set(group: tuple[Card, ...], card: Card) -> HitVerdict:
         reason = _(
             "%(card)s is not a %(number)s: the set is %(number)ss", card=card.code, number=number
         )
-    return _no_hit([Reason(reason, RULE_HIT_SET)])
+    return _no_hit([Reason(reason, rule.HITTING)])
 
 
 # --- runs --------------------------------------------------------------------
@@ -141,7 +136,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
                         "the run has only Wilds, so which numbers it holds is not on the table; "
                         "a card fits only if it extends an end within 1-12"
                     ),
-                    RULE_HIT_RUN,
+                    rule.HITTING,
                 )
             ]
         )
@@ -168,7 +163,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
                         span=readings[0].span,
                         other=readings[1].span,
                     ),
-                    RULE_HIT_RUN,
+                    rule.HITTING,
                 )
             ]
         )
@@ -184,7 +179,7 @@ def _hit_run(group: tuple[Card, ...], card: Card) -> HitVerdict:
                     span=fits.span,
                     other=other.span,
                 ),
-                RULE_HIT_RUN,
+                rule.HITTING,
             )
         ]
     )
@@ -232,7 +227,7 @@ def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
             )
         else:
             reason = _run_wants(card, span, start, end)
-        return _no_hit([Reason(reason, RULE_HIT_RUN)])
+        return _no_hit([Reason(reason, rule.HITTING)])
     if end + width <= 12:
         high = words.numbers([end + i for i in range(1, width + 1)])
         return _hit(_("high end (as %(numbers)s)", numbers=high), end + 1)
@@ -254,7 +249,7 @@ def _hit_reading(reading: RunReading, card: Card) -> HitVerdict:
             below=start - 1,
             above=12 - end,
         )
-    return _no_hit([Reason(reason, RULE_HIT_RUN)])
+    return _no_hit([Reason(reason, rule.HITTING)])
 
 
 def _run_wants(card: Card, span: str, start: int, end: int) -> str:
@@ -296,7 +291,7 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
                         card=card.code,
                         colour=own.word,
                     ),
-                    RULE_HIT_COLOUR,
+                    rule.HITTING,
                 )
             ]
         )
@@ -314,7 +309,7 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
             card=card.describe(),
             colour=colour.word,
         )
-        return _no_hit([Reason(reason, RULE_SKIP_BLUE)])
+        return _no_hit([Reason(reason, rule.SUPER_WILD)])
     if card.colour is colour:
         return _hit(_("joins the %(colour)s cards", colour=colour.word))
     return _no_hit(
@@ -325,7 +320,7 @@ def _hit_colour(group: tuple[Card, ...], card: Card) -> HitVerdict:
                     card=card.code,
                     colour=colour.word,
                 ),
-                RULE_HIT_COLOUR,
+                rule.HITTING,
             )
         ]
     )

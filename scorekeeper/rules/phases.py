@@ -7,12 +7,13 @@ profile plus options into a frozen ``Rules`` that the rest of the engine reads.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..i18n import N_, _
+from ..i18n import N_, NP_, _, pgettext
 from . import words
 from .cards import (
     DEFAULT_SUIT_COLOURS,
@@ -78,6 +79,20 @@ def describe_layout(layout: Layout) -> str:
     return " + ".join(parts)
 
 
+def layout_notation(layout: Layout) -> str:
+    """The layout as typed: '2 sets of 3', 'set of 3 + run of 4', '2 x 4 of one colour'."""
+    parts: list[str] = []
+    for spec, run in itertools.groupby(layout):
+        count = len(list(run))
+        if count == 1:
+            parts.append(str(spec))
+        elif spec.kind is GroupKind.COLOUR:
+            parts.append(f"{count} x {spec}")
+        else:
+            parts.append(f"{count} {spec.kind.value}s of {spec.size}")
+    return " + ".join(parts)
+
+
 @dataclass(frozen=True)
 class Phase:
     """What must be laid down; ``layouts`` holds alternatives (Super Wild's phase 7)."""
@@ -91,6 +106,11 @@ class Phase:
     @property
     def min_cards(self) -> int:
         return min(sum(spec.size for spec in layout) for layout in self.layouts)
+
+    @property
+    def notation(self) -> str:
+        """The phase as typed (``parse_phase`` reads it back): '2 sets of 3 or 3 sets of 2'."""
+        return " or ".join(layout_notation(layout) for layout in self.layouts)
 
     def __str__(self) -> str:
         """The phase in words, in the current language (alternatives joined by OR)."""
@@ -111,12 +131,15 @@ _GROUP_SIZE_ERRORS = {
     GroupKind.RUN: N_("a run must hold %(low)s to %(high)s cards, not %(size)s"),
     GroupKind.COLOUR: N_("a colour group must hold %(low)s to %(high)s cards, not %(size)s"),
 }
+# The count in front ('2 sets of 3', '3 x 6 of one colour') never runs into the size:
+# '12 of one colour' is one group of 12, not 1 group of 2. Numbers have at most 3
+# digits (every limit is below 100), so a 5,000-digit one is simply unreadable.
 _PART = re.compile(
-    r"^(?:(\d+)\s*(?:x\s*)?)?(?:"
-    r"(?P<set>sets?)\s+of\s+(?P<set_n>\d+)"
-    r"|(?P<run>runs?)\s+of\s+(?P<run_n>\d+)"
-    r"|(?P<col_n>\d+)\s+(?:cards?\s+)?of\s+(?:one|1|a|the\s+same)\s+colou?r"
-    r"|(?:colou?rs?|colou?r\s+groups?)\s+of\s+(?P<col_m>\d+)"
+    r"^(?:(\d{1,3})(?!\d)\s*(?:x\s*)?)?(?:"
+    r"(?P<set>sets?)\s+of\s+(?P<set_n>\d{1,3})"
+    r"|(?P<run>runs?)\s+of\s+(?P<run_n>\d{1,3})"
+    r"|(?P<col_n>\d{1,3})\s+(?:cards?\s+)?of\s+(?:one|1|a|the\s+same)\s+colou?r"
+    r"|(?:colou?rs?|colou?r\s+groups?)\s+of\s+(?P<col_m>\d{1,3})"
     r")$"
 )
 
@@ -208,18 +231,57 @@ class Progression(Enum):
     MIXED_UP = "mixed-up"  # each player has their own order of the phases
 
 
+HOUSE_RULE = "house rule"  # the translators' context of an option's name
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value a house rule can take, in words (marked with N_, translated where shown)."""
+
+    value: str
+    label_text: str  # on the new-game form: 'Phase 10 + 10 (twenty phases)'
+    said_text: str = ""  # in a game's rules line: 'Phase 10 + 10: twenty phases'
+
+    @property
+    def label(self) -> str:
+        return _(self.label_text)
+
+
 @dataclass(frozen=True)
 class Option:
-    """A house rule: its key and values stay as typed; ``help`` speaks the current language."""
+    """A house rule: its key and values stay as typed; its words speak the current language.
+
+    The rules line says each changed option in its choice's ``said_text``; options
+    whose line depends on the game (the phase list's length, a count, the suits)
+    are said by ``rules.house_rules``.
+    """
 
     key: str
+    name_text: str  # on the new-game form: 'Wild points' (context HOUSE_RULE)
     help_text: str  # English, marked for translation
-    choices: tuple[str, ...] | None  # None: free text checked by make_rules
+    menu: tuple[Choice, ...] | None  # None: free text checked by make_rules
     default: str
+
+    @property
+    def name(self) -> str:
+        return pgettext(HOUSE_RULE, self.name_text)
 
     @property
     def help(self) -> str:
         return _(self.help_text)
+
+    @property
+    def choices(self) -> tuple[str, ...] | None:
+        """The values it takes, as typed in a game file or on the command line."""
+        return None if self.menu is None else tuple(choice.value for choice in self.menu)
+
+    def choice(self, value: str) -> Choice | None:
+        return next((choice for choice in self.menu or () if choice.value == value), None)
+
+
+def _yes_no(yes: str = "", no: str = "") -> tuple[Choice, ...]:
+    """'No' and 'Yes' on the form; ``yes`` and ``no`` in the rules line."""
+    return (Choice("no", N_("No"), no), Choice("yes", N_("Yes"), yes))
 
 
 OPTIONS: dict[str, Option] = {
@@ -227,12 +289,22 @@ OPTIONS: dict[str, Option] = {
     for o in (
         Option(
             "phases",
+            NP_("house rule", "Phases"),
             N_("Which phase list: the official ten, Phase 10 + 10 (twenty), or your own list."),
-            ("official", "plus10", "custom"),
+            (
+                Choice("official", N_("The official ten"), N_("The official ten phases")),
+                Choice(
+                    "plus10",
+                    N_("Phase 10 + 10 (twenty phases)"),
+                    N_("Phase 10 + 10: twenty phases"),
+                ),
+                Choice("custom", N_("My own list (below)")),
+            ),
             "official",
         ),
         Option(
             "custom_phases",
+            NP_("house rule", "Custom phases"),
             N_(
                 "Your own phases, one per line or separated by ';', e.g. "
                 "'2 sets of 3; run of 7; 7 of one colour'."
@@ -242,99 +314,187 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "progression",
+            NP_("house rule", "Progression"),
             N_(
                 "Standard: make your phase to move on. Ten hands: everyone "
                 "moves on each hand. Masters: pick any phase you have not made. Mixed-up: "
                 "each player gets a shuffled order."
             ),
-            tuple(p.value for p in Progression),
+            (
+                Choice(Progression.STANDARD.value, N_("Make your phase to move on")),
+                Choice(Progression.TEN_HANDS.value, N_("Ten hands: everyone moves on each hand")),
+                Choice(Progression.MASTERS.value, N_("Masters: pick any phase not yet made")),
+                Choice(Progression.MIXED_UP.value, N_("Mixed-up: a shuffled order each")),
+            ),
             "standard",
         ),
-        Option("even", N_("Play only the even phases (2, 4, 6, 8, 10)."), ("no", "yes"), "no"),
+        Option(
+            "even",
+            NP_("house rule", "Even"),
+            N_("Play only the even phases (2, 4, 6, 8, 10)."),
+            _yes_no(N_("Even phases only"), N_("Every phase, not only even ones")),
+            "no",
+        ),
         Option(
             "first",
+            NP_("house rule", "First"),
             N_("The game ends once someone has made this many phases (blank or 0: all of them)."),
             None,
             "0",
         ),
         Option(
             "phase10",
+            NP_("house rule", "Phase10"),
             N_(
                 "Phase 10 as set of 5 + set of 3 (official) "
                 "or set of 4 + set of 3 (older printings)."
             ),
-            ("official", "set4+set3"),
+            (
+                Choice(
+                    "official", N_("Set of 5 + set of 3"), N_("Phase 10 is 1 set of 5 + 1 set of 3")
+                ),
+                Choice(
+                    "set4+set3",
+                    N_("Set of 4 + set of 3 (older boxes)"),
+                    N_("Phase 10 is 1 set of 4 + 1 set of 3"),
+                ),
+            ),
             "official",
         ),
         Option(
             "super_wild",
+            NP_("house rule", "Super wild"),
             N_(
                 "Super Wild: one Wild counts as two (50 points), one Skip skips "
                 "everyone (25 points), phase 7 has three forms, a Skip may be blue in phase 8."
             ),
-            ("no", "yes"),
+            _yes_no(N_("Super Wild and Super Skip in play"), N_("No Super Wild or Super Skip")),
             "no",
         ),
         Option(
             "super_skip_blue",
+            NP_("house rule", "Super skip blue"),
             N_("Super Wild: the Super Skip may count as a blue card too, like the other Skips."),
-            ("no", "yes"),
+            _yes_no(
+                N_("The Super Skip may count as a blue card"), N_("The Super Skip is never blue")
+            ),
             "no",
         ),
         Option(
             "blue_skip_natural",
+            NP_("house rule", "Blue skip natural"),
             N_("Super Wild: a Skip counted as blue may be its group's natural card."),
-            ("no", "yes"),
+            _yes_no(
+                N_("A Skip counted as blue may be its group's natural card"),
+                N_("A Skip counted as blue is never a group's natural card"),
+            ),
             "no",
         ),
-        Option("wild_points", N_("Points for a Wild left in hand."), ("25", "20"), "25"),
+        Option(
+            "wild_points",
+            NP_("house rule", "Wild points"),
+            N_("Points for a Wild left in hand."),
+            (Choice("25", N_("25 points")), Choice("20", N_("20 points"))),
+            "25",
+        ),
         Option(
             "natural",
+            NP_("house rule", "Natural"),
             N_("Each group needs a natural (non-Wild) card, or only one per phase."),
-            ("group", "phase"),
+            (
+                Choice("group", N_("In every group"), N_("Every group needs a natural card")),
+                Choice("phase", N_("Once per phase"), N_("One natural card per phase is enough")),
+            ),
             "group",
         ),
         Option(
             "going_out",
+            NP_("house rule", "Going out"),
             N_(
                 "Going out: hitting your last card counts (official), or you "
                 "must discard last; a player left with no discard is a floater."
             ),
-            ("hit", "discard"),
+            (
+                Choice(
+                    "hit",
+                    N_("Hitting your last card goes out"),
+                    N_("Hitting your last card also goes out"),
+                ),
+                Choice(
+                    "discard",
+                    N_("You must discard last (floaters)"),
+                    N_("You must discard to go out (no discard: floater, 0 points)"),
+                ),
+            ),
             "hit",
         ),
         Option(
             "skip_out",
+            NP_("house rule", "Skip out"),
             N_("Going out on a Skip is allowed, or the player must draw another card."),
-            ("allowed", "draw"),
+            (
+                Choice("allowed", N_("Allowed"), N_("You may go out by discarding a Skip")),
+                Choice(
+                    "draw",
+                    N_("Not allowed: draw another card"),
+                    N_("No going out on a Skip: draw another card"),
+                ),
+            ),
             "allowed",
         ),
         Option(
             "winner",
+            NP_("house rule", "Winner"),
             N_(
                 "Who wins: the player who completes the last phase (fewest points "
                 "if several), or simply the lowest total once someone finishes."
             ),
-            ("last-phase", "lowest"),
+            (
+                Choice(
+                    "last-phase",
+                    N_("Whoever completes the last phase"),
+                    N_("Completing the last phase wins (fewest points if several)"),
+                ),
+                Choice(
+                    "lowest",
+                    N_("Lowest total once someone finishes"),
+                    N_("Lowest total wins once someone finishes"),
+                ),
+            ),
             "last-phase",
         ),
         Option(
             "tiebreak",
+            NP_("house rule", "Tiebreak"),
             N_(
                 "A tie is replayed on the last phase, "
                 "or on the last phase each tied player attempted."
             ),
-            ("last-phase", "own-phase"),
+            (
+                Choice("last-phase", N_("Replay the last phase"), N_("Ties replay the last phase")),
+                Choice(
+                    "own-phase",
+                    N_("Each replays their own last phase"),
+                    N_("Ties replay the last phase each tied player tried"),
+                ),
+            ),
             "last-phase",
         ),
         Option(
             "totals",
+            NP_("house rule", "Totals"),
             N_("Impossible hand totals are refused (strict) or only warned about."),
-            ("strict", "warn"),
+            (
+                Choice("strict", N_("Refuse impossible totals"), N_("Impossible totals refused")),
+                Choice(
+                    "warn", N_("Only warn about them"), N_("Impossible totals only warned about")
+                ),
+            ),
             "strict",
         ),
         Option(
             "suits",
+            NP_("house rule", "Suits"),
             N_("Regular decks: which suit stands for which colour (H=R,D=Y,C=G,S=B)."),
             None,
             format_suit_colours(DEFAULT_SUIT_COLOURS),

@@ -77,6 +77,12 @@ def cite(message: str, rule: Rule) -> Reason:
     return Reason(message, rule)
 
 
+def pinned(message: str | Reason, player: str | None, field: str, warning: bool = False) -> Reason:
+    """A reason about one player's entry in ``field`` (a plain message cites no rule)."""
+    reason = message if isinstance(message, Reason) else Reason(message)
+    return replace(reason, player=player, field=field, warning=warning)
+
+
 # --- the rules, as the rules page numbers them ----------------------------------
 
 DECK = Rule(1, N_("the deck"), "deck")

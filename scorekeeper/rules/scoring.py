@@ -23,12 +23,14 @@ but that Super Wild is on the table, not in their hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..i18n import N_, _, join, ngettext
 from . import reasons as rule
+from . import words
 from .cards import COPIES_PER_NUMBER_AND_COLOUR, DECK_SKIPS, DECK_WILDS, Card, Colour, Kind
 from .phases import Rules
 from .reasons import Reason, cite
@@ -39,15 +41,11 @@ HIGH_POINTS = 10  # a card 10-12
 SKIP_POINTS = 15
 SUPER_WILD_POINTS = 50
 SUPER_SKIP_POINTS = 25
+MADE_BELOW = HAND_SIZE * LOW_POINTS  # ten cards are worth at least this: less means laid down
 
-# The rule behind each reason (a section of the rules page).
-RULE_POINTS = rule.CARD_POINTS
-RULE_HAND_SIZE = rule.HAND_SIZE
-RULE_LAID_DOWN = rule.CARDS_LEFT
-RULE_GOING_OUT = rule.GOING_OUT
-RULE_FLOATER = rule.FLOATERS
-RULE_DECK = rule.DECK
-RULE_SUPER_WILD = rule.SUPER_WILD
+# What a form reads at all: anything larger is a slip of the finger, not a hand.
+MOST_TYPED = 1000  # a total, or a count of cards
+MOST_OF_A_KIND = 2 * HAND_SIZE  # a count of cards of one kind
 
 
 def card_points(rules: Rules, card: Card) -> int:
@@ -71,13 +69,12 @@ def hand_points(rules: Rules, cards: Iterable[Card]) -> int:
 _WORDS = ("low", "high", "skips", "wilds", "super_wilds", "super_skips")  # CardsLeft's kinds
 
 
-_KIND_WORDS = {
-    "low": N_("card 1-9"),
-    "high": N_("card 10-12"),
-    "skips": N_("Skip"),
-    "wilds": N_("Wild"),
-    "super_wilds": N_("Super Wild"),
-    "super_skips": N_("Super Skip"),
+_NUMBER_WORDS = {"low": N_("card 1-9"), "high": N_("card 10-12")}
+_KINDS = {  # CardsLeft's other kinds, named as the cards themselves are
+    "skips": Kind.SKIP,
+    "wilds": Kind.WILD,
+    "super_wilds": Kind.SUPER_WILD,
+    "super_skips": Kind.SUPER_SKIP,
 }
 _KINDS_WORDS = {
     "low": N_("cards 1-9"),
@@ -109,17 +106,13 @@ def _count_words(count: int, kind: str) -> str:
 
 
 def _kind_word(kind: str) -> str:
-    """One card of a kind, named: 'Super Wild'."""
-    return _(_KIND_WORDS[kind])
+    """One card of a kind, named: 'card 1-9', 'Super Wild'."""
+    return _(_NUMBER_WORDS[kind]) if kind in _NUMBER_WORDS else _KINDS[kind].word
 
 
 def _kinds_word(kind: str) -> str:
     """Cards of a kind, named: 'cards 1-9', 'Wilds'."""
     return _(_KINDS_WORDS[kind])
-
-
-def _cards_word(count: int) -> str:
-    return ngettext("%(num)s card", "%(num)s cards", count)
 
 
 def _count_of(kind: str, value: object) -> int:
@@ -163,14 +156,7 @@ class CardsLeft:
         return sum(self.vector)
 
     def points(self, rules: Rules) -> int:
-        return (
-            self.low * LOW_POINTS
-            + self.high * HIGH_POINTS
-            + self.skips * SKIP_POINTS
-            + self.wilds * rules.wild_points
-            + self.super_wilds * SUPER_WILD_POINTS
-            + self.super_skips * SUPER_SKIP_POINTS
-        )
+        return sum(count * worth for count, worth in zip(self.vector, _worth(rules), strict=True))
 
     def __add__(self, other: CardsLeft) -> CardsLeft:
         return CardsLeft(*(a + b for a, b in zip(self.vector, other.vector, strict=True)))
@@ -216,6 +202,42 @@ class CardsLeft:
         return data
 
 
+def _worth(rules: Rules) -> tuple[int, ...]:
+    """Points for one card of each kind, in CardsLeft's order."""
+    return (
+        LOW_POINTS,
+        HIGH_POINTS,
+        SKIP_POINTS,
+        rules.wild_points,
+        SUPER_WILD_POINTS,
+        SUPER_SKIP_POINTS,
+    )
+
+
+class CardKind(NamedTuple):
+    """One kind of card left in hand, as a form counts them."""
+
+    key: str  # CardsLeft's field: low, high, skips, wilds, super_wilds, super_skips
+    name: str  # in the current language: '1-9', 'Wild'
+    points: int  # what one such card scores in this game
+
+
+def card_kinds(rules: Rules) -> list[CardKind]:
+    """The kinds of card a player can be left holding in this game, with their names and worth."""
+    names = {"low": "1-9", "high": "10-12"}
+    return [
+        CardKind(key, names[key] if key in names else _KINDS[key].word, worth)
+        for key, worth in zip(_WORDS, _worth(rules), strict=True)
+        if rules.super_wild or not key.startswith("super")
+    ]
+
+
+def card_worths(rules: Rules) -> dict[str, object]:
+    """What one card can be worth in this game, for a sentence: listed='5, 10, 15', most=25."""
+    worths = sorted({kind.points for kind in card_kinds(rules)})
+    return {"listed": ", ".join(str(w) for w in worths[:-1]), "most": worths[-1]}
+
+
 def deck_counts(rules: Rules) -> CardsLeft:
     """The whole deck, counted the same way (with Super Wild, one Wild and one Skip are super)."""
     numbers_per_kind = len(Colour) * COPIES_PER_NUMBER_AND_COLOUR
@@ -237,9 +259,10 @@ def deck_counts(rules: Rules) -> CardsLeft:
 class PlayerHand:
     """How one player's hand ended, as entered: what the checks need to know.
 
-    ``phase`` is the phase number the player attempted this hand; it is needed
-    when they laid it down. ``points`` or ``cards`` (or both) describe what is
-    left; the player who went out and a floater may give neither.
+    ``phase`` is the phase number the player attempted this hand; when they
+    laid it down without saying which phase (a Masters player's own phone), only
+    what holds in every phase is checked. ``points`` or ``cards`` (or both)
+    describe what is left; the player who went out and a floater may give neither.
     """
 
     points: int | None = None
@@ -366,7 +389,7 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         problems.append(
             cite(
                 _("cannot both go out and be a floater: a floater did not win the hand"),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     if hand.floater and not rules.going_out_needs_discard:
@@ -376,14 +399,14 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "cannot be a floater with these rules: hitting the last card goes out "
                     "(the option going_out=discard brings floaters in)"
                 ),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     if hand.went_out and not hand.laid_down:
         problems.append(
             cite(
                 _("went out without making their phase: going out needs the phase down"),
-                RULE_GOING_OUT,
+                rule.GOING_OUT,
             )
         )
     if hand.floater and not hand.laid_down:
@@ -393,7 +416,7 @@ def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "is a floater without making their phase: only a player whose phase is down "
                     "can hit away every card"
                 ),
-                RULE_FLOATER,
+                rule.FLOATERS,
             )
         )
     return problems
@@ -420,7 +443,7 @@ def total_problems(
     hand = PlayerHand(
         points=points, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
     )
-    return _named(player, _situation_problems(rules, hand) or _points_problems(rules, hand))
+    return player_problems(rules, hand, player)
 
 
 def _named(player: str | None, problems: list[Reason]) -> list[Reason]:
@@ -434,12 +457,12 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
         return [
             cite(
                 _("%(points)s is not possible: points are never negative", points=points),
-                RULE_POINTS,
+                rule.CARD_POINTS,
             )
         ]
     if hand.went_out:
         if points:
-            return [cite(_("went out, so scores 0, not %(points)s", points=points), RULE_GOING_OUT)]
+            return [cite(_("went out, so scores 0, not %(points)s", points=points), rule.GOING_OUT)]
         return []
     if hand.floater:
         if points:
@@ -449,22 +472,19 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                         "is a floater with no cards left, so scores 0, not %(points)s",
                         points=points,
                     ),
-                    RULE_FLOATER,
+                    rule.FLOATERS,
                 )
             ]
         return []
     if points % 5:
-        worth = [LOW_POINTS, HIGH_POINTS, SKIP_POINTS, rules.wild_points]
-        if rules.super_wild:
-            worth += [SUPER_SKIP_POINTS, SUPER_WILD_POINTS]
-        listed = ", ".join(str(w) for w in sorted(set(worth))[:-1])
         reason = _(
             "%(points)s is not a multiple of 5: every card is worth %(listed)s or %(most)s",
             points=points,
-            listed=listed,
-            most=max(worth),
+            **card_worths(rules),
         )
-        return [cite(reason, RULE_POINTS)]
+        return [cite(reason, rule.CARD_POINTS)]
+    if hand.laid_down and hand.phase is None:
+        return []  # how many cards are left depends on the phase
     limits = _limits(rules, hand)
     possible = _possible_totals(rules, hand)
     if points in possible:
@@ -491,7 +511,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 "%(size)s cards, and no %(size)s cards are worth %(points)s",
                 **values,
             )
-        return [cite(reason, RULE_HAND_SIZE)]
+        return [cite(reason, rule.HAND_SIZE)]
     most = limits.most_with_super_wild_down or limits.most
     if not possible:
         return [
@@ -503,7 +523,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     points=points,
                     phase=hand.phase,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     if points == 0:
@@ -512,8 +532,8 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             "at least 1 card is left",
             phase=hand.phase,
         )
-        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
-    values = {"points": points, "phase": hand.phase, "cards": _cards_word(most)}
+        return [cite(_floater_hint(rules, reason), rule.CARDS_LEFT)]
+    values = {"points": points, "phase": hand.phase, "cards": words.cards(most)}
     if points > max(possible):
         return [
             cite(
@@ -523,7 +543,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     most=max(possible),
                     **values,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     return [
@@ -536,7 +556,7 @@ def _points_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 most,
                 **values,
             ),
-            RULE_LAID_DOWN,
+            rule.CARDS_LEFT,
         )
     ]
 
@@ -555,7 +575,7 @@ def counts_problems(
     hand = PlayerHand(
         cards=cards, went_out=went_out, floater=floater, laid_down=laid_down, phase=phase
     )
-    return _named(player, _situation_problems(rules, hand) or _cards_problems(rules, hand))
+    return player_problems(rules, hand, player)
 
 
 def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
@@ -571,7 +591,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             problems.append(
                 cite(
                     _("there is no %(card)s in this game's deck", card=_kind_word(kind)),
-                    RULE_SUPER_WILD,
+                    rule.SUPER_WILD,
                 )
             )
         else:
@@ -582,7 +602,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                         cards=_count_words(held, kind),
                         limit=limit,
                     ),
-                    RULE_DECK,
+                    rule.DECK,
                 )
             )
     if problems:
@@ -590,11 +610,11 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
     count = cards.count
     if hand.went_out or hand.floater:
         if count and hand.went_out:
-            reason = _("went out, so holds no cards, not %(cards)s", cards=_cards_word(count))
-            return [cite(reason, RULE_GOING_OUT)]
+            reason = _("went out, so holds no cards, not %(cards)s", cards=words.cards(count))
+            return [cite(reason, rule.GOING_OUT)]
         if count:
-            reason = _("is a floater, so holds no cards, not %(cards)s", cards=_cards_word(count))
-            return [cite(reason, RULE_FLOATER)]
+            reason = _("is a floater, so holds no cards, not %(cards)s", cards=words.cards(count))
+            return [cite(reason, rule.FLOATERS)]
         return []
     if not hand.laid_down:
         if count != HAND_SIZE:
@@ -603,8 +623,10 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                 size=HAND_SIZE,
                 count=count,
             )
-            return [cite(reason, RULE_HAND_SIZE)]
+            return [cite(reason, rule.HAND_SIZE)]
         return []
+    if hand.phase is None:
+        return []  # how many cards are left depends on the phase
     limits = _limits(rules, hand)
     most = limits.most
     if limits.most_with_super_wild_down is not None and not cards.super_wilds:
@@ -617,7 +639,7 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
                     "someone who laid down phase %(phase)s went out (or floated)",
                     phase=hand.phase,
                 ),
-                RULE_LAID_DOWN,
+                rule.CARDS_LEFT,
             )
         ]
     if count == 0:
@@ -625,15 +647,15 @@ def _cards_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
             "someone who laid down phase %(phase)s and did not go out has at least 1 card left",
             phase=hand.phase,
         )
-        return [cite(_floater_hint(rules, reason), RULE_LAID_DOWN)]
+        return [cite(_floater_hint(rules, reason), rule.CARDS_LEFT)]
     if count > most:
         reason = _(
             "someone who laid down phase %(phase)s has at most %(cards)s left, not %(count)s",
             phase=hand.phase,
-            cards=_cards_word(most),
+            cards=words.cards(most),
             count=count,
         )
-        return [cite(reason, RULE_LAID_DOWN)]
+        return [cite(reason, rule.CARDS_LEFT)]
     return []
 
 
@@ -652,7 +674,7 @@ def player_problems(rules: Rules, hand: PlayerHand, player: str | None = None) -
                         worth=worth,
                         points=hand.points,
                     ),
-                    RULE_POINTS,
+                    rule.CARD_POINTS,
                 )
             ]
     elif not problems and hand.points is not None:
@@ -715,7 +737,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
         holders = [name for name, options in needs.items() if min(o[index] for o in options)]
         exact = all(hands[name].cards is not None for name in holders)
         values = {
-            "names": join_names(holders),
+            "names": join(holders),
             "cards": _count_words(least, kind),
             "limit": deck[index],
         }
@@ -728,7 +750,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
                 "together %(names)s need at least %(cards)s, but the deck has only %(limit)s",
                 **values,
             )
-        problems.append(cite(reason, RULE_DECK))
+        problems.append(cite(reason, rule.DECK))
     if problems or _fits_one_deck(deck, list(needs.values())):
         return problems
     totals = ", ".join(f"{name} {hands[name].total(rules)}" for name in needs)
@@ -739,7 +761,7 @@ def table_problems(rules: Rules, hands: Mapping[str, PlayerHand]) -> list[Reason
                 "need more Wilds, Skips and cards 10-12 than it holds",
                 totals=totals,
             ),
-            RULE_DECK,
+            rule.DECK,
         )
     ]
 
@@ -772,23 +794,17 @@ def _plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def join_names(names: Sequence[str]) -> str:
-    """'Ann', 'Ann and Bob', 'Ann, Bob and Cy'."""
-    return join(names)
-
-
 def laid_down_implied(points: int) -> str | None:
     """Why a player's total says they laid down their phase, or None when it does not.
 
     Someone who never laid down still holds all ten cards at the end of the hand,
     and ten cards are worth at least 50 points: a lower total means they laid down.
     """
-    least = HAND_SIZE * LOW_POINTS
-    if points >= least:
+    if points >= MADE_BELOW:
         return None
     return _(
         "under %(least)s points means they laid it down (otherwise they would hold "
         "%(size)s cards, worth at least %(least)s)",
-        least=least,
+        least=MADE_BELOW,
         size=HAND_SIZE,
     )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TypeVar
 
 from ..i18n import N_, _
@@ -39,7 +40,7 @@ from .cards import (
     impossible,
     number_card,
 )
-from .phases import GroupKind, GroupSpec, Layout, Rules
+from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
 
 COLOURS = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
@@ -101,13 +102,57 @@ def solve(rules: Rules, phase_number: int, hand: Sequence[Card]) -> Solution:
     if problems:
         raise CardError("; ".join(problems))
     pool = _Pool.of(hand, rules)
+    return _build(pool, _best_plan(pool, phase, rules), rules.natural_per_phase)
+
+
+def _best_plan(pool: _Pool, phase: Phase, rules: Rules) -> _Plan:
+    """The best plan over the phase's layouts, for cards already known to exist together."""
     best: _Plan | None = None
     for layout in phase.layouts:
         plan = _Search(pool, layout, rules.natural_per_phase).run(best.key if best else None)
         if plan is not None and (best is None or plan.key < best.key):
             best = plan
     assert best is not None  # any layout can be completed with enough cards
-    return _build(pool, best, rules.natural_per_phase)
+    return best
+
+
+def held_phases(rules: Rules, phases: Sequence[Phase], cards: Sequence[Card]) -> list[bool]:
+    """For each phase, whether ``cards`` hold it (any number of cards, known to exist together).
+
+    For estimates over many deals (``rules.rating``): no hand-size limit and no
+    check of the cards; the cards are counted once for every phase, and each
+    search stops as soon as it finds that nothing is missing.
+    """
+    pool = _Pool.of(tuple(cards), rules)
+    per_phase = rules.natural_per_phase
+    return [any(_holds(pool, layout, per_phase) for layout in phase.layouts) for phase in phases]
+
+
+_NOTHING_MISSING = (1, 0)  # a bound only a plan with no card missing beats
+
+
+def _holds(pool: _Pool, layout: Layout, per_phase: bool) -> bool:
+    """Whether the pool makes this layout; one group of plain cards is read off the counts."""
+    if len(layout) == 1 and not pool.super_wilds and not pool.blue_skips:
+        return _holds_one(pool, layout[0])
+    return _Search(pool, layout, per_phase).run(_NOTHING_MISSING) is not None
+
+
+def _holds_one(pool: _Pool, spec: GroupSpec) -> bool:
+    """One group, no Super Wild and no Skip standing as blue: some number (set), colour
+    (colour group) or window of numbers within 1-12 (run) has a natural card and, with
+    the Wilds, enough cards. The solver finds the same (tests/test_solve.py)."""
+    wilds, need = len(pool.wilds), spec.size
+    if spec.kind is GroupKind.SET:
+        return any(count and count + wilds >= need for count in pool.count)
+    if spec.kind is GroupKind.COLOUR:
+        return any(total and total + wilds >= need for total in pool.colour_totals)
+    present = [0] + [1 if pool.count[n] else 0 for n in _NUMBERS]
+    for low in range(1, 14 - need):
+        held = sum(present[low : low + need])
+        if held and held + wilds >= need:
+            return True
+    return False
 
 
 # --- the hand as counts --------------------------------------------------------
@@ -146,6 +191,11 @@ class _Pool:
             blue_skips=[c for c in hand if c.kind in rules.blue_skip_kinds()],
             skip_natural=rules.blue_skip_natural,
         )
+
+    @cached_property
+    def colour_totals(self) -> list[int]:
+        """Naturals of each colour (counted once for every phase a pool is asked about)."""
+        return [sum(self.cells[n][c] for n in _NUMBERS) for c in range(4)]
 
     def anchors(self, card: Card) -> bool:
         """May this card be its group's natural card?"""
@@ -274,7 +324,7 @@ class _Search:
     def __init__(self, pool: _Pool, layout: Layout, natural_per_phase: bool) -> None:
         self.pool, self.layout, self.natural_per_phase = pool, layout, natural_per_phase
         self.wilds = len(pool.wilds)
-        self.colour_totals = [sum(pool.cells[n][c] for n in _NUMBERS) for c in range(4)]
+        self.colour_totals = pool.colour_totals
         self.best_key: tuple[int, int] | None = None
         self.best: tuple[tuple[_Group, _Option], ...] | None = None
 
@@ -805,22 +855,40 @@ def closer_cards(rules: Rules, phase_number: int, hand: Sequence[Card]) -> tuple
     When one card is missing these are every way to finish the phase. One card of
     each number and colour stands for both copies; a card the deck has no more of
     (the hand already holds every copy) is left out. ``()`` when the hand makes it.
+
+    A hand of 11 has just drawn: it discards one card before it draws again, so a
+    card counts when, with the best discard, it leaves one fewer missing.
     """
     hand = tuple(hand)
     missing = solve(rules, phase_number, hand).missing
     if not missing:
         return ()
+    phase = rules.playable(phase_number)
+    keeps = _kept_hands(phase, hand)
     candidates = [number_card(c, n) for n in _NUMBERS for c in COLOURS] + [WILD, SKIP]
     if rules.super_wild:
         candidates += [SUPER_WILD, SUPER_SKIP]
     found = []
     for card in candidates:
-        try:
-            if solve(rules, phase_number, (*hand, card)).missing < missing:
-                found.append(card)
-        except CardError:  # no copy of it is left to draw
-            continue
+        if impossible((*hand, card), super_wild=rules.super_wild):
+            continue  # no copy of it is left to draw
+        pools = (_Pool.of((*kept, card), rules) for kept in keeps)
+        if any(_best_plan(pool, phase, rules).key[0] < missing for pool in pools):
+            found.append(card)
     return tuple(found)
+
+
+def _kept_hands(phase: Phase, hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """What the hand may keep before a card is drawn into it.
+
+    Below 11 cards, all of it. At 11, one card goes: when every layout of the phase
+    fits in a hand, the plan for the 12 cards leaves one unused to discard, so the
+    12 are searched as one; otherwise each different discard is tried.
+    """
+    if len(hand) < MAX_HAND or all(sum(s.size for s in lay) <= MAX_HAND for lay in phase.layouts):
+        return [hand]
+    discards = {card: i for i, card in enumerate(hand)}.values()
+    return [hand[:i] + hand[i + 1 :] for i in discards]
 
 
 def describe_cards(cards: Sequence[Card]) -> tuple[str, ...]:

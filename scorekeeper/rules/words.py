@@ -8,6 +8,8 @@ the checks never glue English endings onto words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..i18n import N_, _, join, ngettext
 
 # One text per size, so German can say 'Drilling' and 'Viererfolge'; translated where used.
@@ -118,6 +120,11 @@ def ordinal_group(n: int) -> str:
 def cards(n: int) -> str:
     """'1 card', '3 cards'."""
     return ngettext("%(num)s card", "%(num)s cards", n)
+
+
+def listed(numbers: Sequence[int]) -> str:
+    """'2, 4, 6': phase numbers in a list, as a reason quotes them."""
+    return ", ".join(str(n) for n in numbers)
 
 
 def numbers(items: list[int] | list[str]) -> str:

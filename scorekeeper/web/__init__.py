@@ -1,4 +1,7 @@
-"""Blueprints and the request hooks every page shares."""
+"""The web layer: one blueprint per resource, and the hooks every page shares.
+
+docs/architecture.md has the table of which module answers which URL.
+"""
 
 from __future__ import annotations
 
@@ -6,93 +9,51 @@ from flask import Flask
 
 from ..rules.ranking import final_order
 from . import (
+    access,
     api,
-    bidi,
-    check,
-    compress,
-    csrf,
-    db,
-    device,
-    edit,
+    assets,
     errors,
-    export,
     games,
-    hand_rows,
     hands,
-    history,
-    idle_polls,
-    keep,
-    keeper_pages,
+    healthz,
+    home,
     language,
-    limits,
-    openapi,
+    live,
+    phase_lists,
+    players,
     printables,
-    redact,
-    rules_page,
-    self_entry,
-    session_cookie,
-    share,
-    shared_pages,
-    static_files,
-    storage,
+    security,
     tables,
-)
-
-# Sent with every answer, unless a view sent its own.
-SECURITY_HEADERS = (
-    (
-        "Content-Security-Policy",
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    ),
-    ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),
-    ("X-Frame-Options", "DENY"),
+    tools,
+    watch,
 )
 
 
 def register(app: Flask) -> None:
-    app.session_interface = session_cookie.SessionCookies()
     language.init_app(app)  # first: every later hook and page speaks the request's language
+    access.init_app(app)
     tables.init_app(app)  # before CSRF, which reads the form
-    csrf.init_app(app)
-    bidi.init_app(app)
+    security.init_app(app)
     errors.init_app(app)
-    compress.init_app(app)
-    static_files.init_app(app)
-    redact.init_app(app)
-    device.init_app(app)
-    db.init_app(app)
-    edit.init_app(app)
-    hand_rows.init_app(app)
-    database = app.config["DATABASE"]
-    app.wsgi_app = keeper_pages.KeeperPages(app.wsgi_app, app)  # type: ignore[method-assign]
-    app.wsgi_app = shared_pages.SharedPages(app.wsgi_app, database)  # type: ignore[method-assign]
-    app.wsgi_app = idle_polls.IdlePolls(app.wsgi_app, database)  # type: ignore[method-assign]
+    assets.init_app(app)
+    games.init_app(app)
+    phase_lists.init_app(app)
+    live.htmx.init_app(app)
+    watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
-    storage.init_app(app)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(hands.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(export.bp)
-    app.register_blueprint(share.bp)
-    app.register_blueprint(keep.bp)
-    app.register_blueprint(check.bp)
-    app.register_blueprint(printables.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(openapi.bp)
-    app.register_blueprint(rules_page.bp)
-    app.register_blueprint(tables.bp)
-    app.register_blueprint(self_entry.bp)
-    limits.init_app(app)  # after the blueprints: it limits their endpoints by name
-
-    @app.after_request
-    def security_headers(response):
-        headers = response.headers
-        present = {name.lower() for name in headers.keys()}
-        for name, value in SECURITY_HEADERS:
-            if name.lower() not in present:
-                headers.add(name, value)
-        if response.mimetype == "text/html" and "cache-control" not in present:
-            headers.add("Cache-Control", "no-store")
-        return response
+    for module in (
+        home,
+        games,
+        hands,
+        watch,
+        players,
+        tables,
+        tools,
+        phase_lists,
+        api,
+        printables,
+        healthz,
+    ):
+        app.register_blueprint(module.bp)
+    security.limit_views(app)  # after the blueprints: it limits the views they marked
+    security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else

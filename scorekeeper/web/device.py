@@ -1,86 +1,202 @@
-"""What this phone or tablet remembers: the tables and games it created or opened.
+"""What this phone or tablet remembers: the games and tables it opened, and its start page.
 
 Kept in the signed session cookie, so nothing is stored about a device on the
-server and no device ever sees another's games. The newest come first; old
-ones drop off so the cookie stays small.
+server and no device ever sees another's games. The newest come first; old ones
+drop off so the cookie stays small. The cookie lasts a year and is signed afresh
+whenever a remembered game or table is opened (security.py), so a family that
+plays every few weeks keeps its links. Games are kept as one string of
+``id.key`` words (``id.`` for a watched game): reading the cookie on every
+request then costs next to nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
 
-from flask import Flask, Response, g, request, session
+from flask import session
+from markupsafe import Markup
+from sqlite_utils import Database
+
+from .. import playtime, store, tables
+from ..actions import Current, current
+from ..rules.game import Game, GameError, Standings
+from ..rules.phases import RulesError
+from .language import bdi_join
 
 KEY = "device"
 MAX_GAMES = 24
 MAX_TABLES = 12
 
 
-def _memory(data: Mapping[str, Any] | None = None) -> dict[str, list]:
-    """What the session ``data`` (this request's session by default) remembers."""
-    memory = (session if data is None else data).get(KEY)
+def _memory() -> tuple[list[tuple[str, str]], list[str]]:
+    """(games as (id, edit key or ""), table ids), newest first."""
+    memory = session.get(KEY)
     if not isinstance(memory, dict):
-        memory = {}
-    return {"g": list(memory.get("g", [])), "t": list(memory.get("t", []))}
+        return [], []
+    games, table_ids = memory.get("g", ""), memory.get("t", "")
+    if isinstance(games, list):  # cookies written before 2026-11: [[id, key], ...]
+        games = " ".join(f"{item[0]}.{item[1] or ''}" for item in games if len(item) == 2)
+    if isinstance(table_ids, list):
+        table_ids = " ".join(str(item) for item in table_ids)
+    pairs = [tuple(word.split(".", 1)) for word in str(games).split() if "." in word]
+    return [(game_id, key) for game_id, key in pairs], str(table_ids).split()
+
+
+def _keep(games: Iterable[tuple[str, str]], table_ids: Iterable[str]) -> None:
+    session[KEY] = {
+        "g": " ".join(f"{game_id}.{key}" for game_id, key in list(games)[:MAX_GAMES]),
+        "t": " ".join(list(table_ids)[:MAX_TABLES]),
+    }
+    session.permanent = True  # a year from now (security.py), renewed each time
 
 
 def games() -> list[tuple[str, str | None]]:
     """(game id, edit key or None for a watched game), newest first."""
-    return [(item[0], item[1] or None) for item in _memory()["g"] if len(item) == 2]
-
-
-def table_ids() -> list[str]:
-    return [item for item in _memory()["t"] if isinstance(item, str)]
+    return [(game_id, key or None) for game_id, key in _memory()[0]]
 
 
 def remember_game(game_id: str, edit_key: str | None) -> None:
-    memory = _memory()
-    if (games := _with_game(memory["g"], game_id, edit_key)) is not None:
-        memory["g"] = games
-        session[KEY] = memory
-
-
-def remembers_first(data: Mapping[str, Any], game_id: str, edit_key: str) -> bool:
-    """True when the session ``data`` already has this game first: opening it changes nothing."""
-    return _with_game(_memory(data)["g"], game_id, edit_key) is None
-
-
-def _with_game(games: list, game_id: str, edit_key: str | None) -> list | None:
-    """The remembered games with this one first, or None if it already is."""
-    known = dict((item[0], item[1]) for item in games if len(item) == 2)
-    edit_key = edit_key or known.get(game_id) or ""  # watching later keeps the edit key
-    entries = [[game_id, edit_key]] + [item for item in games if item[0] != game_id]
-    if entries[: len(games)] != games or len(entries) != len(games):
-        return entries[:MAX_GAMES]
-    return None
+    """Put the game first; watching it later keeps a scorekeeper's key."""
+    known, table_ids = _memory()
+    edit_key = edit_key or dict(known).get(game_id) or ""
+    _keep([(game_id, edit_key), *(pair for pair in known if pair[0] != game_id)], table_ids)
 
 
 def forget_watched(game_id: str) -> None:
     """Drop a watched game from this device; a game it keeps score of stays."""
-    memory = _memory()
-    entries = [item for item in memory["g"] if item[0] != game_id or item[1]]
-    if entries != memory["g"]:
-        memory["g"] = entries
-        session[KEY] = memory
+    known, table_ids = _memory()
+    kept = [pair for pair in known if pair[0] != game_id or pair[1]]
+    if kept != known:
+        _keep(kept, table_ids)
 
 
-def remember_table(table_id: str) -> None:
-    memory = _memory()
-    entries = [table_id] + [item for item in memory["t"] if item != table_id]
-    if entries != memory["t"]:
-        memory["t"] = entries[:MAX_TABLES]
-        session[KEY] = memory
+def remember_table(table_id: str, instead_of: str | None = None) -> None:
+    """Put the table first; ``instead_of``: its old link, renewed, which no longer opens it."""
+    known, table_ids = _memory()
+    others = (other for other in table_ids if other not in (table_id, instead_of))
+    _keep(known, [table_id, *others])
 
 
-def init_app(app: Flask) -> None:
-    @app.after_request
-    def remember_opened_game(response: Response) -> Response:
-        if response.status_code >= 400 or request.method != "GET":
-            return response
-        # Only scorekeeper pages: watch pages set no cookie, so every watcher gets one cached
-        # page; a watcher's device keeps the game through a request of its own (web/keep.py).
-        stored = g.get("stored")
-        if stored is not None:
-            remember_game(stored.id, stored.edit_key)
-        return response
+# --- the start page -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game as a list shows it: who, how far, who won, and the link to open."""
+
+    stored: store.StoredGame
+    game: Game
+    standings: Standings
+    edit_key: str | None = None  # known to this device: open the scorekeeper page
+
+    @property
+    def label(self) -> Markup:
+        """The players in seat order, each name a unit (``<bdi>``)."""
+        return bdi_join(self.game.players)
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.game.hands)
+
+    @property
+    def started(self) -> date | None:
+        """The day the game was started, for the pages' ``day`` filter (dates in the
+        reader's language); None if the stored date cannot be read."""
+        return _day(self.stored.created)
+
+    @property
+    def minutes(self) -> int | None:
+        """How long the game took (so far), its first change to its last; None when they were
+        one moment (a game imported whole)."""
+        return playtime.minutes(self.stored.created, self.stored.updated) or None
+
+    @property
+    def last_played(self) -> date | None:
+        """The day of the game's latest change: for a finished game, the day it ended."""
+        return _day(self.stored.updated)
+
+
+def _day(text: str) -> date | None:
+    try:
+        return datetime.fromisoformat(text).date()
+    except ValueError:
+        return None
+
+
+def summarise(stored: store.StoredGame, edit_key: str | None = None) -> GameSummary | None:
+    """None for a game that can no longer be read (it is skipped, never shown broken)."""
+    try:
+        found: Current = current(stored)
+    except (GameError, RulesError, store.UnreadableGame):
+        return None
+    return GameSummary(stored, found.game, found.standings, edit_key)
+
+
+def device_games(db: Database) -> list[GameSummary]:
+    """The games this device created or opened, newest first, each finished one after the
+    game its table started next (with the same rights: a watcher stays a watcher)."""
+    result: list[GameSummary] = []
+    seen: set[str] = set()
+    for game_id, key in games():
+        stored = readable(db, game_id)
+        if stored is None or stored.id in seen:
+            continue
+        if key and not store.edit_key_matches(stored, key):
+            key = None
+        summary = summarise(stored, key)
+        if summary is None:
+            continue
+        following = _next(db, summary) if summary.standings.over else None
+        if following is not None and following.stored.id not in seen:
+            result.append(following)
+            seen.add(following.stored.id)
+        result.append(summary)
+        seen.add(stored.id)
+    return result
+
+
+def _next(db: Database, summary: GameSummary) -> GameSummary | None:
+    """The game started after this one (a rematch, the table's next), if there is one."""
+    link = store.game_link(db, summary.stored.id)
+    stored = readable(db, link.next_game) if link and link.next_game else None
+    if stored is None:
+        return None
+    return summarise(stored, stored.edit_key if summary.edit_key else None)
+
+
+def readable(db: Database, game_id: str) -> store.StoredGame | None:
+    """The game's row, or None when it is gone or damaged: a list skips it (the game's own
+    page names the damage)."""
+    try:
+        return store.get_game(db, game_id)
+    except store.UnreadableGame:
+        return None
+
+
+def device_tables(db: Database) -> list[tables.Table]:
+    found = (tables.get_table(db, table_id) for table_id in _memory()[1])
+    return [table for table in found if table is not None]
+
+
+def home(db: Database) -> dict[str, object]:
+    """The start page's lists: games this device keeps score of, games it watches, tables."""
+    found = device_games(db)
+    keeping = [s for s in found if s.edit_key]
+    return {
+        "continuing": [s for s in keeping if not s.standings.over],
+        "watching": [s for s in found if not s.edit_key],
+        "finished": [s for s in keeping if s.standings.over][:6],
+        "my_tables": device_tables(db),
+    }
+
+
+def suggested_names(db: Database) -> list[str]:
+    """Names from this device's tables only: never another family's."""
+    names: dict[str, None] = {}
+    for table in device_tables(db):
+        for player in tables.roster(db, table.id):
+            if not player.retired:
+                names.setdefault(player.name)
+    return list(names)

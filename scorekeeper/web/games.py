@@ -1,94 +1,66 @@
-"""Games: start one, import one, its scorekeeper page and its share page."""
+"""Games: start one, import one, its scorekeeper page (and that page's live part), share it,
+start the rematch, end it early.
+
+Ending early is a real form behind a confirmation page that names the winner it
+will declare (read afresh when the page opens); the form carries the version the
+page showed, so a hand saved on another phone in between is a conflict, never a
+different winner than the one named. Every scoreboard says when its game started,
+how long it took, that it ended early, and for a finished game offers BG Stats.
+"""
 
 from __future__ import annotations
 
-import secrets
+from dataclasses import dataclass
+from datetime import datetime
 
-from flask import Blueprint, abort, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, abort, flash, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
-from .. import actions, notes, self_entry, tables
-from ..i18n import N_, _
+from .. import actions, bgstats, notes, playtime, self_entry, store, tables
+from ..i18n import _, isolate, pgettext
 from ..jsontext import JsonError, parse_json
-from ..printing.text import rules_line
-from ..rules.game import Problem, game_problems
+from ..rules.game import Game, Standings, game_problems
+from ..rules.house_rules import rules_line
 from ..rules.names import clean_name, lookalike_warning, lookalikes
-from ..rules.phases import OPTIONS, PROFILES, Progression, RulesError, make_rules
-from ..rules.reasons import Rule
-from . import keeper_pages, versioned
-from .chart import score_chart
-from .csrf import reading
-from .db import db, game_or_404
-from .hand_form import HandForm, card_fields
-from .links import public_url, this_computer_only
-from .listing import device_home, suggested_names
-from .numbers import whole_number
-from .qr import qr_svg
+from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
+from ..rules.ranking import final_order
+from ..rules.reasons import Reason, Rule
+from ..rules.scoring import card_kinds
+from . import device, live
+from .access import RENEWED_MEANWHILE, db, game, opened, public_url, qr_svg, this_computer_only
+from .charts import score_chart
+from .forms import HandForm, version_seen, whole_number
+from .security import creating, reading
 
 bp = Blueprint("games", __name__)
 
-__all__ = ["bp", "db", "game_or_404", "render_game", "view_context"]
-
 
 def view_context(current: actions.Current) -> dict:
-    """What every scoreboard page shows: the kept standings of the game's version."""
+    """What every scoreboard shows: the kept standings of the game's version."""
     game, stored = current.game, current.stored
-    # every page of a version shows the same chart: the scorekeeper's, the watchers', the table's
-    chart = None
-    if len(game.hands) >= 2:
-        chart = versioned.once(("chart", stored.id, stored.version), lambda: score_chart(game))
     return {
         "stored": stored,
         "game": game,
         "standings": current.standings,
-        "chart": chart,
+        "chart": score_chart(game) if len(game.hands) >= 2 else None,
         "phase_text": lambda n: str(game.rules.phase(n)),
         "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
     }
 
 
-@bp.get("/")
-def home():
-    return render_template("home.html", **device_home(db()))
+# --- starting a game ----------------------------------------------------------------------
 
 
-# Words for the house-rule choices (the option values themselves are for files and the CLI).
-CHOICE_LABELS = {
-    "phases:official": N_("The official ten"),
-    "phases:plus10": N_("Phase 10 + 10 (twenty phases)"),
-    "phases:custom": N_("My own list (below)"),
-    "progression:standard": N_("Make your phase to move on"),
-    "progression:ten-hands": N_("Ten hands: everyone moves on each hand"),
-    "progression:masters": N_("Masters: pick any phase not yet made"),
-    "progression:mixed-up": N_("Mixed-up: a shuffled order each"),
-    "phase10:official": N_("Set of 5 + set of 3"),
-    "phase10:set4+set3": N_("Set of 4 + set of 3 (older boxes)"),
-    "wild_points:25": N_("25 points"),
-    "wild_points:20": N_("20 points"),
-    "natural:group": N_("In every group"),
-    "natural:phase": N_("Once per phase"),
-    "going_out:hit": N_("Hitting your last card goes out"),
-    "going_out:discard": N_("You must discard last (floaters)"),
-    "skip_out:allowed": N_("Allowed"),
-    "skip_out:draw": N_("Not allowed: draw another card"),
-    "winner:last-phase": N_("Whoever completes the last phase"),
-    "winner:lowest": N_("Lowest total once someone finishes"),
-    "tiebreak:last-phase": N_("Replay the last phase"),
-    "tiebreak:own-phase": N_("Each replays their own last phase"),
-    "totals:strict": N_("Refuse impossible totals"),
-    "totals:warn": N_("Only warn about them"),
-    "even:no": N_("No"),
-    "even:yes": N_("Yes"),
-    "super_wild:no": N_("No"),
-    "super_wild:yes": N_("Yes"),
-}
-
-
-def _new_game_form(
-    values: dict[str, str], errors: dict[str, str], rules: dict[str, list[Rule]] | None = None
+def new_game_form(
+    values: dict[str, str],
+    errors: dict[str, str],
+    rules: dict[str, list[Rule]] | None = None,
+    **extra: object,
 ) -> str:
     """The form; every house rule starts blank, meaning "as the chosen rules say".
 
     ``rules``: for a field's error, the rules it comes from, linked beside it.
+    ``extra``: a phase list's rating and the like (phase_lists.py).
     """
     return render_template(
         "new_game.html",
@@ -97,17 +69,18 @@ def _new_game_form(
         error_rules=rules or {},
         options=OPTIONS,
         profiles=PROFILES,
-        names=suggested_names(db()),
+        names=device.suggested_names(db()),
         table=_table_from(values.get("table", "")),
-        choice_labels={key: _(label) for key, label in CHOICE_LABELS.items()},
+        **extra,
     )
 
 
 @bp.route("/new", methods=["GET", "POST"])
-def new_game():
+@creating
+def new_game() -> Response | str | tuple[str, int]:
     if reading():
         prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
-        return _new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
+        return new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
     table = _table_from(request.form.get("table", ""))
     seated = sorted(
@@ -117,8 +90,8 @@ def new_game():
         if value.strip()
     )
     players = [name for _, name in seated]
-    dealer_seat = request.form.get("dealer", "0")
-    dealer = dict(seated).get(whole_number(dealer_seat))
+    dealer_seat = whole_number(request.form.get("dealer", "0"))
+    dealer = dict(seated).get(dealer_seat) if dealer_seat is not None else None
     profile = request.form.get("profile", "official")
     options = {key: request.form[f"opt-{key}"] for key in OPTIONS if f"opt-{key}" in request.form}
     errors: dict[str, str] = {}
@@ -130,14 +103,14 @@ def new_game():
         errors["rules"] = str(error)
         rules = make_rules("official")  # still check the players against the usual rules
     cited: dict[str, list[Rule]] = {}
-    for problem in game_problems(rules, players, dealer):
+    for problem in game_problems(rules, players, dealer, new=True):
         key = _new_game_field(problem, seated)
         if key:
             errors[key] = f"{errors[key]}; {problem.message}" if key in errors else problem.message
             if problem.rule and problem.rule not in cited.setdefault(key, []):
                 cited[key].append(problem.rule)
     if errors:
-        return _new_game_form(values, errors, cited), 422
+        return new_game_form(values, errors, cited), 422
     state = {
         "rules": profile,
         "options": rules.changed_options(),
@@ -145,16 +118,11 @@ def new_game():
         "dealer": dealer,
         "hands": [],
     }
-    if rules.progression is Progression.MIXED_UP:
-        shuffle = secrets.SystemRandom().sample
-        state["orders"] = {
-            name: shuffle(list(rules.sequence), len(rules.sequence)) for name in players
-        }
-    result = actions.create(db(), state)  # the engine has the last word on what a game is
-    if isinstance(result, actions.Refused):
-        return _new_game_form(values, {"player-0": result.message}), 422
-    if table is not None:
-        tables.add_game(db(), table.id, result.current.stored.id, players)
+    table_id = table.id if table else None
+    follows = actions.next_at_table(db(), table_id) if table_id else None
+    result = actions.start_game(db(), state, table_id=table_id, follows=follows)
+    if isinstance(result, actions.Refused):  # the engine has the last word on what a game is
+        return new_game_form(values, {"player-0": result.message}), 422
     for pair in lookalikes(players):
         flash(_("Note: %(warning)s.", warning=lookalike_warning(*pair)))
     return _to_game(result)
@@ -164,7 +132,7 @@ def _table_from(table_id: str) -> tables.Table | None:
     return tables.get_table(db(), table_id) if table_id else None
 
 
-def _new_game_field(problem: Problem, seated: list[tuple[int, str]]) -> str | None:
+def _new_game_field(problem: Reason, seated: list[tuple[int, str]]) -> str | None:
     """The new-game form's field for one of the engine's problems with the players."""
     if problem.field == "dealer":
         return "dealer" if seated else None  # no names yet: the players' problem says it
@@ -185,7 +153,8 @@ def _changed(profile: str, options: dict[str, str]) -> dict[str, str]:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_game():
+@creating
+def import_game() -> Response | str | tuple[str, int]:
     if reading():
         return render_template("import.html", text="", error=None)
     upload = request.files.get("file")
@@ -197,16 +166,15 @@ def import_game():
         message = _("This file cannot be read: %(reason)s.", reason=error)
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
-    count = len(hands) if isinstance(hands, list) else 0
-    note = notes.note("import", hands=count)
-    result = actions.create(db(), data, action="import", note=note)
+    note = notes.note("import", hands=len(hands) if isinstance(hands, list) else 0)
+    result = actions.start_game(db(), data, action="import", note=note)
     if isinstance(result, actions.Refused):
         page = render_template("import.html", text=text, error=result.message, rule=result.rule)
         return page, 422
     return _to_game(result)
 
 
-def _to_game(result: actions.Saved):
+def _to_game(result: actions.Saved) -> Response:
     stored = result.current.stored
     return redirect(url_for("games.game_page", game_id=stored.id, key=stored.edit_key), 303)
 
@@ -219,18 +187,36 @@ def render_game(
     status: int = 200,
     message: str | None = None,
     message_rule: Rule | None = None,
-):
-    """The scorekeeper's page; ``message``: why a change was not made, and its rule."""
-    sent = _phone_entries()
+    template: str = "game.html",
+) -> tuple[str, int]:
+    """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
+    current = game()
+    played = current.game
+    sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
     return render_template(
-        "game.html",
+        template,
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
-        card_fields=card_fields(g.game.rules),
+        card_fields=card_kinds(played.rules),
         phone_entries=sent,
-        **view_context(g.current),
+        live_tag=live.keeper_live(g.link),
+        last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
+        next_game=live.next_game(g.link, _keeper_url) if current.standings.over else None,
+        **view_context(current),
     ), status
+
+
+def hand_in_words(played: Game, number: int) -> str:
+    """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
+    hand = played.hands[number - 1]
+    scores = hand.scores(played.rules)
+    out = pgettext("went out, in one short word", "out")
+    return ", ".join(
+        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
+        for name in played.players
+        if name == hand.went_out or name in scores
+    )
 
 
 def after_change(result: actions.Result, *, say_what: bool = False):
@@ -244,34 +230,138 @@ def after_change(result: actions.Result, *, say_what: bool = False):
     return redirect(url_for("games.game_page"), 303)
 
 
-def _phone_entries() -> dict[int, self_entry.Entry]:
-    """Points players sent from their phones for the hand being recorded."""
-    return self_entry.entries(db(), g.stored.id, g.current.standings.hand_number)
-
-
 @bp.get("/g/<game_id>/<key>")
 def game_page():
-    if "_flashes" in session or _phone_entries():  # a note, or points waiting to be saved
-        return render_game()
-    stored = g.stored
-    page = versioned.token_page(("game.html", stored.id, stored.version), lambda: render_game()[0])
-    keeper_pages.offer(page, g.current)
-    return versioned.token_response(page)
+    """The page; for its own poll (htmx), the scoreboard with the form and hands out of band."""
+    if (early := live.game_answer(live.keeper_live, _keeper_url)) is not None:
+        return early
+    if live.polled():
+        return live.fragment(*render_game(template="_keeper_live.html"), live.keeper_live(g.link))
+    current = game()
+    device.remember_game(current.stored.id, current.stored.edit_key)
+    return live.page(*render_game())
+
+
+def _keeper_url(link: store.Link) -> str:
+    return url_for("games.game_page", game_id=link.game_id, key=link.edit_key)
 
 
 @bp.get("/g/<game_id>/<key>/share")
-def game_share():
-    stored = g.stored
+def share():
+    current = game()
+    stored = current.stored
     links = {
         "edit": public_url("games.game_page", game_id=stored.id, key=stored.edit_key),
-        "view": public_url("share.view", game_id=stored.id),
+        "view": public_url("watch.view", game_id=stored.id),
     }
     return render_template(
         "share.html",
         stored=stored,
-        game=g.game,
+        game=current.game,
         links=links,
         local_address=this_computer_only(links["view"]),
         edit_qr=qr_svg(links["edit"]),
         view_qr=qr_svg(links["view"]),
     )
+
+
+@bp.post("/g/<game_id>/<key>/rematch")
+@creating
+def rematch():
+    """Same players, rules and table; the player after the last game's first dealer deals."""
+    result = actions.rematch(db(), g.link.game_id)
+    if isinstance(result, actions.Refused):
+        abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
+    return _to_game(result)
+
+
+# --- a new scorekeeper link for a leaked one -----------------------------------------
+# A new link changes who can reach a game or table, not the game: nothing is written to the
+# game's change log (docs/decisions.md says why). The old link stops working at once with
+# the same 404 as any wrong link; this device's memory takes the new one.
+
+
+@bp.post("/g/<game_id>/<key>/renew")
+def renew() -> Response:
+    """A new scorekeeper link; the one this request came with stops working."""
+    link = g.link
+    key = store.renew_edit_key(db(), link.game_id, link.edit_key)
+    if key is None:
+        abort(404, _(RENEWED_MEANWHILE))
+    device.remember_game(link.game_id, key)
+    flash(
+        _(
+            "This game has a new scorekeeper link, below. The old one no longer opens it: "
+            "send the new one to every scorekeeper. Watch links and players' links are "
+            "unchanged."
+        )
+    )
+    return redirect(url_for("games.share", game_id=link.game_id, key=key), 303)
+
+
+# --- ending a game early, and the facts under every scoreboard ----------------------------
+@bp.route("/g/<game_id>/<key>/end", methods=["GET", "POST"])
+def end_game() -> Response | tuple[str, int]:
+    """The confirmation (GET), or the game ended (POST): back to its page, saying who won."""
+    current = game()
+    if reading():
+        return _confirm(current)
+    result = actions.end_early(db(), current.stored.id, version_seen())
+    if isinstance(result, actions.Saved):
+        flash(result.summary)
+        return redirect(url_for("games.game_page"), 303)
+    if isinstance(result, actions.Refused):
+        return _confirm(current, result.message, 422)
+    if result.current is not None:
+        opened(result.current)
+    message = result.message
+    if not game().standings.over:
+        message = _(
+            "The game changed on another phone since this page was opened. "
+            "Here is who ending it now would declare the winner."
+        )
+    return _confirm(game(), message, 409)
+
+
+def _confirm(
+    current: actions.Current, message: str | None = None, status: int = 200
+) -> tuple[str, int]:
+    ending = None if current.standings.over else actions.ending_now(current)
+    refused = ending.message if isinstance(ending, actions.Refused) else None
+    standings = ending if isinstance(ending, Standings) else None
+    return render_template(
+        "end_game.html",
+        stored=current.stored,
+        game=current.game,
+        standings=current.standings,
+        ending=standings,
+        order=final_order(standings, current.game.rules) if standings else [],
+        refused=refused,
+        message=message,
+    ), status
+
+
+# --- the facts under every scoreboard ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    started: datetime  # in UTC, for the ``moment`` filter
+    minutes: int
+    took: str  # '1 h 25 min'
+    bgstats_link: str | None  # the push link, once the game is over
+
+
+def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> GameFacts:
+    """When the game started, how long it took (first to last change), its BG Stats link."""
+    minutes = playtime.minutes(stored.created, stored.updated)
+    link = None
+    if standings.over:
+        play = bgstats.play(game, standings, bgstats.facts(db(), stored))
+        link = bgstats.push_link(play)
+    return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(game_facts)
+    app.add_template_global(playtime.duration, "game_duration")

@@ -1,13 +1,14 @@
-"""Hands: record one, check it while it is typed, correct or delete one.
+"""Hands: record one, check it while it is typed, fix or delete one, undo, the history, export.
 
-Thin adapters over ``actions``: read the form, let the engine judge, and map
-its problems back onto the form's fields.
+Thin adapters over ``actions``: read the form, let the engine judge, and map its
+problems back onto the form's fields (forms.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+import csv
+import io
+import json
 
 from flask import (
     Blueprint,
@@ -22,78 +23,35 @@ from flask import (
     url_for,
 )
 
-from .. import actions
-from ..i18n import _
-from ..rules.game import Game, HandRecord, Problem, Standings, hand_problems, replay_from
-from .csrf import reading
-from .db import db
-from .edit import remember
-from .games import after_change, render_game
-from .hand_form import HandForm, card_fields, form_values, parse_hand
-from .numbers import whole_number
+from .. import actions, store
+from ..i18n import _, isolate
+from ..rules.game import Game, HandRecord, Standings
+from ..rules.gamefile import game_to_json
+from ..rules.replay import Kept, hand_problems, replay_from
+from ..rules.scoring import card_kinds
+from ..table_archive import csv_cell
+from .access import db, game, opened
+from .forms import (
+    HandForm,
+    form_number,
+    form_values,
+    parse_hand,
+    problems_into,
+    refusal_into,
+    typed_into,
+    version_seen,
+)
+from .games import after_change, hand_in_words, render_game
+from .security import reading
 
 bp = Blueprint("hands", __name__)
-
-# the engine's Problem.field -> this form's field prefix
-FORM_FIELDS = {
-    "points": "points",
-    "made": "made",
-    "attempts": "attempt",
-    "floaters": "floater",
-    "cards": "low",
-}
-NEUTRAL_POINTS = 50  # ten cards of 1-9: always possible for a player who did not lay down
-
-
-def problems_into(form: HandForm, game: Game, problems: Iterable[Problem]) -> bool:
-    """Put the engine's verdict on the form's fields; True when nothing blocks saving."""
-    seat = {name: i for i, name in enumerate(game.players)}
-    ok = True
-    for problem in problems:
-        if problem.warning:
-            form.notes.append(_("Warning: %(problem)s", problem=problem))
-            continue
-        ok = False
-        if problem.field == "went_out":
-            key = "went_out"
-        elif problem.field in FORM_FIELDS and problem.player in seat:
-            key = f"{FORM_FIELDS[problem.field]}-{seat[problem.player]}"
-        else:
-            form.general.append(str(problem))
-            _cite(form, str(problem), problem)
-            continue
-        text = str(problem)
-        form.errors[key] = f"{form.errors[key]}; {text}" if key in form.errors else text
-        _cite(form, key, problem)
-    return ok
-
-
-def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
-    """A refused save on the form: the engine's problems at their fields, or else
-    the refusal above them (a later hand that no longer fits), with its rule."""
-    if not refused.problems:
-        form.general.append(refused.message)
-        if refused.rule:
-            form.rules[refused.message] = [refused.rule]
-    problems_into(form, game, refused.problems)
-
-
-def _cite(form: HandForm, key: str, problem: Problem) -> None:
-    """Remember the rule behind a message, for its link on screen."""
-    if problem.rule and problem.rule not in form.rules.get(key, []):
-        form.rules.setdefault(key, []).append(problem.rule)
 
 
 @bp.post("/g/<game_id>/<key>/hands")
 def record():
-    current = g.current
-    text = request.form.get("hand_number", "").strip()
-    number = whole_number(text) if text else current.standings.hand_number
-    if number is None:
-        abort(
-            400,
-            _("This form does not say which hand it records. Reload the game and try again."),
-        )
+    current = game()
+    message = _("This form does not say which hand it records. Reload the game and try again.")
+    number = form_number("hand_number", current.standings.hand_number, message)
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
         typed_into(form, current.game, current.game, current.kept)
@@ -107,20 +65,31 @@ def record():
                     number=number,
                 )
             )
-        return redirect(url_for("games.game_page"), 303)
+        elif form.hand.tiebreak:
+            flash(_("The tiebreak is saved."), "saved")
+        else:
+            flash(_("Hand %(number)s saved.", number=number), "saved")
+        # the next hand starts where the thumb is: at its "Who went out?"
+        return redirect(url_for("games.game_page", _anchor="record"), 303)
     if isinstance(result, actions.Refused):
         refusal_into(form, current.game, result)
         return _refused(render_game(form, 422))
     if result.current is not None:
-        remember(result.current)
-    message = result.message
-    if number < g.current.standings.hand_number:
+        opened(result.current)
+    now = game()
+    if number < now.standings.hand_number and not now.standings.over:
+        # saved on another phone while this one typed it: keep what was typed, as the next hand
         message = _(
-            "Hand %(number)s was already entered on another phone, differently. "
-            "Here is the game as it stands now: fix that hand if it is wrong.",
+            "Hand %(number)s was saved on another phone while you typed it: %(saved)s. What "
+            "you typed is kept below as hand %(next)s: save it if that is the next hand, or "
+            "change it.",
             number=number,
+            saved=hand_in_words(now.game, number),
+            next=now.standings.hand_number,
         )
-    return _refused(render_game(message=message, status=409))
+        kept = HandForm(form.values, kept=True)
+        return _refused(render_game(kept, message=message, status=409))
+    return _refused(render_game(message=result.message, status=409))
 
 
 def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:
@@ -132,6 +101,8 @@ def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:
         response.headers["HX-Replace-Url"] = address or url_for("games.game_page")
         if status == 422:
             response.headers["HX-Reswap"] = "innerHTML show:#refused:top"
+        else:  # a conflict: its message is at the top of the page
+            response.headers["HX-Reswap"] = "innerHTML show:top"
     return response
 
 
@@ -144,77 +115,38 @@ def reopened():
 @bp.post("/g/<game_id>/<key>/hands/check")
 def check():
     """The live verdict while the next hand is typed (htmx): nothing is saved."""
-    current = g.current
+    current = game()
     return _live_check(current.game, current.standings, current.kept)
 
 
 @bp.post("/g/<game_id>/<key>/hands/<int:number>/check")
 def check_edit(number: int):
     """The live verdict while a hand is corrected (htmx): nothing is saved."""
-    _hand(number)
-    current = g.current
-    before = replace(current.game, hands=current.game.hands[: number - 1])
+    before, standings, kept = _before(number)
+    return _live_check(before, standings, kept)
+
+
+def _before(number: int) -> tuple[Game, Standings, tuple[Kept, ...]]:
+    """The game up to hand ``number`` (404 if there is no such hand), as it stood then."""
+    current = game()
+    if not 1 <= number <= len(current.game.hands):
+        abort(404, _("There is no hand %(number)s in this game.", number=number))
+    before = current.game.before(number)
     kept = current.kept[: number - 1]
-    return _live_check(before, replay_from(before, kept).standings, kept)
+    return before, replay_from(before, kept).standings, kept
 
 
 def _live_check(before: Game, standings: Standings, kept) -> str:
     """Judge the form against the game up to this hand, messages at each field."""
-    game = g.game
-    form = parse_hand(request.form, game, standings, partial=True)
-    if form.hand is not None and form.hand.went_out is not None and not _untyped(game, form.hand):
-        problems_into(form, game, hand_problems(before, form.hand, kept))
+    whole = game().game
+    form = parse_hand(request.form, whole, standings, partial=True)
+    if form.hand is not None and form.hand.went_out is not None and not _untyped(whole, form.hand):
+        problems_into(form, whole, hand_problems(before, form.hand, kept))
     else:
-        typed_into(form, game, before, kept)
+        typed_into(form, whole, before, kept)
         form.hand = None  # not the whole hand yet: no "fits the rules"
-    seats = [] if standings.tiebreak else range(len(game.players))
-    return render_template("_hand_check.html", form=form, game=game, oob_seats=seats, live=True)
-
-
-def typed_into(form: HandForm, game: Game, before: Game, kept) -> None:
-    """The engine's verdict on each total typed so far, while other fields are missing.
-
-    Players with nothing typed stand in with a neutral total (and one of them as the
-    player who went out, when nobody is picked); only the problems of the players
-    typed in correctly are shown, each at its field.
-    """
-    draft = form.draft
-    if draft is None or draft.tiebreak:
-        return
-    wrong = {key.rsplit("-", 1)[-1] for key in form.errors}
-    typed = [
-        name
-        for i, name in enumerate(game.players)
-        if (name in draft.points or name in draft.cards) and str(i) not in wrong
-    ]
-    stand_ins = [name for name in _untyped(game, draft) if name != draft.went_out]
-    if draft.went_out is not None:
-        outs = [draft.went_out]
-    elif stand_ins:
-        outs = stand_ins[:1]
-    else:  # everyone typed, nobody out: judge each total with another as the one out
-        outs = list(game.players[:2])
-    problems: list[Problem] = []
-    for k, out in enumerate(outs):
-        judged = [name for name in typed if name != out and (k == 0 or name == outs[0])]
-        points = {**draft.points, **dict.fromkeys(stand_ins, NEUTRAL_POINTS)}
-        points.pop(out, None)
-        made = draft.made if out in draft.made else (*draft.made, out)
-        guess = replace(draft, went_out=out, points=points, made=made)
-        problems += [
-            p
-            for p in hand_problems(before, guess, kept)
-            if p.player in judged and p.field in FORM_FIELDS
-        ]
-    seat = {name: i for i, name in enumerate(game.players)}
-    fresh = [  # a field read wrong keeps its own message
-        p
-        for p in problems
-        if p.player is not None
-        and p.field is not None
-        and f"{FORM_FIELDS[p.field]}-{seat[p.player]}" not in form.errors
-    ]
-    problems_into(form, game, fresh)
+    seats = [] if standings.tiebreak else range(len(whole.players))
+    return render_template("_hand_check.html", form=form, game=whole, oob_seats=seats, live=True)
 
 
 def _untyped(game: Game, hand: HandRecord) -> list[str]:
@@ -229,23 +161,16 @@ def _untyped(game: Game, hand: HandRecord) -> list[str]:
     ]
 
 
-def _hand(number: int) -> HandRecord:
-    if not 1 <= number <= len(g.game.hands):
-        abort(404, _("There is no hand %(number)s in this game.", number=number))
-    return g.game.hands[number - 1]
-
-
 @bp.route("/g/<game_id>/<key>/hands/<int:number>", methods=["GET", "POST"])
 def edit(number: int):
-    current = g.current
-    hand = _hand(number)
-    before = replace(current.game, hands=current.game.hands[: number - 1])
-    standings = replay_from(before, current.kept[: number - 1]).standings
-    if reading():
-        return _edit_form(HandForm(form_values(current.game, hand)), number, standings)
+    current = game()
+    before, standings, kept = _before(number)
+    if reading():  # the hand as recorded, read as the form reads it: inferred ticks shown so
+        values = form_values(current.game, current.game.hands[number - 1])
+        return _edit_form(parse_hand(values, current.game, standings), number, standings)
     form = parse_hand(request.form, current.game, standings)
     if form.hand is None:
-        typed_into(form, current.game, before, current.kept[: number - 1])
+        typed_into(form, current.game, before, kept)
         return _refused((_edit_form(form, number, standings), 422), request.path)
     result = actions.correct(db(), current.stored.id, version_seen(), number, form.hand)
     if isinstance(result, actions.Refused):
@@ -257,36 +182,90 @@ def edit(number: int):
 
 
 def _edit_form(form: HandForm, number: int, standings: Standings) -> str:
-    game = g.game
+    current = game()
     return render_template(
         "edit_hand.html",
         form=form,
         number=number,
-        game=game,
+        game=current.game,
+        stored=current.stored,
         standings=standings,
-        card_fields=card_fields(game.rules),
-        phase_text=lambda n: str(game.rules.phase(n)),
+        card_fields=card_kinds(current.game.rules),
+        phase_text=lambda n: str(current.game.rules.phase(n)),
     )
 
 
 @bp.post("/g/<game_id>/<key>/hands/<int:number>/delete")
 def delete(number: int):
-    _hand(number)
-    return after_change(actions.delete(db(), g.stored.id, version_seen(), number))
+    _before(number)
+    return after_change(actions.delete(db(), g.link.game_id, version_seen(), number))
 
 
-def version_seen() -> int:
-    """The game version the phone's page showed; saving against a stale one is a conflict."""
-    text = request.form.get("version", "").strip()
-    if not text:
-        return g.stored.version
-    version = whole_number(text)
-    if version is None:
-        abort(
-            400,
-            _(
-                "This form does not say which version of the game it changes. Reload the "
-                "game and try again."
-            ),
+# --- undo and the history -------------------------------------------------------------
+
+
+@bp.post("/g/<game_id>/<key>/undo")
+def undo():
+    return after_change(actions.undo(db(), g.link.game_id, version_seen()), say_what=True)
+
+
+@bp.get("/g/<game_id>/<key>/history")
+def history():
+    current = game()
+    changes = store.changes(db(), current.stored.id)
+    return render_template(
+        "history.html", stored=current.stored, game=current.game, history=changes
+    )
+
+
+@bp.post("/g/<game_id>/<key>/history/<int:version>/restore")
+def restore(version: int):
+    if store.get_change(db(), g.link.game_id, version) is None:
+        abort(404, _("There is no change %(version)s in this game's history.", version=version))
+    return after_change(actions.restore(db(), g.link.game_id, version_seen(), version))
+
+
+# --- export ---------------------------------------------------------------------------
+
+
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    return Response(
+        body,
+        mimetype=mimetype,
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "no-store",  # the scorekeeper's own: never kept by a cache
+        },
+    )
+
+
+@bp.get("/g/<game_id>/<key>/export.json")
+def export_json():
+    data = json.dumps(game_to_json(game().game), indent=2)
+    return _download(data, "application/json", "phase10-game.json")
+
+
+@bp.get("/g/<game_id>/<key>/export.csv")
+def export_csv():
+    """A row per hand; a player who sat out a tiebreak has no points in it, not 0.
+
+    Who made their phase is a list in one cell: each name is isolated, so two
+    right-to-left names keep their order, and a name with a space stays one name.
+    """
+    current = game()
+    played, standings = current.game, current.standings
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["hand", *map(csv_cell, played.players), "went out", "made phase"])
+    for number, hand in enumerate(played.hands, start=1):
+        scores = hand.scores(played.rules)
+        writer.writerow(
+            [
+                "tiebreak" if hand.tiebreak else number,
+                *(scores.get(n, "") for n in played.players),
+                csv_cell(hand.went_out or ""),
+                ", ".join(isolate(csv_cell(name)) for name in hand.made),
+            ]
         )
-    return version
+    writer.writerow(["total", *(p.score for p in standings.players), "", ""])
+    return _download(out.getvalue(), "text/csv", "phase10-game.csv")

@@ -4,13 +4,15 @@ The browser's Accept-Language decides, unless someone picked a language with
 the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
 the engine alike, is translated through scorekeeper/i18n.py from the same
-catalogues (docs/decisions.md says why).
+catalogues (docs/decisions.md says why). Names in pages are isolated with <bdi>,
+so a right-to-left name cannot reorder the text around it; where markup cannot go
+(a page's <title>, an SVG label, an attribute), ``isolate`` wraps the name in
+Unicode's isolate marks instead.
 """
 
 from __future__ import annotations
 
-import gettext
-import re
+from collections.abc import Iterable
 from datetime import date
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -24,7 +26,7 @@ from flask_babel import (
     format_decimal,
     get_locale,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -45,8 +47,11 @@ def choice(cookie: str | None, accepted: str | None) -> str:
     """The language for this cookie and Accept-Language header (each pair is read once)."""
     if chosen := i18n.supported(cookie):
         return chosen
-    found = parse_accept_header(accepted, LanguageAccept).best_match(i18n.LANGUAGES)
-    return found or i18n.DEFAULT
+    # Best first; "fr-FR" is French even when a bare "en" comes after it.
+    for wanted, quality in parse_accept_header(accepted, LanguageAccept):
+        if quality > 0 and (found := i18n.supported(wanted)):
+            return found
+    return i18n.DEFAULT
 
 
 _LOCALES = {code: Locale.parse(code) for code in i18n.LANGUAGES}
@@ -64,7 +69,9 @@ def switch(code: str):
     if language is None or language != code:
         abort(404)
     response = redirect(_same_site(request.args.get("next", "")), 303)
-    response.set_cookie(COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax")
+    response.set_cookie(
+        COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax", secure=request.is_secure
+    )
     return response
 
 
@@ -76,35 +83,6 @@ def _same_site(target: str) -> str:
     return target
 
 
-class Pseudo(gettext.NullTranslations):
-    """English dressed up as ⟦Éñgłîšħ⟧, to find any text on a page that is not in a catalogue.
-
-    Placeholders (%(name)s) and HTML tags are kept as they are.
-    """
-
-    LOOKS = str.maketrans("aceinosuyACEINOSUY", "àçéîñöšûýÀÇÉÎÑÖŠÛÝ")
-    KEEP = re.compile(r"(%\(\w+\)[sd]|%%|<[^>]*>|&\w+;)")
-
-    def gettext(self, message: str) -> str:
-        return self.dress(message)
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.dress(msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return self.dress(message)
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return self.dress(msgid1 if n == 1 else msgid2)
-
-    def dress(self, message: str) -> str:
-        pieces = self.KEEP.split(message)
-        dressed = "".join(
-            piece if i % 2 else piece.translate(self.LOOKS) for i, piece in enumerate(pieces)
-        )
-        return f"⟦{dressed}⟧"
-
-
 def day_of(day: date | None) -> Markup:
     """A day as the reader's language writes it, marked up as a <time>."""
     if day is None:
@@ -112,10 +90,18 @@ def day_of(day: date | None) -> Markup:
     return Markup('<time datetime="%s">%s</time>') % (day.isoformat(), format_date(day))
 
 
+def bdi(name: object) -> Markup:
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def bdi_join(names: Iterable[object], separator: str = ", ") -> Markup:
+    return escape(separator).join(bdi(name) for name in names)
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
     Babel(app, locale_selector=_locale)
-    pseudo = Pseudo()
+    pseudo = i18n.Pseudo()
 
     # The first hook of a request (URL values are read before any before_request), so a
     # game that is not found while its URL is read gets its 404 in the reader's language.
@@ -145,6 +131,9 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.jinja_env.filters.update(
+        bdi=bdi,
+        bdi_join=bdi_join,
+        isolate=i18n.isolate,
         decimal=format_decimal,
         day=format_date,
         moment=lambda when: format_datetime(when, "short"),

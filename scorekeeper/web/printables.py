@@ -7,8 +7,12 @@ app (the two-deck guide's QR code and printed link) carries the address
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, render_template, request
+import hashlib
+from collections.abc import Callable
 
+from flask import Blueprint, Response, abort, g, render_template, request
+
+from .. import i18n
 from ..i18n import N_, _
 from ..printing import (
     PAGE_SIZES,
@@ -20,9 +24,7 @@ from ..printing import (
 )
 from ..printing.layout import LayoutError
 from ..printing.sheets import MAX_LARGE_PLAYERS
-from . import versioned
-from .db import game_or_404
-from .links import public_url
+from .access import game, public_url
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -40,15 +42,22 @@ TITLES = {
 }
 
 
-def _pdf(data: bytes, filename: str) -> Response:
-    return Response(
-        data,
-        mimetype="application/pdf",
-        headers={
-            "Content-Disposition": f'inline; filename="{filename}"',
-            "Cache-Control": "no-cache",
-        },
-    )
+def _pdf(build: Callable[[], bytes], filename: str, tag: str) -> Response:
+    """The PDF, or 304 when the phone has this very one (``tag``: what it depends on)."""
+    headers = {
+        "Content-Disposition": f'inline; filename="{filename}"',
+        "Cache-Control": "no-cache",
+        "ETag": tag,
+        "Vary": "Accept-Language, Cookie",
+    }
+    if request.headers.get("If-None-Match") == tag:
+        return Response(status=304, headers=headers)
+    return Response(build(), mimetype="application/pdf", headers=headers)
+
+
+def _tag(*parts: object) -> str:
+    digest = hashlib.sha256(repr((i18n.language(), *parts)).encode()).hexdigest()[:16]
+    return f'"{digest}"'
 
 
 def _size() -> str:
@@ -70,27 +79,25 @@ def standard(name: str):
     filename = f"{name}.pdf"
     if filename not in STANDARD:
         abort(404, _("There is no printable with that name."))
-    app_url = public_url("games.home")
-    data = versioned.once(
-        ("printable", filename, app_url), lambda: dict(standard_set(app_url))[filename]()
-    )
-    return _pdf(data, filename)
+    app_url = public_url("home.home")
+    return _pdf(dict(standard_set(app_url))[filename], filename, _tag(filename, app_url))
 
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")
-def for_game(game_id: str, kind: str):
-    """A game's own score sheet (its record so far, QR to the view link), cards or guide.
+def for_game(kind: str):
+    """A game's own score sheet (its record so far, QR to the view link and its short code
+    to type), cards or guide.
 
-    Built from the kept standings (nothing replayed), once per version of the game:
-    printing the same sheet again, or from another phone, sends the kept PDF.
+    Built from the kept standings (nothing replayed); a phone that printed this very
+    version already gets a 304.
     """
-    current = game_or_404(game_id)
-    stored, game = current.stored, current.game
+    current = game()
+    stored, played = current.stored, current.game
     size = _size()
-    view_url = public_url("share.view", game_id=stored.id)
+    view_url = public_url("watch.view", game_id=stored.id)
     if kind in ("score-sheet", "score-sheet-large"):
         large = kind == "score-sheet-large"
-        if large and len(game.players) > MAX_LARGE_PLAYERS:
+        if large and len(played.players) > MAX_LARGE_PLAYERS:
             abort(
                 400,
                 _("Large print has room for %(count)s players at most.", count=MAX_LARGE_PLAYERS),
@@ -98,20 +105,25 @@ def for_game(game_id: str, kind: str):
 
         def build() -> bytes:
             return game_sheet(
-                game, view_url=view_url, pagesize=size, large=large, kept=current.kept
+                played,
+                view_url=view_url,
+                code=stored.code,
+                pagesize=size,
+                large=large,
+                kept=current.kept,
             )
     elif kind == "phase-cards":
 
         def build() -> bytes:
-            return reference_cards(game.rules, pagesize=size, copies=len(game.players))
+            return reference_cards(played.rules, pagesize=size, copies=len(played.players))
     elif kind == "two-deck-guide":
 
         def build() -> bytes:
-            return deck_guide(game.rules, pagesize=size, view_url=view_url)
+            return deck_guide(played.rules, pagesize=size, view_url=view_url, code=stored.code)
     else:
         abort(404, _("There is no printable with that name."))
-    data = versioned.once(("print", stored.id, current.version, kind, size, view_url), build)
-    return _pdf(data, f"phase10-{kind}-{size}.pdf")
+    filename = f"phase10-{kind}-{size}.pdf"
+    return _pdf(build, filename, _tag(stored.id, g.link.version, kind, size, view_url))
 
 
 @bp.errorhandler(LayoutError)

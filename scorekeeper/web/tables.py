@@ -1,9 +1,8 @@
-"""A table's page: its games, its roster, a new game or a rematch, moving games in."""
+"""A table's page: its games, roster, statistics and backup; a new game; moving games in."""
 
 from __future__ import annotations
 
 import re
-import secrets
 from urllib.parse import urlencode
 
 from flask import (
@@ -18,49 +17,20 @@ from flask import (
     request,
     url_for,
 )
+from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import actions, notes, store, table_archive, tables
-from ..i18n import N_, _, ngettext
-from ..rules.game import MAX_NAME, game_to_json, load_game
-from ..rules.phases import Progression
+from .. import actions, stats, store, table_archive, tables
+from ..i18n import _, ngettext
+from ..rules.names import MAX_NAME, NameRefused
 from ..stats import PlayedGame
-from ..stats import table_stats as table_stats_of
-from . import device, stats_charts
-from .csrf import reading
-from .games import db, game_or_404
-from .listing import GameSummary, device_games, summarise
-from .qr import qr_svg
+from . import charts, device
+from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
+from .device import GameSummary, readable, summarise
+from .security import creating, reading
 
 bp = Blueprint("tables", __name__)
-NOT_FOUND = N_("There is no table at this link. It may have been mistyped.")
 SHOWN_FINISHED = 20  # the latest finished games; the rest behind a link
-
-
-def table_or_404(table_id: str) -> tables.Table:
-    table = tables.get_table(db(), table_id)
-    if table is None:
-        abort(404, _(NOT_FOUND))
-    return table
-
-
-@bp.url_value_preprocessor
-def take_table_id(endpoint, values):
-    if values and "table_id" in values:
-        g.table_id = values.pop("table_id")
-
-
-@bp.before_request
-def load_table():
-    """After the CSRF check, so a forged form is refused the same way for every table."""
-    if "table_id" in g:
-        g.table = table_or_404(g.table_id)
-
-
-@bp.url_defaults
-def add_table_id(endpoint, values):
-    table = g.get("table")
-    if table is not None and endpoint.startswith("tables.table") and "table_id" not in values:
-        values["table_id"] = table.id
+MAX_BACKUP = 5 * 1024 * 1024
 
 
 def _clean(text: str) -> str:
@@ -71,18 +41,18 @@ def _clean(text: str) -> str:
 
 
 @bp.route("/tables/new", methods=["GET", "POST"])
+@creating
 def new_table():
     if reading():
         return render_template("new_table.html", name="", error=None)
     name = _clean(request.form.get("name", ""))
-    error = None
     if not name:
         error = _("Give the table a name, such as your family's")
-    elif len(name) > tables.MAX_TABLE_NAME:
-        error = _("Keep the name to %(count)s characters", count=tables.MAX_TABLE_NAME)
-    if error:
         return render_template("new_table.html", name=name, error=error), 422
-    table = tables.create_table(db(), name)
+    try:
+        table = tables.create_table(db(), name)  # the name rule (rules/names.py) has its say
+    except NameRefused as refused:
+        return render_template("new_table.html", name=name, error=str(refused)), 422
     device.remember_table(table.id)
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
 
@@ -101,9 +71,10 @@ def _render_table(status: int = 200, error: str | None = None):
     playing.sort(key=lambda s: s.stored.updated, reverse=True)
     finished.sort(key=lambda s: s.stored.updated, reverse=True)
     show_all = request.args.get("all") == "1"
-    link = url_for("tables.table_page", _external=True)
+    link = public_url("tables.table_page")
+    screen = public_url("watch.table_screen", view_id=table.view_id)
     in_table = {s.stored.id for s in summaries}
-    movable = [s for s in device_games(db()) if s.edit_key and s.stored.id not in in_table]
+    movable = [s for s in device.device_games(db()) if s.edit_key and s.stored.id not in in_table]
     return render_template(
         "table_page.html",
         table=table,
@@ -113,6 +84,7 @@ def _render_table(status: int = 200, error: str | None = None):
         roster=tables.roster(db(), table.id),
         link=link,
         qr=qr_svg(link),
+        screen=screen,
         movable=movable,
         error=error,
     ), status
@@ -122,31 +94,29 @@ def _render_table(status: int = 200, error: str | None = None):
 def table_stats():
     table = g.table
     played = [
-        PlayedGame(summary.game, summary.stored.updated, summary.steps)
+        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
         for summary in _summaries(table.id)
         if summary.standings.over
     ]
     played.sort(key=lambda entry: entry.date)
-    stats = table_stats_of(played, tables.aliases(db(), table.id))
+    found = stats.table_stats(played, tables.aliases(db(), table.id))
     return render_template(
         "table_stats.html",
         table=table,
-        stats=stats,
-        wins=stats_charts.wins_chart(stats),
-        phases=stats_charts.phase_charts(stats),
-        scores=stats_charts.score_chart(stats),
+        stats=found,
+        wins=charts.wins_chart(found),
+        phases=charts.phase_charts(found),
+        scores=charts.final_scores_chart(found),
     )
 
 
 def _summaries(table_id: str) -> list[GameSummary]:
-    found = (store.get_game(db(), game_id) for game_id in tables.game_ids(db(), table_id))
+    found = (readable(db(), game_id) for game_id in tables.game_ids(db(), table_id))
     summaries = (summarise(stored) for stored in found if stored is not None)
     return [summary for summary in summaries if summary is not None]
 
 
 # --- backup: export and import a whole table ------------------------------------------
-
-MAX_BACKUP = 5 * 1024 * 1024
 
 
 @bp.get("/t/<table_id>/export.zip")
@@ -165,7 +135,10 @@ def table_export():
     return Response(
         table_archive.build(archive),
         mimetype="application/zip",
-        headers={"Content-Disposition": 'attachment; filename="phase10-table.zip"'},
+        headers={
+            "Content-Disposition": 'attachment; filename="phase10-table.zip"',
+            "Cache-Control": "no-store",
+        },
     )
 
 
@@ -180,6 +153,7 @@ def init_app(app: Flask) -> None:
 
 
 @bp.route("/tables/import", methods=["GET", "POST"])
+@creating
 def import_table():
     if reading():
         return render_template("import_table.html", error=None)
@@ -191,23 +165,13 @@ def import_table():
         archive = table_archive.read(upload.read())
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
-    table = tables.create_table(db(), archive.name)
-    for entry in archive.games:
-        result = actions.create(
-            db(),
-            game_to_json(entry.game),
-            action="import",
-            note=notes.note("table-import", table=archive.name),
+    table = actions.import_table(db(), archive)
+    if isinstance(table, actions.Refused):
+        message = _(
+            "A game in this backup cannot be imported: %(reason)s. Nothing was imported.",
+            reason=table.message,
         )
-        if isinstance(result, actions.Refused):  # read() checked every game already
-            abort(
-                422,
-                _("A game in this backup cannot be imported: %(reason)s", reason=result.message),
-            )
-        stored = result.current.stored
-        tables.add_game(db(), table.id, stored.id, list(entry.game.players))
-        tables.restore_dates(db(), stored.id, entry.created, entry.updated)
-    tables.restore_roster(db(), table.id, archive.players, archive.aliases)
+        return render_template("import_table.html", error=message), 422
     device.remember_table(table.id)
     flash(
         ngettext(
@@ -230,12 +194,14 @@ def table_roster():
     try:
         if action == "rename":
             new = _clean(form.get("new", ""))
-            if not new or len(new) > MAX_NAME:
+            if not new:
                 raise tables.RosterError(
                     _("Type the new name (up to %(count)s characters)", count=MAX_NAME)
                 )
-            tables.rename(db(), table.id, name, new)
+            warnings = tables.rename(db(), table.id, name, new)
             flash(_("%(old)s is now %(new)s", old=name, new=new))
+            for warning in warnings:
+                flash(_("Note: %(warning)s.", warning=warning))
         elif action == "merge":
             into = form.get("into", "")
             tables.merge(db(), table.id, name, into)
@@ -277,41 +243,30 @@ def table_add_game():
         match = GAME_LINK.search(text)
         game_id, key = match.groups() if match else ("", "")
     stored = store.get_game(db(), game_id) if game_id else None
-    if stored is None or not store.edit_key_matches(stored, key):
+    summary = summarise(stored) if stored and store.edit_key_matches(stored, key) else None
+    if summary is None:
         message = _(
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
         )
         return _render_table(422, message)
-    tables.add_game(db(), g.table.id, stored.id, list(load_game(stored.state).players))
+    tables.file_game(db(), g.table.id, summary.stored.id, list(summary.game.players))
     flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
 
 
-def _edit_game(game_id: str, key: str) -> store.StoredGame:
-    stored = game_or_404(game_id).stored
-    if not store.edit_key_matches(stored, key):
-        abort(404, _(actions.NO_GAME))
-    return stored
-
-
-@bp.post("/g/<game_id>/<key>/rematch")
-def rematch(game_id: str, key: str):
-    """Same players, rules and table; the player after the last game's first dealer deals."""
-    stored = _edit_game(game_id, key)
-    game = load_game(stored.state)
-    players = list(game.players)
-    state = game_to_json(game)
-    state["hands"] = []
-    state["dealer"] = players[(players.index(game.dealer) + 1) % len(players)]
-    if game.rules.progression is Progression.MIXED_UP:
-        shuffle = secrets.SystemRandom().sample
-        sequence = list(game.rules.sequence)
-        state["orders"] = {name: shuffle(sequence, len(sequence)) for name in players}
-    result = actions.create(db(), state, note=notes.note("rematch"))
-    if isinstance(result, actions.Refused):
-        abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
-    new = result.current.stored
-    table_id = tables.table_of_game(db(), stored.id)
-    if table_id:
-        tables.add_game(db(), table_id, new.id, players)
-    return redirect(url_for("games.game_page", game_id=new.id, key=new.edit_key), 303)
+@bp.post("/t/<table_id>/renew")
+def renew() -> WerkzeugResponse:
+    """A new link for the table; the old one stops working."""
+    old = g.table.id
+    new = tables.renew_link(db(), old)
+    if new is None:
+        abort(404, _(RENEWED_MEANWHILE))
+    device.remember_table(new, instead_of=old)
+    flash(
+        _(
+            "This table has a new link, below. The old one no longer opens it: open the new "
+            "one on each phone that should remember the table. The games' own links are "
+            "unchanged."
+        )
+    )
+    return redirect(url_for("tables.table_page", table_id=new), 303)

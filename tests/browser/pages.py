@@ -1,12 +1,172 @@
-"""Helpers for browser tests: screenshots a person can look at afterwards."""
+"""Helpers for browser tests: the app served on loopback, what a family does on a page
+(start a game or a table, enter a hand, read a score), and screenshots a person can look
+at afterwards.
+
+The fixtures that use them (browser, phone, server, ...) are in conftest.py.
+"""
 
 from __future__ import annotations
 
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from servers import free_port
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# The served app's live pages: a poll is held this long with nothing new...
+POLL_HOLD = 2  # seconds
+# ...and the page asks again this soon after its last answer.
+POLL_SECONDS = 1
 
 
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def until(page, condition, timeout: int = 30_000) -> None:
+    """Let `page` run, its events handled, until `condition()` holds; fail after `timeout`
+    ms. For what Playwright cannot wait for itself: what event handlers record, or what only
+    page.evaluate may ask (wait_for_function evals in the page, which the app's CSP refuses)."""
+    for _ in range(timeout // 50):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    assert condition(), f"not so within {timeout} ms"
+
+
+# --- what a family does on a page ------------------------------------------------------------
+
+
+def start_game(page, server, players, **options):
+    page.goto(f"{server}/new")
+    for i, name in enumerate(players):
+        page.fill(f"#player-{i}", name)
+    if options:
+        page.click("text=House rules (optional)")
+        for key, value in options.items():
+            page.locator(f"#opt-{key}").select_option(value) if page.locator(
+                f"select#opt-{key}"
+            ).count() else page.fill(f"#opt-{key}", value)
+    page.click("text=Start the game")
+    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
+
+
+def enter_hand(page, went_out: str, points: dict[str, str]):
+    page.click(f"label.pill:text-is('{went_out}')")
+    for seat, total in points.items():
+        page.fill(f"input[name=points-{seat}]", total)
+    page.click("form.hand-form button[type=submit]")
+
+
+def score_of(page, name: str):
+    return page.locator("#scoreboard li.player", has_text=name).locator(".score strong")
+
+
+def start_table(page, server, name):
+    page.goto(f"{server}/")
+    page.click("text=Start a table")
+    page.fill("#name", name)
+    page.click("button:has-text('Start the table')")
+    page.wait_for_url(re.compile(r".*/t/[^/]+$"))
+    return page.url
+
+
+# --- the app served on loopback --------------------------------------------------------------
+
+
+def browser_app(database: Path, **config):
+    """The app on its own SQLite file, its polls held POLL_HOLD seconds and asked again
+    within POLL_SECONDS, with `config` on top."""
+    from scorekeeper import create_app
+
+    return create_app(
+        {
+            "DATABASE": str(database),
+            "SECRET_KEY": "browser",
+            "POLL_SECONDS": POLL_SECONDS,
+            "POLL_HOLD": POLL_HOLD,
+            **config,
+        }
+    )
+
+
+@contextmanager
+def served(database: Path, **config) -> Iterator[str]:
+    """The app under waitress on a free loopback port until the block ends; yields its URL."""
+    from waitress.server import create_server
+
+    port = free_port()
+    server = create_server(browser_app(database, **config), host="127.0.0.1", port=port, threads=16)
+    thread = serve_in_thread(server)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        shut_down(server, thread)
+
+
+def serve_in_thread(server) -> threading.Thread:
+    """Run waitress's loop until shut_down(); a socket closed under it then is expected."""
+    server.stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):  # EBADF / fd -1: the loop polled a socket just closed
+            if not server.stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def shut_down(server, thread: threading.Thread | None = None) -> None:
+    """Close the listening socket and every open connection, and let the loop end."""
+    server.stopping.set()
+    for channel in list(server._map.values()):
+        channel.close()
+    server.task_dispatcher.shutdown()
+    if thread is not None:
+        thread.join(timeout=5)
+    from scorekeeper import store
+
+    store.close_all()  # each of the server's threads kept a connection to the games file
+
+
+class RestartableServer:
+    """The app under waitress on one loopback port that can go away and come back."""
+
+    def __init__(self, database: Path) -> None:
+        self.database = database
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._server = None
+        self.start()
+
+    def start(self) -> None:
+        from waitress.server import create_server
+
+        app = browser_app(self.database)
+        self._server = create_server(app, host="127.0.0.1", port=self.port, threads=16)
+        self._thread = serve_in_thread(self._server)
+
+    def stop(self) -> None:
+        """Close the listening socket and every open connection: phones get refused."""
+        server, self._server = self._server, None
+        shut_down(server, self._thread)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pages import enter_hand, score_of, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768}}

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import PHONE
-from pages import shot
+from pages import PHONE, shot
 from playwright.sync_api import expect
 
 
@@ -147,8 +146,8 @@ def test_points_sent_from_german_phones_arrive_in_german(browser, german_phone, 
     )
 
 
-@pytest.mark.parametrize("locale", ["de-DE", "es-ES"])
-def test_longer_german_and_spanish_words_never_scroll_sideways_on_a_360_pixel_phone(
+@pytest.mark.parametrize("locale", ["de-DE", "es-ES", "fr-FR", "it-IT", "pl-PL"])
+def test_longer_words_of_other_languages_never_scroll_sideways_on_a_360_pixel_phone(
     browser, server, locale
 ):
     context = browser.new_context(

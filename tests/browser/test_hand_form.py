@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import enter_hand, score_of, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 
 class Counted:

@@ -4,8 +4,7 @@ and a line saying the table scrolls while players lie off to the side."""
 from __future__ import annotations
 
 import pytest
-from conftest import PHONE, browser_app, served
-from pages import shot
+from pages import PHONE, browser_app, served, shot
 from webutil import new_game, record
 
 PLAYERS = ["Grandma", "Jonas", "Chloé", "Lea", "Mateo", "Sofía"]
@@ -13,7 +12,12 @@ HINT = {
     "en": "More players to the side",
     "de": "Weitere Spieler daneben",
     "es": "Hay más jugadores al lado",
+    "fr": "D'autres joueurs sur le côté",
+    "it": "Altri giocatori a lato",
+    "pl": "Więcej graczy z boku",
 }
+# Resolves once the page has drawn two more frames: what it shows has caught up with a change.
+NEXT_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def _game(database, players: int) -> str:
@@ -33,7 +37,7 @@ def _inside(inner: dict, outer: dict) -> bool:
     )
 
 
-@pytest.mark.parametrize("language", ["en", "de", "es"])
+@pytest.mark.parametrize("language", HINT)
 @pytest.mark.parametrize("players", [4, 6])
 @pytest.mark.parametrize("width", [360, 390])
 def test_every_fix_link_is_whole_and_the_hand_number_stays(
@@ -52,7 +56,7 @@ def test_every_fix_link_is_whole_and_the_hand_number_stays(
             for scrolled in (False, True):
                 if scrolled:
                     box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-                    page.wait_for_timeout(100)
+                    page.evaluate(NEXT_FRAMES)  # the scrolled table drawn, not a fixed wait
                 frame = box.bounding_box()
                 assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width
                 for number in (1, 2, 3):

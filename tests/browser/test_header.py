@@ -8,11 +8,17 @@ a second line, and every one stays a thumb-sized target in readable text.
 from __future__ import annotations
 
 import pytest
-from conftest import served
-from test_tables_flow import start_table
+from pages import served, start_table
 
 WIDTHS = (360, 390, 430)
-LOCALES = {"en": "en-US", "de": "de-DE", "es": "es-ES"}
+LOCALES = {
+    "en": "en-US",
+    "de": "de-DE",
+    "es": "es-ES",
+    "fr": "fr-FR",
+    "it": "it-IT",
+    "pl": "pl-PL",
+}
 
 HEADER = r"""() => {
   const box = (element) => {

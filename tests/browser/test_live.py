@@ -9,13 +9,18 @@ phone sleeps and wakes, and after the server restarts.
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 
-from pages import shot
+from pages import POLL_SECONDS, enter_hand, score_of, shot, start_game, until
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 SOON = 3000  # ms: "every change within 3 s"
-IDLE = 2500  # ms: longer than the poll interval, so the phones have polled in between
+IDLE_POLL = 5000  # ms: a poll held its 2 s with nothing new, and the next one asked
+# The app's poll interval as served here (pages.py), in ms: a sleeping page must not
+# poll for two and a half of them, and a waking one must not wait for the next.
+POLL = POLL_SECONDS * 1000
+ASLEEP = POLL * 5 // 2
+AT_ONCE = POLL * 4 // 5
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
 TABLET = {"viewport": {"width": 1280, "height": 800}}
 
@@ -44,6 +49,13 @@ def _all_show(pages: dict, hand: str, scores: dict[str, str]) -> None:
             expect(score_of(page, name)).to_have_text(score, timeout=SOON)
 
 
+def _idle(pages: dict) -> None:
+    """Everyone idles until each page has polled again since it showed the last change."""
+    with ExitStack() as waiting:
+        for page in pages.values():
+            waiting.enter_context(page.expect_request(_is_poll, timeout=IDLE_POLL))
+
+
 def _close(pages: dict) -> None:
     for page in pages.values():
         page.context.close()
@@ -63,14 +75,14 @@ def test_three_devices_follow_every_change_of_a_game(browser, server):
             ("Bob", {"0": "5", "2": "5"}, {"Ann": "65", "Cy": "115"}),
         ]
         for number, (went_out, points, totals) in enumerate(hands, start=1):
-            scorer.wait_for_timeout(IDLE)  # everyone idles through a few polls
+            _idle(others)  # the phones poll in between
             enter_hand(scorer, went_out, points)
             _all_show(others, f"Hand {number + 1}", totals)
         expect(others["second scorekeeper"].locator("#record h2")).to_have_text("Record hand 6")
         expect(others["second scorekeeper"].locator("table.hands tbody tr")).to_have_count(5)
         shot(others["table"], "live-01-table-view")
 
-        scorer.wait_for_timeout(IDLE)
+        _idle(others)
         scorer.get_by_role("link", name="Fix hand 2").click()
         expect(scorer.locator("h1")).to_have_text("Correct hand 2")
         scorer.fill("input[name=points-0]", "40")
@@ -78,11 +90,11 @@ def test_three_devices_follow_every_change_of_a_game(browser, server):
         expect(score_of(scorer, "Ann")).to_have_text("95")
         _all_show(others, "Hand 6", {"Ann": "95"})
 
-        scorer.wait_for_timeout(IDLE)
+        _idle(others)
         scorer.click("button:has-text('Undo last change')")
         _all_show(others, "Hand 6", {"Ann": "65"})
 
-        scorer.wait_for_timeout(IDLE)
+        _idle(others)
         scorer.get_by_role("link", name="Fix hand 5").click()
         expect(scorer.locator("h1")).to_have_text("Correct hand 5")
         scorer.click("button:has-text('Delete hand 5')")
@@ -123,8 +135,10 @@ def test_a_second_scorekeeper_keeps_the_hand_they_are_typing(browser, server):
         enter_hand(scorer, "Ann", {"1": "50"})
         expect(score_of(second, "Bob")).to_have_text("50", timeout=SOON)  # the standings move on
         expect(second.locator("input[name=points-0]")).to_have_value("35")  # the form stays
-        second.click("button:has-text('Save')")
-        expect(second.locator(".alert")).to_contain_text("Hand 1 was already entered")
+        expect(second.locator(".alert.stale")).to_contain_text("Hand 1 was just saved")
+        second.click("#record button[type=submit]")  # saved as hand 1 all the same
+        expect(second.locator(".alert")).to_contain_text("Hand 1 was saved on another phone")
+        expect(second.locator("input[name=points-0]")).to_have_value("35")  # kept, as hand 2
     finally:
         second.context.close()
         scorer.context.close()
@@ -143,23 +157,32 @@ def _set_hidden(page, hidden: bool) -> None:
     )
 
 
+def _is_poll(request) -> bool:
+    """A page asking its own address for its live part (htmx, not a boosted link)."""
+    headers = request.headers
+    return headers.get("hx-request") == "true" and "hx-boosted" not in headers
+
+
 def test_a_sleeping_phone_does_not_poll_and_catches_up_when_it_wakes(browser, server):
     scorer = _open(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"])
     watcher = _watchers(browser, scorer.url)["watcher"]
-    polls: list[str] = []
-    watcher.on("request", lambda r: polls.append(r.url) if "/live" in r.url else None)
+    polls: list = []
+    ended: list = []
+    watcher.on("request", lambda r: polls.append(r) if _is_poll(r) else None)
+    watcher.on("requestfinished", lambda r: ended.append(r))
+    watcher.on("requestfailed", lambda r: ended.append(r))
     try:
         expect(watcher.locator("#scoreboard")).to_have_attribute("data-version", "1")
         _set_hidden(watcher, True)
-        watcher.wait_for_timeout(300)
+        until(watcher, lambda: all(poll in ended for poll in polls))  # its waiting poll stopped
         polls.clear()
         enter_hand(scorer, "Ann", {"1": "50"})
-        watcher.wait_for_timeout(IDLE)  # asleep through two poll intervals
+        watcher.wait_for_timeout(ASLEEP)  # asleep through two poll intervals
         assert polls == []
         expect(score_of(watcher, "Bob")).to_have_text("0")
         _set_hidden(watcher, False)
-        expect(score_of(watcher, "Bob")).to_have_text("50", timeout=800)  # at once, not next poll
+        expect(score_of(watcher, "Bob")).to_have_text("50", timeout=AT_ONCE)  # not next poll
     finally:
         watcher.context.close()
         scorer.context.close()
@@ -176,8 +199,8 @@ def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
         _all_show(others, "Hand 2", {"Bob": "50"})
         server.stop()
         failed = others["watcher"].wait_for_event("requestfailed", timeout=SOON)
-        assert "/live" in failed.url  # polling hit a closed port, and keeps trying
-        scorer.wait_for_timeout(IDLE)
+        assert _is_poll(failed)  # polling hit a closed port, and keeps trying
+        others["watcher"].wait_for_event("requestfailed", _is_poll, timeout=SOON)
         server.start()
         scorer.goto(keeper_url)
         enter_hand(scorer, "Bob", {"0": "20"})
@@ -187,18 +210,19 @@ def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
         scorer.context.close()
 
 
-def test_polling_stops_at_the_end_and_a_reopening_correction_resumes_it(browser, server):
+def test_a_finished_game_keeps_polling_cheaply_and_a_reopening_correction_shows(browser, server):
     scorer = _open(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"], first="1")
     watcher = _watchers(browser, scorer.url)["watcher"]
     answers: list[int] = []
-    watcher.on("response", lambda r: answers.append(r.status) if "/live" in r.url else None)
+    watcher.on("response", lambda r: answers.append(r.status) if _is_poll(r.request) else None)
     try:
         enter_hand(scorer, "Ann", {"1": "50"})
         expect(watcher.locator(".winner")).to_contain_text("Ann wins!", timeout=SOON)
-        watcher.wait_for_timeout(IDLE)
-        ended = answers.index(286)
-        assert set(answers[ended + 1 :]) == {304}  # only the cheap version check is left
+        answers.clear()
+        for _ in range(2):  # it keeps asking (a next game is followed), and nothing changed
+            watcher.wait_for_event("response", lambda r: _is_poll(r.request), timeout=IDLE_POLL)
+        assert set(answers) == {304}
         assert re.search(r"Hand \d", watcher.locator(".status").inner_text()) is None
 
         scorer.click("button:has-text('Undo last change')")  # the winning hand was a mistake

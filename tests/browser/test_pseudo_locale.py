@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import served
+from pages import served
+
+from scorekeeper.i18n import LANGUAGES
 
 PLAYERS = ("Ann", "Bob", "Cy")
 TABLE = "Smiths"
 # Names that are the same in every language: the game's own name and each language's own name.
 # (and UTC, which the history's times are in; dates and times, in <time>, are the locale's own.)
-PROPER = ("Phase 10", "Phase\xa010", "English", "Deutsch", "Español", "UTC")
+PROPER = ("Phase 10", "Phase\xa010", *LANGUAGES.values(), "UTC")
 
 TEXTS = """() => {
   // The page's text in order, as one string: a translation with markup inside spans nodes.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from pages import score_of, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import score_of, start_game
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
 
@@ -44,7 +44,7 @@ def test_a_refused_save_opens_at_its_reasons(request, server, js):
     expect(page.locator("h2", has_text="Record hand 1")).to_be_visible()
 
 
-def test_after_a_refusal_a_save_lands_on_the_game_page(phone, server):
+def test_after_a_refusal_a_save_lands_on_the_next_hand(phone, server):
     start_game(phone, server, PLAYERS)
     game_url = phone.url
     refused_save(phone)
@@ -54,4 +54,6 @@ def test_after_a_refusal_a_save_lands_on_the_game_page(phone, server):
     phone.click("button:has-text('Save')")
     expect(score_of(phone, "Bob")).to_have_text("35")
     expect(phone).to_have_url(game_url)
-    assert phone.evaluate("window.scrollY") == 0
+    expect(phone.locator("#record [data-saved]")).to_contain_text("Hand 1 saved")
+    expect(phone.locator("#record-heading")).to_be_focused()  # the next hand, at the top
+    assert abs(phone.locator("#record").evaluate("(el) => el.getBoundingClientRect().top")) < 2

@@ -2,36 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from pages import shot
+from pages import enter_hand, score_of, shot, start_game
 from playwright.sync_api import expect
-
-
-def start_game(page, server, players, **options):
-    page.goto(f"{server}/new")
-    for i, name in enumerate(players):
-        page.fill(f"#player-{i}", name)
-    if options:
-        page.click("text=House rules (optional)")
-        for key, value in options.items():
-            page.locator(f"#opt-{key}").select_option(value) if page.locator(
-                f"select#opt-{key}"
-            ).count() else page.fill(f"#opt-{key}", value)
-    page.click("text=Start the game")
-    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
-
-
-def enter_hand(page, went_out: str, points: dict[str, str]):
-    page.click(f"label.pill:text-is('{went_out}')")
-    for seat, total in points.items():
-        page.fill(f"input[name=points-{seat}]", total)
-    page.click("button:has-text('Save')")
-
-
-def score_of(page, name: str):
-    return page.locator("#scoreboard li.player", has_text=name).locator(".score strong")
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["with-js", "without-js"])

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import shot
+from pages import enter_hand, score_of, shot, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["with-js", "without-js"])
@@ -46,7 +45,7 @@ def test_a_hand_recorded_on_one_phone_shows_on_the_others(browser, server):
         other.goto(view_link)
         expect(score_of(other, "Bob")).to_have_text("0")
         # nothing on a watch page changes the game (keeping it on this phone only sets a cookie)
-        assert other.locator("form[method=post]:not([action$='/keep'])").count() == 0
+        assert other.locator("form[method=post]:not([action$='/forget'])").count() == 0
 
         page.goto(edit_url)
         enter_hand(page, "Ann", {"1": "50", "2": "20"})

@@ -1,0 +1,214 @@
+"""Labels: every cell, heading, name, title and caption, fitted to its box by one routine.
+
+``fit_label`` finds the largest size, from the size a label is meant to have
+down to the smallest we print, at which the text fits its box in the lines
+allowed; only when even that is too big is it cut short with "…", visibly.
+Text is plain and in reading order, in any script, with names isolated
+(``bidi.isolate``); each line is wrapped first and then put in drawing order,
+as the bidirectional algorithm asks. ``Label.draw`` puts the lines into a
+``TextRun``: letters the main font lacks are set in their script's font, made
+bold (filled and stroked) when the label is bold, since those fonts have no
+bold of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from . import bidi, fonts
+from .layout import FONT_BOLD, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
+
+STEP = 0.25  # pt: how much smaller each try is
+ELLIPSIS = "\u2026"
+ASCENT = 0.75  # of the size: the top of capitals and accents above the baseline
+DESCENT = 0.22  # of the size: the bottom of descenders below it
+MIDDLE = 0.35  # of the size: a line's middle (half a capital's height) above its baseline
+
+
+@dataclass(frozen=True)
+class Label:
+    """Text fitted to a box: its lines (reading order), font, size and measures in points."""
+
+    lines: tuple[str, ...]
+    font: str
+    size: float
+    widths: tuple[float, ...]
+    cut: bool = False
+
+    @property
+    def width(self) -> float:
+        return max(self.widths, default=0.0)
+
+    @property
+    def leading(self) -> float:
+        return self.size * LEADING
+
+    @property
+    def height(self) -> float:
+        """From the top of the first line's letters to the bottom of the last line's."""
+        if not self.lines:
+            return 0.0
+        return (len(self.lines) - 1) * self.leading + (ASCENT + DESCENT) * self.size
+
+    def draw(self, run: TextRun, x: float, top: float, align: str = "left") -> float:
+        """Draw with the top of the letters at ``top``; ``align`` to ``x``: left, centre, right.
+
+        Returns the y of the first baseline.
+        """
+        return self.at(run, x, top - ASCENT * self.size, align)
+
+    def at(self, run: TextRun, x: float, baseline: float, align: str = "left") -> float:
+        """Draw with the first line on ``baseline``; returns it."""
+        for index, (line, width) in enumerate(zip(self.lines, self.widths, strict=True)):
+            left = x - {"left": 0.0, "centre": width / 2, "right": width}[align]
+            put(run, left, baseline - index * self.leading, line, self.font, self.size)
+        return baseline
+
+    def draw_middle(
+        self, run: TextRun, x: float, top: float, height: float, align: str = "left"
+    ) -> float:
+        """Draw in the middle of a box ``height`` tall whose top is ``top``: from the top of
+        the first line's capitals to the last baseline, as a number in a cell sits.
+
+        Returns the first baseline.
+        """
+        baseline = top - height / 2 - MIDDLE * self.size + (len(self.lines) - 1) * self.leading / 2
+        return self.at(run, x, baseline, align)
+
+
+def fit_label(
+    text: str,
+    font: str,
+    width: float,
+    *,
+    size: float,
+    min_size: float = MIN_FONT_SIZE,
+    lines: int = 1,
+    height: float | None = None,
+    reserve: float = 0.0,
+) -> Label:
+    """``text`` at the largest size from ``size`` down to ``min_size`` that fits ``width``
+    in at most ``lines`` lines (and ``height``); cut with "…" only at ``min_size``.
+
+    ``reserve``: room kept beside the text, in ems of the size tried (a tick's).
+    Raises LayoutError only when not even "…" fits.
+    """
+    return _fit(
+        plain(text), font, round(width, 3), size, min(size, min_size), lines, height, reserve
+    )
+
+
+@lru_cache(maxsize=8192)
+def _fit(
+    text: str,
+    font: str,
+    width: float,
+    size: float,
+    min_size: float,
+    lines: int,
+    height: float | None,
+    reserve: float,
+) -> Label:
+    current = size
+    while current >= min_size - 1e-9:
+        wrapped = _wrap(text, font, current, width - reserve * current)
+        if wrapped is not None and len(wrapped) <= lines and _tall_enough(wrapped, current, height):
+            return _label(wrapped, font, current)
+        current = round(current - STEP, 2)
+    return _cut(text, font, width - reserve * min_size, min_size, lines)
+
+
+def _tall_enough(lines: list[str], size: float, height: float | None) -> bool:
+    if height is None:
+        return True
+    return (len(lines) - 1) * size * LEADING + (ASCENT + DESCENT) * size <= height + 0.01
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
+    """Lines that fit ``width`` at ``size``, breaking at spaces; None when a word is too wide."""
+    if line_width(text, font, size) <= width:
+        return [text] if text else []
+    lines: list[str] = []
+    for word in text.split(" "):
+        if line_width(word, font, size) > width:
+            return None
+        if lines and line_width(f"{lines[-1]} {word}", font, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def _cut(text: str, font: str, width: float, size: float, lines: int) -> Label:
+    """The most of ``text`` that fits at ``size``: full lines, then the last cut with "…"."""
+    kept: list[str] = []
+    rest = text
+    while len(kept) < lines - 1 and rest:
+        line = _longest_start(rest, font, size, width, at_space=True)
+        if not line:
+            break
+        kept.append(line.rstrip())
+        rest = rest[len(line) :].lstrip(" ")
+    if rest:
+        start = _longest_start(rest, font, size, width, ellipsis=True)
+        last = start.rstrip() + ELLIPSIS if start != rest else rest
+        if line_width(last, font, size) > width:
+            raise LayoutError(f"no room for {text[:20]!r} in its box")
+        kept.append(last)
+    return _label(kept, font, size, cut=True)
+
+
+def _longest_start(
+    text: str,
+    font: str,
+    size: float,
+    width: float,
+    *,
+    at_space: bool = False,
+    ellipsis: bool = False,
+) -> str:
+    """The longest beginning of ``text`` that fits (ending at a space, if asked and possible)."""
+    if line_width(text, font, size) <= width:
+        return text
+    extra = ELLIPSIS if ellipsis else ""
+    low, high = 0, len(text)
+    while low < high:  # the longest that fits, by halving
+        middle = (low + high + 1) // 2
+        if line_width(text[:middle].rstrip() + extra, font, size) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    start = text[:low]
+    if at_space and " " in start.strip():
+        return start[: start.rstrip().rindex(" ") + 1]
+    return start
+
+
+def _label(lines: list[str], font: str, size: float, cut: bool = False) -> Label:
+    return Label(
+        tuple(lines), font, size, tuple(line_width(line, font, size) for line in lines), cut
+    )
+
+
+@lru_cache(maxsize=16384)
+def line_width(line: str, font: str, size: float) -> float:
+    """How wide one line of text is drawn, in any script."""
+    return sum(stringWidth(part, face, size) for face, part, _bold in _parts(line, font))
+
+
+def _parts(line: str, font: str) -> list[tuple[str, str, bool]]:
+    """(font, text, made bold) for each run of one line in drawing order."""
+    return [
+        (fallback or font, part, fallback is not None and font == FONT_BOLD)
+        for fallback, part in fonts.runs(bidi.visual(line))
+    ]
+
+
+def put(run: TextRun, x: float, baseline: float, line: str, font: str, size: float) -> None:
+    """One line, in its drawing order, at ``x`` (its left end) on ``baseline``."""
+    for face, part, bold in _parts(line, font):
+        (run.put_bold if bold else run.put)(x, baseline, part, face, size)
+        x += run.width(part, face, size)

@@ -1,0 +1,155 @@
+"""The live part of every page that shows a game: one URL for the page and its fragment.
+
+A page that keeps itself current (templates/_live_attrs.html) asks its own URL
+with htmx, naming what it shows in ``If-None-Match``. The view answers that
+request (``polled()``: htmx, not a boosted link, not a history restore) with its
+fragment and the full page otherwise, and says so with ``Vary: HX-Request``.
+What a page shows is tagged from the one row the link's check read (access.py):
+the game's version, the newest points sent from players' phones (on the
+scorekeeper's page), and the game started after it.
+
+While the page is current, its poll is held (``POLL_HOLD`` seconds) until the
+games file changes (dbfile.py), and then answered at once: the fragment if its
+game changed, else it waits on. A poll that saw nothing change gets a 304 and
+the page asks again within ``POLL_SECONDS``. So an idle table costs the server a
+few requests a minute per phone, each one indexed read, however long the game,
+and a change shows on every phone as soon as it is saved (docs/live-updates.md).
+
+When a game is over and the table starts the next one (a rematch, or a new game
+at the same table), a screen that was showing it when it ended follows: its
+poll is answered with ``HX-Redirect`` to the same kind of page of the next game.
+A page opened after the next game began already names it in its tag, so it stays
+where it was opened.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from flask import Response, abort, current_app, g, make_response, request
+from flask_htmx import HTMX
+
+from .. import actions, i18n, store
+from ..i18n import _
+from . import access
+from .access import db
+
+htmx = HTMX()  # init_app in web/__init__.py: `request.htmx`-style checks, `htmx` in templates
+
+
+def keeper_live(link: store.Link) -> str:
+    """What a scorekeeper's page shows: the version, the points sent, the next game."""
+    return f'"{link.version}.{link.entries}.{link.next_game or ""}"'
+
+
+def watch_live(link: store.Link) -> str:
+    """What a watch, table or player page shows: the version and the next game."""
+    return f'"{link.version}..{link.next_game or ""}"'
+
+
+def polled() -> bool:
+    """The page's own poll (or another htmx request for its fragment), not a page load."""
+    return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
+
+
+def answer(tag: str, again: Callable[[], str]) -> Response | None:
+    """For a poll whose page shows ``tag`` already: wait for a change, then None (there is
+    more to say: ``again()`` re-read what the page would show, and returned its tag), or
+    304 when nothing changed while it waited."""
+    if not polled() or request.headers.get("If-None-Match") != tag:
+        return None
+    hold = current_app.config["POLL_HOLD"]
+    deadline = time.monotonic() + hold
+    seen = store.wait_for_commit(db(), None, 0)
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
+    while (left := deadline - time.monotonic()) > 0:
+        now = store.wait_for_commit(db(), seen, left)
+        if gone():  # the page left (it saved a hand, or went elsewhere): nobody to tell
+            return Response(status=204)
+        if now != seen:
+            if again() != tag:
+                return None
+            seen = now
+    return Response(status=304, headers={"ETag": tag, "Vary": "HX-Request"})
+
+
+def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response | None:
+    """Send a screen that showed this game when it ended to the next game's page
+    (``next_url``: its address, from the next game's link)."""
+    shown = request.headers.get("If-None-Match", "")
+    if not polled() or link.next_game is None or not shown.endswith('."'):
+        return None  # not a poll, nothing to follow, or the page already knew the next game
+    current = actions.load(db(), link.game_id)
+    following = store.game_link(db(), link.next_game)
+    if current is None or not current.standings.over or following is None:
+        return None
+    response = Response(status=204)
+    response.headers["HX-Redirect"] = next_url(following)
+    return response
+
+
+def game_answer(
+    kind: Callable[[store.Link], str], next_url: Callable[[store.Link], str]
+) -> Response | None:
+    """What a poll of a game's page gets before any fragment is rendered: held until the
+    game changes (``kind``: the tag of what the page shows), sent to the next game, or None.
+    """
+
+    def again() -> str:
+        link = store.game_link(db(), g.link.game_id)
+        if link is None:
+            abort(404, _(access.NO_GAME))
+        g.link = link
+        return kind(link)
+
+    return answer(kind(g.link), again) or follow(g.link, next_url)
+
+
+def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[str, str] | None:
+    """(address, players) of the game started after this one, on the same kind of page."""
+    following = store.game_link(db(), link.next_game) if link.next_game else None
+    found = actions.load(db(), following.game_id) if following else None
+    if following is None or found is None:
+        return None
+    return url_of(following), ", ".join(i18n.isolate(name) for name in found.game.players)
+
+
+SHARED = 64  # fragments kept: the latest of each game being watched, per language and size
+_shared: dict[tuple[object, ...], str] = {}
+_shared_lock = threading.Lock()
+
+
+def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
+    """A watcher's fragment, rendered once for every watcher of this version of the game.
+
+    ``key`` names everything the fragment shows (the game's version, what follows it, its
+    size); the database and the reader's language are added here. When one hand is saved,
+    five watchers' polls wake together: one renders, the others take its copy
+    (docs/decisions.md has the figures).
+    """
+    config = current_app.config
+    key = (config["DATABASE"], i18n.language(), config["PSEUDO_LOCALE"], *key)
+    with _shared_lock:
+        found = _shared.get(key)
+    if found is None:
+        found = render()
+        with _shared_lock:
+            _shared[key] = found
+            while len(_shared) > SHARED:
+                del _shared[next(iter(_shared))]
+    return found
+
+
+def fragment(html: str, status: int, tag: str) -> Response:
+    response = make_response(html, status)
+    response.headers.update({"ETag": tag, "Cache-Control": "no-cache"})
+    response.vary.add("HX-Request")
+    return response
+
+
+def page(html: str, status: int = 200) -> Response:
+    response = make_response(html, status)
+    response.vary.add("HX-Request")
+    return response

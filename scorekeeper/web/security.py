@@ -1,0 +1,222 @@
+"""What keeps the app safe: headers, CSRF tokens, rate limits, keys kept out of logs.
+
+- Every answer carries the security headers below unless its view set its own;
+  HTML is never stored by a shared cache.
+- Forms carry the session's CSRF token (htmx sends it as a header, from <body>);
+  a POST without it is refused. The JSON API is exempt: its only credential is
+  the key in its URL, which a cross-site page cannot know.
+- Rate limits (Flask-Limiter) on whatever creates something, on players' points,
+  on short codes and on the checkers, one count per address (per server process
+  unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
+- The secret parts of links are replaced by '…' in every log line.
+- Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
+  ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
+  proxies in front (werkzeug's ``ProxyFix``), so links, QR codes and redirects
+  carry the proxy's scheme and host; off by default, since without a proxy
+  anyone could forge them. Cookies are ``Secure`` whenever the request came
+  over HTTPS; ``SCOREKEEPER_HSTS_MAX_AGE=SECONDS`` adds
+  ``Strict-Transport-Security`` (off by default: a browser that saw it refuses
+  plain HTTP to that host for that long).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from flask import Flask, Response, abort, current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from ..i18n import _
+
+if TYPE_CHECKING:
+    from flask.typing import RouteCallable
+
+HEADERS = (
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+FIELD = "csrf_token"
+HEADER = "X-CSRF-Token"
+LIMITS = {  # per address (docs/scaling.md)
+    "RATE_LIMIT_CREATE": "30 per minute; 300 per day",
+    "RATE_LIMIT_SEND": "60 per minute",
+    "RATE_LIMIT_CHECK": "300 per minute",
+    "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
+    "RATE_LIMIT_RATE": "10 per minute; 200 per day",
+}
+
+View = TypeVar("View", bound=Callable)
+_exempt: set[str] = set()
+_limited: dict[str, tuple[str, list[str] | None]] = {}  # view -> its LIMITS group, methods
+_unlimited: set[str] = set()
+
+
+def reading() -> bool:
+    """True for a request that only reads (GET or HEAD): views must never write on one."""
+    return request.method in SAFE_METHODS
+
+
+def csrf_token() -> str:
+    if FIELD not in session:
+        session[FIELD] = secrets.token_urlsafe(32)
+    return session[FIELD]
+
+
+def csrf_exempt(view: View) -> View:
+    """For the JSON API, whose only credential is the key in its URL."""
+    _exempt.add(_name(view))
+    return view
+
+
+def _name(view: Callable) -> str:
+    return f"{view.__module__}.{view.__name__}"
+
+
+def unlimited(view: View) -> View:
+    """For a view probed every few seconds (the health check): no app-wide limit either."""
+    _unlimited.add(_name(view))
+    return view
+
+
+def _limit_group(group: str, methods: list[str] | None) -> Callable[[View], View]:
+    def mark(view: View) -> View:
+        _limited[_name(view)] = (group, methods)
+        return view
+
+    return mark
+
+
+# Each group shares one count per address; only POST is counted where POST creates.
+creating = _limit_group("RATE_LIMIT_CREATE", ["POST"])  # games, tables, imports, rematches
+sending = _limit_group("RATE_LIMIT_SEND", ["POST"])  # players' own points
+checking = _limit_group("RATE_LIMIT_CHECK", None)  # the checkers' JSON API
+looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed or opened
+rating = _limit_group("RATE_LIMIT_RATE", None)  # rating phase lists: thousands of hands dealt each
+
+
+def _configured(group: str) -> Callable[[], str]:
+    return lambda: current_app.config[group]
+
+
+class RedactKeys(logging.Filter):
+    """Replace every key in a logged path (/g/, /api/games/, /p/, /t/, /tv/, ?table=) by '…'."""
+
+    PATHS = re.compile(r"(/g/[\w-]+/|/api/games/[\w-]+/|/p/[\w-]+/|/tv?/|[?&]table=)[\w-]+")
+    MARKS = ("/g/", "/api/games/", "/p/", "/t/", "/tv/", "table=")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if any(part in message for part in self.MARKS):
+            record.msg, record.args = self.PATHS.sub(r"\1…", message), None
+        return True
+
+
+def limit_views(app: Flask) -> None:
+    """After the blueprints are registered: each marked view gets its group's limit
+    (Flask-Limiter, one limiter per app)."""
+    for key, value in LIMITS.items():
+        app.config.setdefault(key, value)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter = Limiter(get_remote_address, app=app)
+    for endpoint, view in list(app.view_functions.items()):
+        marked = _limited.get(_name(view))
+        if marked is not None:
+            group, methods = marked
+            limit = limiter.shared_limit(_configured(group), scope=group, methods=methods)
+            # Flask-Limiter types its wrapper as maybe-async; it wraps a sync view synchronously
+            app.view_functions[endpoint] = cast("RouteCallable", limit(view))
+        if _name(view) in _unlimited:
+            limiter.exempt(view)
+
+
+class SettingError(ValueError):
+    """An operator's setting the app cannot use; the message says which and why."""
+
+
+def count_setting(app: Flask, key: str) -> int:
+    """The whole number ``SCOREKEEPER_<key>`` holds (0 when unset)."""
+    value: Any = app.config.get(key) or 0
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SettingError(
+            _(
+                "SCOREKEEPER_%(key)s must be a whole number (0, 1, 2, ...), not %(value)s",
+                key=key,
+                value=repr(value),
+            )
+        )
+    return value
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, ``Secure`` whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
+
+
+def behind_proxy(app: Flask) -> None:
+    """Call last: ``ProxyFix`` must rewrite each request before anything else reads it."""
+    hops = count_setting(app, "TRUST_PROXY")
+    hsts = count_setting(app, "HSTS_MAX_AGE")
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
+        )
+    if hsts:
+
+        @app.after_request
+        def strict_transport(response: Response) -> Response:
+            if request.is_secure:
+                response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
+            return response
+
+
+def init_app(app: Flask) -> None:
+    app.session_interface = Sessions()
+    app.jinja_env.globals["csrf_token"] = csrf_token
+    redactor = RedactKeys()
+    names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
+    for logger in (app.logger, *map(logging.getLogger, names)):
+        logger.addFilter(redactor)
+
+    @app.before_request
+    def check_csrf() -> None:
+        if request.routing_exception is not None:
+            return  # no view will run: let the 404 or 405 through as it is
+        if request.method in SAFE_METHODS or app.config.get("CSRF_DISABLED"):
+            return
+        view = app.view_functions.get(request.endpoint or "")
+        if view is not None and _name(view) in _exempt:
+            return
+        sent = request.headers.get(HEADER) or request.form.get(FIELD, "")
+        expected = session.get(FIELD, "")
+        if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
+            abort(400, _("This page has expired or came from elsewhere. Reload it and try again."))
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        present = {name.lower() for name in response.headers.keys()}
+        for name, value in HEADERS:
+            if name.lower() not in present:
+                response.headers.add(name, value)
+        if response.mimetype == "text/html" and "cache-control" not in present:
+            response.headers.add("Cache-Control", "no-store")
+        return response

@@ -1,0 +1,306 @@
+"""An evening that flows: every screen follows the table from game to game, no typed hand is
+lost to a second phone or a dropped Wi-Fi, and every hand starts where the thumb is."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import expect
+from test_scoring_flow import enter_hand, score_of, start_game
+
+SOON = 5000  # ms: the held poll answers as soon as a change is saved; this is plenty
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}}
+
+
+def _open(browser, url: str, **device):
+    page = browser.new_context(**device).new_page()
+    page.goto(url)
+    return page
+
+
+def _start_table(page, server: str, name: str = "The Smiths") -> str:
+    page.goto(f"{server}/tables/new")
+    page.fill("input[name=name]", name)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r".*/t/[\w-]+$"))
+    return page.url
+
+
+def _game_from_table(page, table_url: str, **options) -> str:
+    page.goto(table_url)
+    page.click("text=Start a new game")
+    for i, name in enumerate(["Ann", "Bob"]):
+        page.fill(f"#player-{i}", name)
+    if options:
+        page.click("text=House rules (optional)")
+        for key, value in options.items():
+            page.fill(f"#opt-{key}", value)
+    page.click("text=Start the game")
+    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
+    return page.url
+
+
+def _player_links(page, keeper_url: str) -> dict[str, str]:
+    page.goto(f"{keeper_url}/players")
+    links = page.locator("input.link-field").evaluate_all("(els) => els.map((e) => e.value)")
+    names = page.locator("details.player-code summary strong").all_inner_texts()
+    page.goto(keeper_url)
+    return dict(zip(names, links[1:], strict=True))
+
+
+def _is_poll(response) -> bool:
+    headers = response.request.headers
+    return headers.get("hx-request") == "true" and "hx-boosted" not in headers
+
+
+def _hands(server: str, keeper_url: str) -> list[dict]:
+    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
+        return json.loads(answer.read())["hands"]
+
+
+def test_every_screen_follows_the_table_into_the_rematch(browser, server):
+    keeper = _open(browser, server, **PHONE)
+    table_url = _start_table(keeper, server)
+    keeper_url = _game_from_table(keeper, table_url, first="1")
+    game_id = keeper_url.split("/")[-2]
+    keeper.goto(table_url)
+    screen_url = keeper.locator("#table-screen input").input_value()
+    players = _player_links(keeper, keeper_url)
+    screens = {
+        "watcher": _open(browser, f"{server}/v/{game_id}", **PHONE),
+        "table screen": _open(browser, screen_url, **TABLET),
+        "second scorekeeper": _open(browser, keeper_url, **PHONE),
+        "Ann's phone": _open(browser, players["Ann"], **PHONE),
+        "Bob's phone": _open(browser, players["Bob"], **PHONE),
+    }
+    try:
+        enter_hand(keeper, "Ann", {"1": "50"})  # Ann makes the one phase: the game is over
+        for page in screens.values():
+            expect(page.locator("body")).to_contain_text("Ann wins", timeout=SOON)
+        keeper.click("button:has-text('Rematch')")
+        keeper.wait_for_url(lambda url: "/g/" in url and game_id not in url)
+        new_id = keeper.url.split("/")[-2]
+        assert new_id != game_id
+        for page in screens.values():  # nobody taps anything
+            expect(page.locator("body")).to_contain_text("Hand 1", timeout=SOON)
+            expect(page.locator("body")).not_to_contain_text("Ann wins")
+        expect(screens["watcher"]).to_have_url(f"{server}/v/{new_id}")
+        expect(screens["second scorekeeper"]).to_have_url(keeper.url)
+        for name in ("Ann", "Bob"):
+            expect(screens[f"{name}'s phone"]).to_have_url(re.compile(rf".*/p/{new_id}/[\w-]+$"))
+            expect(screens[f"{name}'s phone"].locator("h1")).to_contain_text(name)
+        expect(screens["table screen"]).to_have_url(screen_url)  # the same address all evening
+        # each screen keeps its rights: the watcher still cannot record
+        watcher = screens["watcher"]
+        assert watcher.locator("#record").count() == 0
+        assert watcher.locator("form[method=post]:not([action$='/forget'])").count() == 0
+        home = watcher.context.new_page()
+        home.goto(server)
+        expect(home.locator("main")).to_contain_text("Watching")
+        expect(home.locator(f"a[href='/v/{new_id}']")).to_have_count(1)
+        expect(home.locator("main")).not_to_contain_text("Continue:")
+    finally:
+        for page in (keeper, *screens.values()):
+            page.context.close()
+
+
+def test_a_finished_game_opened_later_links_to_the_next_game_and_stays_put(browser, server):
+    keeper = _open(browser, server, **PHONE)
+    start_game(keeper, server, ["Ann", "Bob"], first="1")
+    finished_url = keeper.url
+    enter_hand(keeper, "Ann", {"1": "50"})
+    keeper.click("button:has-text('Rematch')")
+    keeper.wait_for_url(lambda url: url != finished_url)
+    rematch_url = keeper.url
+    try:
+        keeper.goto(finished_url)
+        link = keeper.get_by_role("link", name=re.compile("Next game: .*Ann.*Bob"))
+        expect(link).to_have_attribute("href", "/" + rematch_url.split("/", 3)[3])
+        for _ in range(2):  # its polls come back unchanged: opened after the rematch, it stays
+            answer = keeper.wait_for_event("response", _is_poll, timeout=SOON)
+            assert answer.status == 304
+        expect(keeper).to_have_url(finished_url)
+    finally:
+        keeper.context.close()
+
+
+def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, server):
+    a = _open(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob", "Cy"])
+    keeper_url = a.url
+    players = _player_links(a, keeper_url)
+    c = _open(browser, keeper_url, **PHONE)
+    ann = _open(browser, players["Ann"], **PHONE)
+    try:
+        ann.fill("#points", "25")
+        ann.click("button:has-text('Send to the scorekeeper')")
+        for page in (a, c):  # filled in from Ann's phone: nobody is typing on a or c
+            expect(page.locator("input[name=points-0]")).to_have_value("25", timeout=SOON)
+            assert page.locator("#record form[data-typing]").count() == 0
+        enter_hand(c, "Bob", {"2": "60"})
+        expect(a.locator("#record h2")).to_have_text("Record hand 2", timeout=SOON)
+        expect(a.locator("input[name=points-0]")).to_have_value("")  # nothing stale is kept
+
+        # a types hand 2 while c saves it: a's entry is kept and offered as hand 3
+        a.click("label.pill:text-is('Cy')")
+        a.fill("input[name=points-0]", "15")
+        a.fill("input[name=points-1]", "60")
+        enter_hand(c, "Ann", {"1": "20", "2": "35"})
+        notice = a.locator("#record .alert.stale")
+        expect(notice).to_contain_text("Hand 2 was just saved on another phone", timeout=SOON)
+        expect(notice).to_contain_text(re.compile("Bob\u2069? 20, \u2068?Cy\u2069? 35"))
+        expect(a.locator("input[name=points-1]")).to_have_value("60")  # what was typed is kept
+        a.click("button:has-text('Save it as hand 3 instead')")
+        a.click("#record button[type=submit]")
+        expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4", timeout=SOON)
+        hands = _hands(server, keeper_url)
+        assert len(hands) == 3 and hands[2]["went_out"] == "Cy"
+        assert hands[2]["points"] == {"Ann": 15, "Bob": 60}
+    finally:
+        for page in (a, c, ann):
+            page.context.close()
+
+
+def test_a_save_made_offline_is_kept_and_sent_once_when_the_connection_is_back(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    phone.context.set_offline(True)
+    enter_hand(phone, "Ann", {"1": "45"})
+    pending = phone.locator("#record .notice.pending")
+    expect(pending).to_contain_text("Not sent yet")
+    expect(pending).to_contain_text("Ann out, Bob 45")  # typed on this phone: no marks
+    assert _hands(server, keeper_url) == []
+    phone.context.set_offline(False)  # no tap: it goes by itself
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2", timeout=SOON)
+    expect(score_of(phone, "Bob")).to_have_text("45")
+    expect(phone.locator("#record .notice.pending")).to_have_count(0)
+    assert len(_hands(server, keeper_url)) == 1
+
+
+def test_a_kept_save_survives_a_reload_and_is_sent_once(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    phone.context.set_offline(True)
+    enter_hand(phone, "Bob", {"0": "30"})
+    expect(phone.locator("#record .notice.pending")).to_contain_text("Not sent yet")
+    phone.context.set_offline(False)
+    phone.goto(keeper_url)  # reloaded as soon as the connection is back
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2", timeout=SOON)
+    expect(score_of(phone, "Ann")).to_have_text("30")
+    phone.reload()
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
+    assert len(_hands(server, keeper_url)) == 1
+
+
+def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    other = _open(browser, keeper_url, **PHONE)
+    try:
+        phone.context.set_offline(True)
+        enter_hand(phone, "Ann", {"1": "45"})
+        expect(phone.locator("#record .notice.pending")).to_contain_text("Not sent yet")
+        enter_hand(other, "Bob", {"0": "20"})
+        phone.context.set_offline(False)
+        message = phone.locator(".alert", has_text="was saved on another phone while you typed")
+        expect(message).to_contain_text(re.compile("Ann\u2069? 20, \u2068?Bob"), timeout=SOON)
+        expect(phone.locator("input[name=points-1]")).to_have_value("45")  # kept, as hand 2
+        assert len(_hands(server, keeper_url)) == 1
+    finally:
+        other.context.close()
+
+
+def test_watchers_say_they_are_reconnecting_while_the_server_is_gone(browser, restartable_server):
+    server = restartable_server
+    keeper = _open(browser, server.url, **PHONE)
+    start_game(keeper, server.url, ["Ann", "Bob"])
+    keeper_url = keeper.url
+    watcher = _open(browser, f"{server.url}/v/{keeper_url.split('/')[-2]}", **PHONE)
+    try:
+        banner = watcher.locator("#reconnecting")
+        expect(banner).to_be_hidden()
+        server.stop()
+        expect(banner).to_be_visible(timeout=SOON)
+        expect(banner).to_contain_text(re.compile(r"Reconnecting… \(last update \d\d:\d\d"))
+        server.start()
+        expect(banner).to_be_hidden(timeout=SOON)
+        keeper.goto(keeper_url)
+        enter_hand(keeper, "Ann", {"1": "50"})
+        expect(score_of(watcher, "Bob")).to_have_text("50", timeout=SOON)
+    finally:
+        watcher.context.close()
+        keeper.context.close()
+
+
+def test_fixing_an_inferred_tick_follows_the_points(phone, server):
+    start_game(phone, server, ["Ann", "Bob", "Cy"])
+    keeper_url = phone.url
+    enter_hand(phone, "Bob", {"0": "40", "2": "60"})  # Ann under 50: she made her phase
+    expect(phone.locator("#record [data-saved]")).to_contain_text("Hand 1 saved")
+    assert _hands(server, keeper_url)[0]["made"] == ["Ann", "Bob"]
+    phone.get_by_role("link", name="Fix hand 1").click()
+    made = phone.locator("input[name=made-0]")
+    expect(made).not_to_be_checked()  # inferred, not typed
+    expect(phone.locator("#live-0")).to_contain_text("will be marked as having made their phase")
+    phone.fill("input[name=points-0]", "60")
+    expect(phone.locator("#live-0 .will-mark")).to_have_count(0)
+    expect(phone.locator("#hand-check")).not_to_contain_text("Ann will be marked")
+    phone.click("button:has-text('Save the correction')")
+    expect(score_of(phone, "Ann")).to_have_text("60")
+    assert _hands(server, keeper_url)[0]["made"] == ["Bob"]
+
+
+def test_a_hand_typed_on_a_phone_needs_no_scroll(phone, server):
+    """Taps, keys and scrolls for a 4-player typed hand: it starts at "Who went out?"."""
+    start_game(phone, server, ["Ann", "Bob", "Cy", "Di"])
+    enter_hand(phone, "Ann", {"1": "50", "2": "20", "3": "35"})
+    expect(phone.locator("#record [data-saved]")).to_contain_text("Hand 1 saved")
+    expect(phone.locator("#record-heading")).to_be_focused()
+    taps = keys = scrolls = 0
+    steps = [("label.pill:text-is('Bob')", None)]
+    steps += [
+        (f"input[name=points-{seat}]", total)
+        for seat, total in (("0", "25"), ("2", "10"), ("3", "45"))
+    ]
+    steps += [("#record button[type=submit]", None)]
+    for selector, typed in steps:
+        target = phone.locator(selector)
+        if not target.evaluate(
+            "(el) => { const r = el.getBoundingClientRect();"
+            " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+        ):
+            scrolls += 1
+        target.click()
+        taps += 1
+        if typed:
+            phone.keyboard.type(typed)
+            keys += len(typed)
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 3")
+    assert (taps, keys, scrolls) == (5, 6, 0)
+
+
+def test_a_points_field_selects_what_it_holds_when_tapped(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    enter_hand(phone, "Ann", {"1": "35"})
+    phone.get_by_role("link", name="Fix hand 1").click()
+    phone.click("input[name=points-1]")
+    phone.keyboard.type("40")
+    expect(phone.locator("input[name=points-1]")).to_have_value("40")  # not 3540
+
+
+def test_the_phase_checker_keeps_the_scroll_and_the_focus_while_cards_are_tapped(phone, server):
+    """Each tap swaps the page in: the card tapped stays under the thumb, focused."""
+    phone.goto(f"{server}/check?phase=2")
+    for card in ("R7", "B7", "G7", "Y3", "R4", "B5", "G6"):
+        button = phone.locator(f"#add-{card}")
+        button.scroll_into_view_if_needed()  # a row further down the palette: the user's scroll
+        where = button.evaluate("(el) => el.getBoundingClientRect().top")
+        button.click()
+        expect(button).to_be_focused()
+        expect(phone).to_have_url(re.compile(rf"add={card}$"))
+        assert abs(button.evaluate("(el) => el.getBoundingClientRect().top") - where) < 1
+        assert phone.evaluate("window.scrollY") > 0  # never back to the top
+    expect(phone.locator("#verdict .verdict.valid")).to_contain_text("phase 2 is made")

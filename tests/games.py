@@ -1,0 +1,133 @@
+"""Games for tests, built in code: a tie and its tiebreak, a game ending on given totals,
+every house rule changed, games played from a shuffled deck (hypothesis), and a games
+file damaged on purpose."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from contextlib import closing
+
+from hypothesis import strategies as st
+
+from scorekeeper.rules.cards import deck
+from scorekeeper.rules.game import Game, HandRecord
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.phases import OFFICIAL, make_rules
+from scorekeeper.rules.scoring import hand_points
+
+# Every option changed from the official profile: the most a card or sheet must say.
+EVERY_HOUSE_RULE = {
+    "phases": "plus10",
+    "progression": "masters",
+    "even": "yes",
+    "first": "4",
+    "phase10": "set4+set3",
+    "super_wild": "yes",
+    "wild_points": "20",
+    "natural": "phase",
+    "going_out": "discard",
+    "skip_out": "draw",
+    "winner": "lowest",
+    "tiebreak": "own-phase",
+    "totals": "warn",
+    "suits": "H=B,D=G,C=R,S=Y",
+}
+
+
+def tied(tiebreak_points: int | None = None) -> Game:
+    """Ann and Bob tie after ten hands, Cy far behind; given the points Ann holds, Bob
+    has won the tiebreak."""
+    both = [
+        {"went_out": "Ann", "made": ["Ann", "Bob"], "points": {"Bob": 5, "Cy": 60}},
+        {"went_out": "Bob", "made": ["Ann", "Bob"], "points": {"Ann": 5, "Cy": 60}},
+    ] * 5
+    if tiebreak_points is not None:
+        points = {"Ann": tiebreak_points}
+        both.append({"went_out": "Bob", "made": ["Bob"], "points": points, "tiebreak": True})
+    return load_game({"players": ["Ann", "Bob", "Cy"], "hands": both})
+
+
+def game_with_totals(players: dict[str, int], hands: int = 150) -> Game:
+    """`hands` hands where player i scores so that they end on players[name] points."""
+    names = list(players)
+    game = Game(make_rules("official", {}), (*names, "Out"), names[0])
+    for number in range(1, hands + 1):
+        points = {}
+        for name, total in players.items():
+            each = total // hands // 5 * 5
+            points[name] = each if number < hands else total - each * (hands - 1)
+        game = game.with_hand(HandRecord(went_out="Out", points=points))
+    return game
+
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+RULES = {
+    "official": OFFICIAL,
+    "even": make_rules("even"),
+    "first 3": make_rules("official", {"first": "3"}),
+    "wild 20": make_rules("official", {"wild_points": "20"}),
+}
+
+
+@st.composite
+def played_games(draw):
+    """A game dealt from a real shuffled deck each hand, played to its end (or 25 hands)."""
+    rules_name = draw(st.sampled_from(sorted(RULES)))
+    rules = RULES[rules_name]
+    players = NAMES[: draw(st.integers(2, 6))]
+    done = dict.fromkeys(players, 0)
+    scores = dict.fromkeys(players, 0)
+    shuffle = random.Random(draw(st.integers(0, 2**32)))
+    hands = []
+    winner = tiebreak = None
+    for _ in range(25):
+        made = [p for p in players if draw(st.booleans())] or [players[0]]
+        went_out = draw(st.sampled_from(made))
+        cards = deck()
+        shuffle.shuffle(cards)
+        points = {}
+        for player in players:
+            if player == went_out:
+                continue
+            if player in made:
+                phase = rules.sequence[done[player]]
+                count = shuffle.randint(1, 10 - rules.phase(phase).min_cards)
+            else:
+                count = 10
+            held, cards = cards[:count], cards[count:]
+            points[player] = hand_points(rules, held)
+            scores[player] += points[player]
+        hands.append({"went_out": went_out, "made": made, "points": points})
+        for player in made:
+            done[player] += 1
+        finishers = [p for p in made if done[p] == len(rules.sequence)]
+        if finishers:
+            lowest = min(scores[p] for p in finishers)
+            best = [p for p in finishers if scores[p] == lowest]
+            if len(best) == 1:
+                winner = best[0]
+            else:
+                winner = draw(st.sampled_from(best))
+                hands.append({"went_out": winner, "made": [winner], "points": {}, "tiebreak": True})
+                tiebreak = best
+            break
+    data = {
+        "rules": rules.profile,
+        "options": dict(rules.changed_options()),
+        "players": players,
+        "dealer": draw(st.sampled_from(players)),
+        "hands": hands,
+    }
+    return data, scores, done, winner, tiebreak
+
+
+def damaged_file(path) -> None:
+    """A games file with garbage written over pages SQLite's quick check reads."""
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("hand " * 50,)] * 2000)
+        conn.commit()
+    with open(path, "r+b") as file:
+        file.seek(4096 * 3)
+        file.write(b"\xff" * 4096 * 4)

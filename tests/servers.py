@@ -1,0 +1,99 @@
+"""Real servers for tests: `scorekeeper serve` as a subprocess, its JSON API, a free port.
+
+Shared by the durability, replica, public-address, HTTPS, container and browser tests.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def hand(number: int) -> dict:
+    """Hand N of a simple valid game: the players go out in turn, the others keep 50."""
+    out = PLAYERS[(number - 1) % 3]
+    return {"went_out": out, "made": [out], "points": {p: 50 for p in PLAYERS if p != out}}
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
+
+    def __init__(
+        self, db: Path, port: int | None = None, workers: int = 1, env: dict | None = None
+    ) -> None:
+        self.db, self.port, self.workers = db, port or free_port(), workers
+        self.env = env or {}  # settings on top of the test's environment
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen | None = None
+
+    def arguments(self) -> list[str]:
+        """What `serve` is given beyond its address and games file."""
+        return ["--workers", str(self.workers)]
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
+            + ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
+            + self.arguments(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: kill() takes the workers too
+            env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute", **self.env},
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
+                    return self
+            except OSError:
+                assert self.process.poll() is None, "the server exited"
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)  # like a power cut: every process at once
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def call(url: str, body: dict | None = None, timeout: float = 5) -> tuple[int, dict]:
+    """The status and JSON answer of a GET (or, with a body, a POST) to the API."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def wait_until(condition: Callable[[], object], seconds: float, failure: str) -> None:
+    """Ask `condition` every few milliseconds until it holds; fail with `failure` if it does
+    not within `seconds` (a generous deadline: a loaded machine is slow, never wrong)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, failure
+        time.sleep(0.02)

@@ -1,0 +1,184 @@
+"""Rating phase lists by Monte Carlo, and drawing random ones: seeded, so every run agrees."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scorekeeper import SOURCE, i18n
+from scorekeeper.rules import rating
+from scorekeeper.rules.draw import building_blocks, draw_phases
+from scorekeeper.rules.phases import (
+    OFFICIAL,
+    PLUS10_PHASES,
+    SUPER_WILD_PHASE7,
+    GroupKind,
+    make_rules,
+    parse_phase,
+    parse_phase_list,
+)
+
+TRIALS = 300  # enough to tell the official list's easy phases from its hard ones
+
+
+def rated(text: str, **kwargs):
+    kwargs.setdefault("trials", TRIALS)
+    return rating.rate(parse_phase_list(text), OFFICIAL, **kwargs)
+
+
+def test_the_same_seed_gives_the_same_figures_and_another_seed_others():
+    first = rated("2 sets of 3; run of 7; 7 of one colour", seed=5)
+    assert first == rated("2 sets of 3; run of 7; 7 of one colour", seed=5)
+    other = rated("2 sets of 3; run of 7; 7 of one colour", seed=6)
+    assert [p.made for p in other.phases] != [p.made for p in first.phases]
+
+
+def test_the_official_list_is_rated_easiest_first():
+    found = rating.rate(OFFICIAL.phase_list, OFFICIAL, trials=TRIALS)
+    chances = [p.chance for p in found.phases]
+    assert chances == sorted(chances, reverse=True)
+    assert sorted(p.number for p in found.phases) == list(range(1, 11))
+    place = {p.number: i for i, p in enumerate(found.phases)}
+    assert place[2] < place[1] < place[10]  # set of 3 + run of 4 beats 2 sets of 3, then 5 + 3
+    assert place[7] >= 7  # 2 sets of 4: among the hardest three
+
+
+def test_a_list_can_keep_its_own_order():
+    found = rated("set of 5 + set of 3; run of 4", ordered=False)
+    assert [p.number for p in found.phases] == [1, 2]
+    assert found.phases[0].chance < found.phases[1].chance
+    assert found.to_json()["order"] == "given"
+
+
+def test_more_turns_make_a_phase_more_likely():
+    dealt = rated("run of 7", turns=0).phases[0].chance
+    drawn = rated("run of 7", turns=6).phases[0].chance
+    assert dealt < drawn
+
+
+def test_each_chance_comes_with_an_interval_around_it():
+    for phase in rated("2 sets of 3; run of 9; set of 5 + set of 3").phases:
+        low, high = phase.interval
+        assert 0 <= low <= phase.chance <= high <= 1 and high - low < 0.15
+        assert phase.trials == TRIALS and phase.made == round(phase.chance * TRIALS)
+
+
+def test_the_list_average_is_the_mean_chance_with_its_own_interval():
+    found = rated("2 sets of 3; run of 9")
+    assert found.average == pytest.approx(sum(p.chance for p in found.phases) / 2)
+    low, high = found.interval
+    assert low < found.average < high
+
+
+def test_a_phase_no_hand_can_hold_is_never_made_and_says_so():
+    found = rated("2 sets of 3; run of 12", trials=20)
+    big = next(p for p in found.phases if p.phase.min_cards == 12)
+    assert big.too_big and big.made == 0 and big.interval == (0.0, 0.0)
+    assert found.too_big == (big,)
+
+
+def test_a_long_list_gets_fewer_trials_so_one_rating_stays_bounded():
+    assert rating.trials_for(OFFICIAL.phase_list) == rating.DEFAULT_TRIALS
+    assert rating.trials_for(PLUS10_PHASES[10:]) == rating.DEFAULT_TRIALS
+    many = parse_phase_list("; ".join(["6 runs of 2"] * 30))
+    assert rating.trials_for(many) * 6 * 30 <= rating.MAX_WORK
+    assert rating.trials_for(parse_phase_list("run of 7"), 10**9) == rating.MAX_TRIALS
+
+
+def test_the_games_own_deck_and_rules_are_used():
+    super_wild = make_rules("super-wild")
+    found = rating.rate((SUPER_WILD_PHASE7,), super_wild, trials=50)
+    assert found.phases[0].made > 0
+    per_phase = make_rules(options={"natural": "phase"})
+    strict = rated("run of 9").phases[0].chance
+    relaxed = rating.rate(parse_phase_list("run of 9"), per_phase, trials=TRIALS)
+    assert relaxed.phases[0].chance >= strict
+
+
+def test_the_figures_read_as_json():
+    data = rated("2 sets of 3", trials=10, seed=3).to_json()
+    assert data["turns"] == rating.DEFAULT_TURNS and data["trials"] == 10 and data["seed"] == 3
+    assert data["phases"][0]["phase"] == "2 sets of 3"
+    assert set(data["phases"][0]) == {
+        "number",
+        "phase",
+        "chance",
+        "interval",
+        "made",
+        "trials",
+        "too_big",
+    }
+
+
+@pytest.mark.parametrize("turns", [-1, rating.MAX_TURNS + 1])
+def test_turns_out_of_range_are_refused(turns):
+    with pytest.raises(ValueError, match="turns"):
+        rated("2 sets of 3", turns=turns)
+
+
+# --- drawing a random list --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_drawn_list_is_ten_different_phases_a_hand_can_make(seed):
+    phases = draw_phases(random.Random(seed))
+    assert len(phases) == len(set(phases)) == 10
+    for phase in phases:
+        assert 6 <= phase.min_cards <= 10
+        assert parse_phase(phase.notation) == phase
+        for group in phase.groups:
+            low = 2 if group.kind is GroupKind.SET else 4
+            assert low <= group.size <= {"set": 6, "run": 10, "colour": 9}[group.kind.value]
+        sets = [g.size for g in phase.groups if g.kind is GroupKind.SET]
+        assert sum(g.kind is GroupKind.COLOUR for g in phase.groups) <= 1
+        assert sum(sets) <= 9 or set(sets) == {2}  # 5 sets of 2 is an official phase
+        assert 2 not in sets or max(sets) >= 5 or set(sets) == {2}
+
+
+def test_a_seed_draws_the_same_list_again():
+    assert draw_phases(random.Random(7)) == draw_phases(random.Random(7))
+    assert draw_phases(random.Random(7)) != draw_phases(random.Random(8))
+
+
+def test_the_building_blocks_hold_every_shape_of_the_official_lists():
+    def shape(layout):  # the groups, whatever order they are written in
+        return sorted((spec.kind.value, spec.size) for spec in layout)
+
+    blocks = [shape(layout) for layout in building_blocks()]
+    shapes = [*PLUS10_PHASES, SUPER_WILD_PHASE7]
+    official = [layout for phase in shapes for layout in phase.layouts]
+    assert not [layout for layout in official if shape(layout) not in blocks]
+
+
+# --- the rules page's table of the official list --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def official_ratings():
+    return [
+        rating.rate(OFFICIAL.phase_list, OFFICIAL, turns=turns, ordered=False) for turns in (0, 5)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es"])
+def test_the_rules_page_gives_the_official_lists_ratings(official_ratings, lang):
+    """docs/rules*.md: each phase as dealt and after 5 turns, as the engine rates it now."""
+
+    name = "rules.md" if lang == "en" else f"rules.{lang}.md"
+    page = (SOURCE / "docs" / name).read_text(encoding="utf-8")
+    section = page.split("{#phase-odds}", 1)[1].split("\n#", 1)[0]
+    with i18n.using(lang):
+
+        def cell(chance, interval):
+            low, high = interval
+            return f"{i18n.percent(chance)} ({i18n.percent(low)}–{i18n.percent(high)})"
+
+        dealt, drawn = official_ratings
+        for a, b in zip(dealt.phases, drawn.phases, strict=True):
+            row = f"| {a.number} | {a.phase} | {cell(a.chance, a.interval)} | "
+            assert row + f"{cell(b.chance, b.interval)} |" in section, row
+        averages = (
+            f"{cell(dealt.average, dealt.interval)} | {cell(drawn.average, drawn.interval)} |"
+        )
+        assert averages in section

@@ -1,0 +1,129 @@
+"""A table backup is read within fixed bounds: hostile zips get a clear ArchiveError."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+
+import hostile_backups as hostile
+import pytest
+from webutil import csrf
+
+from scorekeeper import table_archive
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.table_archive import ArchivedGame, ArchiveError, TableArchive
+
+
+def test_a_backup_reads_back_what_was_written():
+    game = load_game(hostile.GAME)
+    archive = TableArchive(
+        "The Smiths",
+        [("Ann", False), ("Bob", True)],
+        {"Bobby": "Bob"},
+        [ArchivedGame(game, "", "")],
+    )
+    read = table_archive.read(table_archive.build(archive))
+    assert (read.name, read.players, read.aliases) == (
+        archive.name,
+        archive.players,
+        archive.aliases,
+    )
+    assert [entry.game.players for entry in read.games] == [("Ann", "Bob")]
+
+
+def test_the_handmade_backup_is_a_good_one():
+    """The hostile backups below start from this one: on its own it imports."""
+    assert table_archive.read(hostile.backup(hostile.index())).name == "The Smiths"
+
+
+@pytest.mark.parametrize(
+    ("build", "says"),
+    [
+        (hostile.deep, "damaged: part of it cannot be read"),
+        (hostile.huge_number, "damaged: part of it cannot be read"),
+        (lambda: hostile.surrogate("table"), "The table's name in this backup cannot be used"),
+        (lambda: hostile.surrogate("roster"), "Player 1 in this backup cannot be used"),
+        (lambda: hostile.surrogate("alias"), "A merged name in this backup cannot be used"),
+        (hostile.big_roster, "more than 300 players"),
+        (hostile.many_references, "Games 1 and 2 in this backup are the same file"),
+        (hostile.many_big_games, "unpacks to more than this app accepts"),
+        (lambda: hostile.lying_size(100), "damaged: part of it cannot be read"),
+        (lambda: hostile.lying_size(2**32 - 1), "unpacks to more than this app accepts"),
+    ],
+    ids=list(hostile.HOSTILE),
+)
+def test_a_hostile_backup_gets_a_clear_message(build, says):
+    with pytest.raises(ArchiveError, match=says):
+        table_archive.read(build())
+
+
+def test_a_surrogate_is_named_by_its_code_not_echoed():
+    with pytest.raises(ArchiveError) as caught:
+        table_archive.read(hostile.surrogate("roster"))
+    assert "U+D800" in str(caught.value)
+    str(caught.value).encode("utf-8")  # printable on any page or terminal
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"name": "Ann\u202egnp.exe"}, "invisible or control characters"),
+        ({"name": "x" * 61}, "at most 60 characters"),
+        ({"players": [{"name": "Z\u200bed"}]}, "invisible or control characters"),
+        ({"players": [{"name": "\u3164"}]}, "draw nothing"),
+        ({"players": [{"name": "x" * 10_000}]}, "at most 40 characters"),
+        ({"players": [{"name": 7}]}, "a name must be text"),
+        ({"aliases": {"An\x00n": "Ann"}}, "invisible or control characters"),
+        ({"aliases": {f"Old {n}": "Ann" for n in range(1001)}}, "more than 1000 merged names"),
+        ({"games": [{"file": "games/999.json"}]}, "incomplete"),
+    ],
+)
+def test_every_name_and_list_in_a_backup_meets_the_rules(changes, says):
+    with pytest.raises(ArchiveError, match=says):
+        table_archive.read(hostile.backup(hostile.index(**changes)))
+
+
+def test_names_in_a_backup_are_kept_cleaned():
+    table = hostile.index(
+        name="  The   Smiths ", players=[{"name": "Zoe\u0308"}], aliases={" Bobby ": "Bob"}
+    )
+    read = table_archive.read(hostile.backup(table))
+    assert (read.name, read.players, read.aliases) == (
+        "The Smiths",
+        [("Zoë", False)],
+        {"Bobby": "Bob"},
+    )
+
+
+def test_a_game_with_more_hands_than_any_game_can_have_is_refused_unread():
+    game = {**hostile.GAME, "hands": hostile.GAME["hands"] * 501}
+    data = hostile.backup(hostile.index(), {"games/001.json": json.dumps(game).encode()})
+    with pytest.raises(ArchiveError, match="Game 1 in this backup has more than 500 hands"):
+        table_archive.read(data)
+
+
+def test_a_game_whose_player_breaks_the_name_rule_is_refused():
+    game = {**hostile.GAME, "players": ["Ann\u3164", "Bob"], "dealer": "Bob", "hands": []}
+    data = hostile.backup(hostile.index(), {"games/001.json": json.dumps(game).encode()})
+    with pytest.raises(ArchiveError, match="Game 1 in this backup: Ann<U\\+3164>: .*draw nothing"):
+        table_archive.read(data)
+
+
+def test_a_file_that_is_not_a_zip_is_refused():
+    with pytest.raises(ArchiveError, match="not a zip file"):
+        table_archive.read(b"PK\x03\x04 not really")
+
+
+@pytest.mark.parametrize("name", list(hostile.HOSTILE))
+def test_a_hostile_backup_imported_through_the_page_writes_nothing(app, client, name):
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf(client), "file": (io.BytesIO(hostile.HOSTILE[name]()), "t.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "backup" in response.get_data(as_text=True).split("<main", 1)[1]
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
