@@ -19,6 +19,7 @@ from servers import free_port
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}}
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -51,6 +52,13 @@ def until(page, condition, timeout: int = 30_000) -> None:
 
 
 # --- what a family does on a page ------------------------------------------------------------
+
+
+def open_page(browser, url: str, **device):
+    """A new device (its own cookies) with ``url`` open."""
+    page = browser.new_context(**device).new_page()
+    page.goto(url)
+    return page
 
 
 def start_game(page, server, players, **options):

@@ -7,26 +7,11 @@ import json
 import re
 import urllib.request
 
+from pages import TABLET, enter_hand, open_page, score_of, start_game, start_table
 from playwright.sync_api import expect
-from test_scoring_flow import enter_hand, score_of, start_game
 
 SOON = 5000  # ms: the held poll answers as soon as a change is saved; this is plenty
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
-TABLET = {"viewport": {"width": 1280, "height": 800}}
-
-
-def _open(browser, url: str, **device):
-    page = browser.new_context(**device).new_page()
-    page.goto(url)
-    return page
-
-
-def _start_table(page, server: str, name: str = "The Smiths") -> str:
-    page.goto(f"{server}/tables/new")
-    page.fill("input[name=name]", name)
-    page.click("button[type=submit]")
-    page.wait_for_url(re.compile(r".*/t/[\w-]+$"))
-    return page.url
 
 
 def _game_from_table(page, table_url: str, **options) -> str:
@@ -62,19 +47,19 @@ def _hands(server: str, keeper_url: str) -> list[dict]:
 
 
 def test_every_screen_follows_the_table_into_the_rematch(browser, server):
-    keeper = _open(browser, server, **PHONE)
-    table_url = _start_table(keeper, server)
+    keeper = open_page(browser, server, **PHONE)
+    table_url = start_table(keeper, server, "The Smiths")
     keeper_url = _game_from_table(keeper, table_url, first="1")
     game_id = keeper_url.split("/")[-2]
     keeper.goto(table_url)
     screen_url = keeper.locator("#table-screen input").input_value()
     players = _player_links(keeper, keeper_url)
     screens = {
-        "watcher": _open(browser, f"{server}/v/{game_id}", **PHONE),
-        "table screen": _open(browser, screen_url, **TABLET),
-        "second scorekeeper": _open(browser, keeper_url, **PHONE),
-        "Ann's phone": _open(browser, players["Ann"], **PHONE),
-        "Bob's phone": _open(browser, players["Bob"], **PHONE),
+        "watcher": open_page(browser, f"{server}/v/{game_id}", **PHONE),
+        "table screen": open_page(browser, screen_url, **TABLET),
+        "second scorekeeper": open_page(browser, keeper_url, **PHONE),
+        "Ann's phone": open_page(browser, players["Ann"], **PHONE),
+        "Bob's phone": open_page(browser, players["Bob"], **PHONE),
     }
     try:
         enter_hand(keeper, "Ann", {"1": "50"})  # Ann makes the one phase: the game is over
@@ -108,7 +93,7 @@ def test_every_screen_follows_the_table_into_the_rematch(browser, server):
 
 
 def test_a_finished_game_opened_later_links_to_the_next_game_and_stays_put(browser, server):
-    keeper = _open(browser, server, **PHONE)
+    keeper = open_page(browser, server, **PHONE)
     start_game(keeper, server, ["Ann", "Bob"], first="1")
     finished_url = keeper.url
     enter_hand(keeper, "Ann", {"1": "50"})
@@ -128,12 +113,12 @@ def test_a_finished_game_opened_later_links_to_the_next_game_and_stays_put(brows
 
 
 def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, server):
-    a = _open(browser, server, **PHONE)
+    a = open_page(browser, server, **PHONE)
     start_game(a, server, ["Ann", "Bob", "Cy"])
     keeper_url = a.url
     players = _player_links(a, keeper_url)
-    c = _open(browser, keeper_url, **PHONE)
-    ann = _open(browser, players["Ann"], **PHONE)
+    c = open_page(browser, keeper_url, **PHONE)
+    ann = open_page(browser, players["Ann"], **PHONE)
     try:
         ann.fill("#points", "25")
         ann.click("button:has-text('Send to the scorekeeper')")
@@ -198,7 +183,7 @@ def test_a_kept_save_survives_a_reload_and_is_sent_once(phone, server):
 def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone, server):
     start_game(phone, server, ["Ann", "Bob"])
     keeper_url = phone.url
-    other = _open(browser, keeper_url, **PHONE)
+    other = open_page(browser, keeper_url, **PHONE)
     try:
         phone.context.set_offline(True)
         enter_hand(phone, "Ann", {"1": "45"})
@@ -215,10 +200,10 @@ def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone
 
 def test_watchers_say_they_are_reconnecting_while_the_server_is_gone(browser, restartable_server):
     server = restartable_server
-    keeper = _open(browser, server.url, **PHONE)
+    keeper = open_page(browser, server.url, **PHONE)
     start_game(keeper, server.url, ["Ann", "Bob"])
     keeper_url = keeper.url
-    watcher = _open(browser, f"{server.url}/v/{keeper_url.split('/')[-2]}", **PHONE)
+    watcher = open_page(browser, f"{server.url}/v/{keeper_url.split('/')[-2]}", **PHONE)
     try:
         banner = watcher.locator("#reconnecting")
         expect(banner).to_be_hidden()
