@@ -52,6 +52,14 @@ def until(page, condition, timeout: int = 30_000) -> None:
     assert condition(), f"not so within {timeout} ms"
 
 
+def settled(page) -> None:
+    """Wait until htmx has swapped in and set up what a boosted link brought: a field typed
+    into before its new form is set up would send no live check (a person is never that fast).
+    """
+    swapping = "document.querySelector('.htmx-added, .htmx-swapping, .htmx-settling')"
+    until(page, lambda: page.evaluate(f"!{swapping}"))
+
+
 # --- what a family does on a page ------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import json
 import re
 import urllib.request
 
-from pages import TABLET, enter_hand, open_page, score_of, start_game, start_table
+from pages import TABLET, enter_hand, open_page, score_of, settled, start_game, start_table
 from playwright.sync_api import expect
 
 SOON = 5000  # ms: the held poll answers as soon as a change is saved; this is plenty
@@ -230,6 +230,7 @@ def test_fixing_an_inferred_tick_follows_the_points(phone, server):
     made = phone.locator("input[name=made-0]")
     expect(made).not_to_be_checked()  # inferred, not typed
     expect(phone.locator("#live-0")).to_contain_text("will be marked as having made their phase")
+    settled(phone)
     phone.fill("input[name=points-0]", "60")
     expect(phone.locator("#live-0 .will-mark")).to_have_count(0)
     expect(phone.locator("#hand-check")).not_to_contain_text("Ann will be marked")
