@@ -124,6 +124,13 @@ def play(game: Game, standings: Standings, facts: PlayFacts) -> dict[str, Any]:
     return data
 
 
+def stored_play(
+    db: Database, stored: store.StoredGame, game: Game, standings: Standings
+) -> dict[str, Any]:
+    """The play of a stored game, with its times, table and roster ids (``facts``)."""
+    return play(game, standings, facts(db, stored))
+
+
 def comments(game: Game, standings: Standings) -> str:
     """The rules, the phases each player made, and an early end, in the current language."""
     made = join(

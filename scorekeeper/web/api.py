@@ -152,7 +152,7 @@ def bgstats_play():
     """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
     current = _current()
     try:
-        play = bgstats.play(current.game, current.standings, bgstats.facts(db(), current.stored))
+        play = bgstats.stored_play(db(), current.stored, current.game, current.standings)
     except bgstats.NotFinished as error:
         raise ApiError(409, str(error)) from None
     return jsonify(play=play, url=bgstats.push_link(play))

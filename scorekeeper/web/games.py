@@ -299,7 +299,9 @@ def renew() -> Response:
     return redirect(url_for("games.share", game_id=link.game_id, key=key), 303)
 
 
-# --- ending a game early, and the facts under every scoreboard ----------------------------
+# --- ending a game early ---------------------------------------------------------------
+
+
 @bp.route("/g/<game_id>/<key>/end", methods=["GET", "POST"])
 def end_game() -> Response | tuple[str, int]:
     """The confirmation (GET), or the game ended (POST): back to its page, saying who won."""
@@ -357,8 +359,7 @@ def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> Ga
     minutes = playtime.minutes(stored.created, stored.updated)
     link = None
     if standings.over:
-        play = bgstats.play(game, standings, bgstats.facts(db(), stored))
-        link = bgstats.push_link(play)
+        link = bgstats.push_link(bgstats.stored_play(db(), stored, game, standings))
     return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
 
 

@@ -184,7 +184,7 @@ def watch_code(stored: store.StoredGame | None) -> WatchCode | None:
 def _play() -> dict:
     current = game()
     try:
-        return bgstats.play(current.game, current.standings, bgstats.facts(db(), current.stored))
+        return bgstats.stored_play(db(), current.stored, current.game, current.standings)
     except bgstats.NotFinished as error:
         abort(409, str(error))
 

@@ -16,9 +16,11 @@ from pathlib import Path
 
 from servers import free_port
 
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}}
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -50,7 +52,22 @@ def until(page, condition, timeout: int = 30_000) -> None:
     assert condition(), f"not so within {timeout} ms"
 
 
+def settled(page) -> None:
+    """Wait until htmx has swapped in and set up what a boosted link brought: a field typed
+    into before its new form is set up would send no live check (a person is never that fast).
+    """
+    swapping = "document.querySelector('.htmx-added, .htmx-swapping, .htmx-settling')"
+    until(page, lambda: page.evaluate(f"!{swapping}"))
+
+
 # --- what a family does on a page ------------------------------------------------------------
+
+
+def open_page(browser, url: str, **device):
+    """A new device (its own cookies) with ``url`` open."""
+    page = browser.new_context(**device).new_page()
+    page.goto(url)
+    return page
 
 
 def start_game(page, server, players, **options):
@@ -85,6 +102,30 @@ def start_table(page, server, name):
     page.click("button:has-text('Start the table')")
     page.wait_for_url(re.compile(r".*/t/[^/]+$"))
     return page.url
+
+
+def table_game(page, players, first="1"):
+    """From the table page: a short game (only the first phase) with these players."""
+    page.click("button:has-text('Start a new game')")
+    page.wait_for_url(re.compile(r".*/new\?.*"))
+    for i, name in enumerate(players):
+        page.fill(f"#player-{i}", name)
+    page.click("text=House rules (optional)")
+    page.fill("#opt-first", first)
+    page.click("text=Start the game")
+    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => ['serious', 'critical'].includes(v.impact))
+        .map(v => v.id + ': ' + v.help + ' at '
+                  + v.nodes.map(n => n.target.join(' ')).join(', '))"""
+    )
+    return [f"{page.url}: {line}" for line in found]
 
 
 # --- the app served on loopback --------------------------------------------------------------

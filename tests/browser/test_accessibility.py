@@ -6,26 +6,11 @@ and without an error showing.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from pages import enter_hand, score_of, start_game
+from pages import enter_hand, score_of, serious_violations, start_game
 from playwright.sync_api import expect
 
-AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768}}
-
-
-def serious_violations(page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it stands, one line each."""
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate(
-        """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
-        .filter(v => ['serious', 'critical'].includes(v.impact))
-        .map(v => v.id + ': ' + v.help + ' at '
-                  + v.nodes.map(n => n.target.join(' ')).join(', '))"""
-    )
-    return [f"{page.url}: {line}" for line in found]
 
 
 def pages_of_a_game(page, server) -> list[tuple[str, object]]:

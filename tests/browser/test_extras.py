@@ -11,12 +11,16 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import served
-from pages import shot
+from pages import (
+    enter_hand,
+    serious_violations,
+    served,
+    shot,
+    start_game,
+    start_table,
+    table_game,
+)
 from playwright.sync_api import expect
-from test_accessibility import serious_violations
-from test_scoring_flow import enter_hand, start_game
-from test_tables_flow import start_table, table_game
 
 NARROW = {"width": 360, "height": 740}
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from contextlib import ExitStack
 
-from pages import POLL_SECONDS, enter_hand, score_of, shot, start_game, until
+from pages import POLL_SECONDS, TABLET, enter_hand, open_page, score_of, shot, start_game, until
 from playwright.sync_api import expect
 
 SOON = 3000  # ms: "every change within 3 s"
@@ -22,23 +22,15 @@ POLL = POLL_SECONDS * 1000
 ASLEEP = POLL * 5 // 2
 AT_ONCE = POLL * 4 // 5
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
-TABLET = {"viewport": {"width": 1280, "height": 800}}
-
-
-def _open(browser, url: str, **device):
-    context = browser.new_context(**device)
-    page = context.new_page()
-    page.goto(url)
-    return page
 
 
 def _watchers(browser, keeper_url: str) -> dict:
     game_id = keeper_url.split("/")[-2]
     base = keeper_url.split("/g/")[0]
     return {
-        "watcher": _open(browser, f"{base}/v/{game_id}", **PHONE),
-        "table": _open(browser, f"{base}/v/{game_id}/table", **TABLET),
-        "second scorekeeper": _open(browser, keeper_url, **PHONE),
+        "watcher": open_page(browser, f"{base}/v/{game_id}", **PHONE),
+        "table": open_page(browser, f"{base}/v/{game_id}/table", **TABLET),
+        "second scorekeeper": open_page(browser, keeper_url, **PHONE),
     }
 
 
@@ -62,7 +54,7 @@ def _close(pages: dict) -> None:
 
 
 def test_three_devices_follow_every_change_of_a_game(browser, server):
-    scorer = _open(browser, server, **PHONE)
+    scorer = open_page(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob", "Cy"])
     others = _watchers(browser, scorer.url)
     try:
@@ -105,13 +97,15 @@ def test_three_devices_follow_every_change_of_a_game(browser, server):
 
 
 def test_the_table_view_uses_a_landscape_screen(browser, server):
-    scorer = _open(browser, server, **PHONE)
+    scorer = open_page(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"])
     enter_hand(scorer, "Ann", {"1": "50", "2": "20", "3": "5", "4": "10", "5": "25"})
     expect(scorer.locator(".status")).to_contain_text("Hand 2")  # saved before the next
     enter_hand(scorer, "Bob", {"0": "10", "2": "60", "3": "5", "4": "10", "5": "25"})
     expect(scorer.locator(".status")).to_contain_text("Hand 3")  # both hands saved: a chart
-    table = _open(browser, scorer.url.replace("/g/", "/v/").rsplit("/", 1)[0] + "/table", **TABLET)
+    table = open_page(
+        browser, scorer.url.replace("/g/", "/v/").rsplit("/", 1)[0] + "/table", **TABLET
+    )
     try:
         expect(table.locator("#scoreboard .chart svg")).to_be_visible(timeout=SOON)
         board = table.locator("#scoreboard").bounding_box()
@@ -126,9 +120,9 @@ def test_the_table_view_uses_a_landscape_screen(browser, server):
 
 
 def test_a_second_scorekeeper_keeps_the_hand_they_are_typing(browser, server):
-    scorer = _open(browser, server, **PHONE)
+    scorer = open_page(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"])
-    second = _open(browser, scorer.url, **PHONE)
+    second = open_page(browser, scorer.url, **PHONE)
     try:
         second.click("label.pill:text-is('Bob')")
         second.fill("input[name=points-0]", "35")
@@ -164,7 +158,7 @@ def _is_poll(request) -> bool:
 
 
 def test_a_sleeping_phone_does_not_poll_and_catches_up_when_it_wakes(browser, server):
-    scorer = _open(browser, server, **PHONE)
+    scorer = open_page(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"])
     watcher = _watchers(browser, scorer.url)["watcher"]
     polls: list = []
@@ -190,7 +184,7 @@ def test_a_sleeping_phone_does_not_poll_and_catches_up_when_it_wakes(browser, se
 
 def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
     server = restartable_server
-    scorer = _open(browser, server.url, **PHONE)
+    scorer = open_page(browser, server.url, **PHONE)
     start_game(scorer, server.url, ["Ann", "Bob"])
     keeper_url = scorer.url
     others = _watchers(browser, keeper_url)
@@ -211,7 +205,7 @@ def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
 
 
 def test_a_finished_game_keeps_polling_cheaply_and_a_reopening_correction_shows(browser, server):
-    scorer = _open(browser, server, **PHONE)
+    scorer = open_page(browser, server, **PHONE)
     start_game(scorer, server, ["Ann", "Bob"], first="1")
     watcher = _watchers(browser, scorer.url)["watcher"]
     answers: list[int] = []

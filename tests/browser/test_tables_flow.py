@@ -4,22 +4,10 @@ from __future__ import annotations
 
 import re
 
-from pages import PHONE, enter_hand, shot, start_game, start_table
+from pages import PHONE, enter_hand, shot, start_game, start_table, table_game
 from playwright.sync_api import expect
 
 EVIL = '<img src=x onerror=alert(1)>"&'
-
-
-def table_game(page, players, first="1"):
-    """From the table page: a short game (only the first phase) with these players."""
-    page.click("button:has-text('Start a new game')")
-    page.wait_for_url(re.compile(r".*/new\?.*"))
-    for i, name in enumerate(players):
-        page.fill(f"#player-{i}", name)
-    page.click("text=House rules (optional)")
-    page.fill("#opt-first", first)
-    page.click("text=Start the game")
-    page.wait_for_url(re.compile(r".*/g/[^/]+/[^/]+$"))
 
 
 def test_device_a_finds_its_games_and_device_b_sees_nothing_until_it_opens_the_table(

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from pages import shot
+from pages import shot, start_game
 from playwright.sync_api import expect
-from test_scoring_flow import start_game
 
 
 def read_aloud(page, server) -> str:
