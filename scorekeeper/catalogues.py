@@ -23,7 +23,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
-from babel.messages.mofile import write_mo
+from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po, write_po
 
 from .i18n import DEFAULT, LANGUAGES, TRANSLATIONS
@@ -165,7 +165,7 @@ def compile_all() -> list[Path]:
     changed = []
     for language in TARGETS:
         path, data = mo_path(language), compiled(language)
-        if not path.exists() or path.read_bytes() != data:
+        if not path.exists() or not _same_messages(path.read_bytes(), data):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
             changed.append(path)
@@ -195,15 +195,39 @@ def problems(languages: tuple[str, ...] = TARGETS) -> list[str]:
                 found += [f"{where}: {_label(message)}: {error}" for error in errors]
             if _po_bytes(_updated(catalogue, template)) != _po_bytes(catalogue):
                 found.append(f"{where}: out of date (run scripts/i18n)")
-        if not mo_path(language).exists() or mo_path(language).read_bytes() != compiled(language):
+        if not mo_path(language).exists() or not _same_messages(
+            mo_path(language).read_bytes(), compiled(language)
+        ):
             found.append(f"{language}: messages.mo is out of date (run scripts/i18n)")
     return found
+
+
+def _same_messages(shipped: bytes, wanted: bytes) -> bool:
+    """Whether two compiled catalogues say the same: every message and the number of plural
+    forms. Not byte for byte: another Babel writes another Plural-Forms expression and header
+    for the same rule, and the app reads the messages, not the bytes."""
+    return _contents(shipped) == _contents(wanted)
+
+
+def _contents(data: bytes) -> tuple[int, dict[tuple[object, str | None], object]]:
+    catalogue = read_mo(io.BytesIO(data))
+    messages = {
+        (_hashable(message.id), message.context): _hashable(message.string)
+        for message in catalogue
+        if message.id
+    }
+    return catalogue.num_plurals, messages
 
 
 def _updated(catalogue: Catalog, template: Catalog) -> Catalog:
     copy = read_po(io.BytesIO(_po_bytes(catalogue)), locale=catalogue.locale)
     copy.update(template, no_fuzzy_matching=True, update_creation_date=False)
     return copy
+
+
+def _hashable(text: object) -> object:
+    """A plural message's forms come as a list; a tuple can be compared in a dict key."""
+    return tuple(text) if isinstance(text, list) else text
 
 
 def _translated(message: Message) -> bool:

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tarfile
 import time
-import tomllib
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -109,19 +108,17 @@ def mirror() -> str:
 
 
 def wheelhouse() -> Path:
-    """Every wheel the image installs but the app's own, fetched here with pip wheel."""
-    project = tomllib.loads((SOURCE / "pyproject.toml").read_text())
-    needed = [
-        *project["build-system"]["requires"],
-        *project["project"]["dependencies"],
-        *project["project"]["optional-dependencies"]["replicate"],
-    ]
-    digest = hashlib.sha256("\n".join(needed).encode()).hexdigest()[:12]
+    """Every wheel the image installs but the app's own, fetched here with pip wheel from the
+    same lock files the image installs from (hashes checked)."""
+    locks = [SOURCE / "requirements" / name for name in ("app.lock", "build.lock")]
+    digest = hashlib.sha256(b"".join(lock.read_bytes() for lock in locks)).hexdigest()[:12]
     folder = CACHE / f"wheelhouse-{digest}"
     if not folder.exists():
         partial = folder.with_suffix(".partial")
         shutil.rmtree(partial, ignore_errors=True)
-        run(sys.executable, "-m", "pip", "wheel", "-q", "--wheel-dir", partial, *needed)
+        requirements = [arg for lock in locks for arg in ("-r", str(lock))]
+        run(sys.executable, "-m", "pip", "wheel", "-q", "--require-hashes", "--no-deps",
+            "--wheel-dir", partial, *requirements)
         partial.rename(folder)
     return folder
 

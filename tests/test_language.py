@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from webutil import new_game
 
 from scorekeeper import catalogues, i18n
@@ -85,6 +88,31 @@ def test_pages_vary_by_language(client):
 
 def test_every_text_the_code_uses_is_translated_in_every_shipped_language():
     assert catalogues.problems() == []
+
+
+def _mo(plural_forms: str, messages: dict[str, str]) -> bytes:
+    """A compiled Spanish catalogue with this Plural-Forms header and these messages."""
+    catalogue = Catalog(locale="es")
+    catalogue.mime_headers = [("Plural-Forms", plural_forms)]
+    for ident, text in messages.items():
+        catalogue.add(ident, text)
+    out = io.BytesIO()
+    write_mo(out, catalogue)
+    return out.getvalue()
+
+
+def test_a_compiled_catalogue_is_current_when_its_messages_are_not_its_bytes():
+    """Another Babel writes another header for the same plural rule: still current. A changed
+    message, or another number of plural forms, is not."""
+    shipped = _mo("nplurals=2; plural=(n!=1);", {"Hand": "Mano"})
+    rebuilt = _mo("nplurals=2; plural=(n != 1);", {"Hand": "Mano"})
+    assert shipped != rebuilt
+    assert catalogues._same_messages(shipped, rebuilt)
+    assert not catalogues._same_messages(
+        shipped, _mo("nplurals=2; plural=(n!=1);", {"Hand": "Ronda"})
+    )
+    three = "nplurals=3; plural=(n == 1 ? 0 : n > 999999 ? 1 : 2);"
+    assert not catalogues._same_messages(shipped, _mo(three, {"Hand": "Mano"}))
 
 
 def test_the_pseudo_language_dresses_words_but_keeps_placeholders_and_tags():

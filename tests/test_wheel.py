@@ -58,10 +58,12 @@ def test_the_wheel_holds_every_template_and_static_file(wheel):
 
 
 def test_pipx_installs_the_wheel_and_its_command_serves_pages_and_htmx(wheel, tmp_path):
-    """The README's one-line install for a laptop: pipx, then `scorekeeper serve`."""
+    """The README's one-line install for a laptop: pipx with the locked versions as
+    constraints, then `scorekeeper serve`."""
     pipx = {name: str(tmp_path / "pipx" / name) for name in ("PIPX_HOME", "PIPX_BIN_DIR")}
+    constraints = SOURCE / "requirements" / "pipx-constraints.txt"
     subprocess.run(
-        [sys.executable, "-m", "pipx", "install", str(wheel)],
+        [sys.executable, "-m", "pipx", "install", f"--pip-args=-c {constraints}", str(wheel)],
         check=True,
         capture_output=True,
         env={**os.environ, **pipx, "PIPX_MAN_DIR": str(tmp_path / "pipx" / "man")},
