@@ -10,8 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pages import CHROMIUM, LAUNCH_ARGS, PHONE, RestartableServer, served
+from pages import CHROMIUM, LAUNCH_ARGS, PHONE, WAIT, RestartableServer, served
+from playwright.sync_api import expect
 from tools import missing
+
+expect.set_options(timeout=WAIT)  # one generous default for every expect (pages.WAIT)
 
 
 def pytest_collection_modifyitems(items):

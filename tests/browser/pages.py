@@ -30,6 +30,10 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# How long any browser wait lasts before it fails (ms): what a busy 2-core CI machine needs,
+# set once for every `expect` (conftest.py) and every helper here. Tests wait for a condition,
+# so a quick machine never waits this long.
+WAIT = 30_000
 # The served app's live pages: a poll is held this long with nothing new...
 POLL_HOLD = 2  # seconds
 # ...and the page asks again this soon after its last answer.
@@ -41,7 +45,7 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def until(page, condition, timeout: int = 30_000) -> None:
+def until(page, condition, timeout: int = WAIT) -> None:
     """Let `page` run, its events handled, until `condition()` holds; fail after `timeout`
     ms. For what Playwright cannot wait for itself: what event handlers record, or what only
     page.evaluate may ask (wait_for_function evals in the page, which the app's CSP refuses)."""

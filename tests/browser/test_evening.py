@@ -10,7 +10,6 @@ import urllib.request
 from pages import TABLET, enter_hand, open_page, score_of, settled, start_game, start_table
 from playwright.sync_api import expect
 
-SOON = 5000  # ms: the held poll answers as soon as a change is saved; this is plenty
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
 
 
@@ -64,13 +63,13 @@ def test_every_screen_follows_the_table_into_the_rematch(browser, server):
     try:
         enter_hand(keeper, "Ann", {"1": "50"})  # Ann makes the one phase: the game is over
         for page in screens.values():
-            expect(page.locator("body")).to_contain_text("Ann wins", timeout=SOON)
+            expect(page.locator("body")).to_contain_text("Ann wins")
         keeper.click("button:has-text('Rematch')")
         keeper.wait_for_url(lambda url: "/g/" in url and game_id not in url)
         new_id = keeper.url.split("/")[-2]
         assert new_id != game_id
         for page in screens.values():  # nobody taps anything
-            expect(page.locator("body")).to_contain_text("Hand 1", timeout=SOON)
+            expect(page.locator("body")).to_contain_text("Hand 1")
             expect(page.locator("body")).not_to_contain_text("Ann wins")
         expect(screens["watcher"]).to_have_url(f"{server}/v/{new_id}")
         expect(screens["second scorekeeper"]).to_have_url(keeper.url)
@@ -105,7 +104,7 @@ def test_a_finished_game_opened_later_links_to_the_next_game_and_stays_put(brows
         link = keeper.get_by_role("link", name=re.compile("Next game: .*Ann.*Bob"))
         expect(link).to_have_attribute("href", "/" + rematch_url.split("/", 3)[3])
         for _ in range(2):  # its polls come back unchanged: opened after the rematch, it stays
-            answer = keeper.wait_for_event("response", _is_poll, timeout=SOON)
+            answer = keeper.wait_for_event("response", _is_poll)
             assert answer.status == 304
         expect(keeper).to_have_url(finished_url)
     finally:
@@ -123,10 +122,10 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
         ann.fill("#points", "25")
         ann.click("button:has-text('Send to the scorekeeper')")
         for page in (a, c):  # filled in from Ann's phone: nobody is typing on a or c
-            expect(page.locator("input[name=points-0]")).to_have_value("25", timeout=SOON)
+            expect(page.locator("input[name=points-0]")).to_have_value("25")
             assert page.locator("#record form[data-typing]").count() == 0
         enter_hand(c, "Bob", {"2": "60"})
-        expect(a.locator("#record h2")).to_have_text("Record hand 2", timeout=SOON)
+        expect(a.locator("#record h2")).to_have_text("Record hand 2")
         expect(a.locator("input[name=points-0]")).to_have_value("")  # nothing stale is kept
 
         # a types hand 2 while c saves it: a's entry is kept and offered as hand 3
@@ -135,12 +134,12 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
         a.fill("input[name=points-1]", "60")
         enter_hand(c, "Ann", {"1": "20", "2": "35"})
         notice = a.locator("#record .alert.stale")
-        expect(notice).to_contain_text("Hand 2 was just saved on another phone", timeout=SOON)
+        expect(notice).to_contain_text("Hand 2 was just saved on another phone")
         expect(notice).to_contain_text(re.compile("Bob\u2069? 20, \u2068?Cy\u2069? 35"))
         expect(a.locator("input[name=points-1]")).to_have_value("60")  # what was typed is kept
         a.click("button:has-text('Save it as hand 3 instead')")
         a.click("#record button[type=submit]")
-        expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4", timeout=SOON)
+        expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4")
         hands = _hands(server, keeper_url)
         assert len(hands) == 3 and hands[2]["went_out"] == "Cy"
         assert hands[2]["points"] == {"Ann": 15, "Bob": 60}
@@ -174,7 +173,7 @@ def test_a_save_made_offline_is_kept_and_sent_once_when_the_connection_is_back(p
     expect(pending).to_contain_text("Ann out, Bob 45")  # typed on this phone: no marks
     assert _hands(server, keeper_url) == []
     online(phone)  # no tap: it goes by itself
-    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2", timeout=SOON)
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
     expect(score_of(phone, "Bob")).to_have_text("45")
     expect(phone.locator("#record .notice.pending")).to_have_count(0)
     assert len(_hands(server, keeper_url)) == 1
@@ -188,7 +187,7 @@ def test_a_kept_save_survives_a_reload_and_is_sent_once(phone, server):
     expect(phone.locator("#record .notice.pending")).to_contain_text("Not sent yet")
     online(phone)
     phone.goto(keeper_url)  # reloaded as soon as the connection is back
-    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2", timeout=SOON)
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
     expect(score_of(phone, "Ann")).to_have_text("30")
     phone.reload()
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
@@ -206,7 +205,7 @@ def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone
         enter_hand(other, "Bob", {"0": "20"})
         online(phone)
         message = phone.locator(".alert", has_text="was saved on another phone while you typed")
-        expect(message).to_contain_text(re.compile("Ann\u2069? 20, \u2068?Bob"), timeout=SOON)
+        expect(message).to_contain_text(re.compile("Ann\u2069? 20, \u2068?Bob"))
         expect(phone.locator("input[name=points-1]")).to_have_value("45")  # kept, as hand 2
         assert len(_hands(server, keeper_url)) == 1
     finally:
@@ -223,13 +222,13 @@ def test_watchers_say_they_are_reconnecting_while_the_server_is_gone(browser, re
         banner = watcher.locator("#reconnecting")
         expect(banner).to_be_hidden()
         server.stop()
-        expect(banner).to_be_visible(timeout=SOON)
+        expect(banner).to_be_visible()
         expect(banner).to_contain_text(re.compile(r"Reconnecting… \(last update \d\d:\d\d"))
         server.start()
-        expect(banner).to_be_hidden(timeout=SOON)
+        expect(banner).to_be_hidden()
         keeper.goto(keeper_url)
         enter_hand(keeper, "Ann", {"1": "50"})
-        expect(score_of(watcher, "Bob")).to_have_text("50", timeout=SOON)
+        expect(score_of(watcher, "Bob")).to_have_text("50")
     finally:
         watcher.context.close()
         keeper.context.close()

@@ -78,7 +78,7 @@ def test_a_german_family_plays_a_short_game_in_german(browser, german_phone, ser
         page.click("text=← Zurück zur Partie")
         enter_hand(page, "Oma", {"1": "5", "2": "60"})
         expect(page.locator(".status")).to_have_text("Runde 4 · Oma gibt")
-        expect(watcher.locator(".status")).to_have_text("Runde 4 · Oma gibt", timeout=10_000)
+        expect(watcher.locator(".status")).to_have_text("Runde 4 · Oma gibt")
         expect(watcher.locator("#scoreboard")).to_contain_text("Punkte")
         shot(watcher, "de-02-watching")
     finally:

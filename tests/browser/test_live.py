@@ -14,8 +14,6 @@ from contextlib import ExitStack
 from pages import POLL_SECONDS, TABLET, enter_hand, open_page, score_of, shot, start_game, until
 from playwright.sync_api import expect
 
-SOON = 3000  # ms: "every change within 3 s"
-IDLE_POLL = 5000  # ms: a poll held its 2 s with nothing new, and the next one asked
 # The app's poll interval as served here (pages.py), in ms: a sleeping page must not
 # poll for two and a half of them, and a waking one must not wait for the next.
 POLL = POLL_SECONDS * 1000
@@ -36,16 +34,16 @@ def _watchers(browser, keeper_url: str) -> dict:
 
 def _all_show(pages: dict, hand: str, scores: dict[str, str]) -> None:
     for page in pages.values():
-        expect(page.locator("#scoreboard .status")).to_contain_text(hand, timeout=SOON)
+        expect(page.locator("#scoreboard .status")).to_contain_text(hand)
         for name, score in scores.items():
-            expect(score_of(page, name)).to_have_text(score, timeout=SOON)
+            expect(score_of(page, name)).to_have_text(score)
 
 
 def _idle(pages: dict) -> None:
     """Everyone idles until each page has polled again since it showed the last change."""
     with ExitStack() as waiting:
         for page in pages.values():
-            waiting.enter_context(page.expect_request(_is_poll, timeout=IDLE_POLL))
+            waiting.enter_context(page.expect_request(_is_poll))
 
 
 def _close(pages: dict) -> None:
@@ -107,7 +105,7 @@ def test_the_table_view_uses_a_landscape_screen(browser, server):
         browser, scorer.url.replace("/g/", "/v/").rsplit("/", 1)[0] + "/table", **TABLET
     )
     try:
-        expect(table.locator("#scoreboard .chart svg")).to_be_visible(timeout=SOON)
+        expect(table.locator("#scoreboard .chart svg")).to_be_visible()
         board = table.locator("#scoreboard").bounding_box()
         chart = table.locator("#scoreboard .chart svg").bounding_box()
         assert board["width"] > 1100  # the whole width, not a phone column
@@ -127,7 +125,7 @@ def test_a_second_scorekeeper_keeps_the_hand_they_are_typing(browser, server):
         second.click("label.pill:text-is('Bob')")
         second.fill("input[name=points-0]", "35")
         enter_hand(scorer, "Ann", {"1": "50"})
-        expect(score_of(second, "Bob")).to_have_text("50", timeout=SOON)  # the standings move on
+        expect(score_of(second, "Bob")).to_have_text("50")  # the standings move on
         expect(second.locator("input[name=points-0]")).to_have_value("35")  # the form stays
         expect(second.locator(".alert.stale")).to_contain_text("Hand 1 was just saved")
         second.click("#record button[type=submit]")  # saved as hand 1 all the same
@@ -192,9 +190,9 @@ def test_phones_carry_on_after_the_server_restarts(browser, restartable_server):
         enter_hand(scorer, "Ann", {"1": "50"})
         _all_show(others, "Hand 2", {"Bob": "50"})
         server.stop()
-        failed = others["watcher"].wait_for_event("requestfailed", timeout=SOON)
+        failed = others["watcher"].wait_for_event("requestfailed")
         assert _is_poll(failed)  # polling hit a closed port, and keeps trying
-        others["watcher"].wait_for_event("requestfailed", _is_poll, timeout=SOON)
+        others["watcher"].wait_for_event("requestfailed", _is_poll)
         server.start()
         scorer.goto(keeper_url)
         enter_hand(scorer, "Bob", {"0": "20"})
@@ -212,17 +210,17 @@ def test_a_finished_game_keeps_polling_cheaply_and_a_reopening_correction_shows(
     watcher.on("response", lambda r: answers.append(r.status) if _is_poll(r.request) else None)
     try:
         enter_hand(scorer, "Ann", {"1": "50"})
-        expect(watcher.locator(".winner")).to_contain_text("Ann wins!", timeout=SOON)
+        expect(watcher.locator(".winner")).to_contain_text("Ann wins!")
         answers.clear()
         for _ in range(2):  # it keeps asking (a next game is followed), and nothing changed
-            watcher.wait_for_event("response", lambda r: _is_poll(r.request), timeout=IDLE_POLL)
+            watcher.wait_for_event("response", lambda r: _is_poll(r.request))
         assert set(answers) == {304}
         assert re.search(r"Hand \d", watcher.locator(".status").inner_text()) is None
 
         scorer.click("button:has-text('Undo last change')")  # the winning hand was a mistake
-        expect(watcher.locator(".status")).to_contain_text("Hand 1", timeout=SOON)
+        expect(watcher.locator(".status")).to_contain_text("Hand 1")
         enter_hand(scorer, "Bob", {"0": "25"})
-        expect(watcher.locator(".winner")).to_contain_text("Bob wins!", timeout=SOON)
+        expect(watcher.locator(".winner")).to_contain_text("Bob wins!")
     finally:
         watcher.context.close()
         scorer.context.close()

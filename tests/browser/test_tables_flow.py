@@ -199,7 +199,7 @@ def test_two_players_send_points_and_the_scorekeepers_form_fills_in_live(browser
         expect(page.locator("#scoreboard li.player", has_text="Bob")).to_contain_text("25")
 
         # Bob's phone follows by itself: no reload, no "Refresh"
-        expect(bob.locator("#player-status")).to_contain_text("Hand 2", timeout=5000)
+        expect(bob.locator("#player-status")).to_contain_text("Hand 2")
         expect(bob.locator("#player-status")).to_contain_text("your phase: 2")
         expect(bob.locator("#player-form input[name=hand_number]")).to_have_value("2")
     finally:
