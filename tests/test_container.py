@@ -117,8 +117,10 @@ def wheelhouse() -> Path:
         partial = folder.with_suffix(".partial")
         shutil.rmtree(partial, ignore_errors=True)
         requirements = [arg for lock in locks for arg in ("-r", str(lock))]
-        run(sys.executable, "-m", "pip", "wheel", "-q", "--require-hashes", "--no-deps",
-            "--wheel-dir", partial, *requirements)
+        run(
+            sys.executable, "-m", "pip", "wheel", "-q", "--require-hashes", "--no-deps",
+            "--wheel-dir", partial, *requirements,
+        )  # fmt: skip
         partial.rename(folder)
     return folder
 
