@@ -36,6 +36,8 @@ import yaml
 from servers import PLAYERS, call, free_port, hand
 from tools import missing
 
+pytestmark = pytest.mark.slow  # builds the container image with buildah and runs it
+
 SOURCE = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("SCOREKEEPER_TEST_CACHE", SOURCE / ".cache")) / "container"
 SUITE = "bookworm"  # Debian 12: python3 is 3.11, as the app needs

@@ -123,6 +123,8 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
 
 CLIENT = r"""
 import json, sys, urllib.error, urllib.request
+
+pytestmark = pytest.mark.slow  # kills real servers mid-write and counts what survived
 plan = json.loads(sys.argv[1])
 print("ready", flush=True)
 for url, body in plan:

@@ -23,6 +23,8 @@ from scorekeeper import create_app
 from scorekeeper.rules.phases import OPTIONS, PROFILES
 from scorekeeper.web.api import description
 
+pytestmark = pytest.mark.slow  # sends thousands of generated requests (schemathesis, Hypothesis)
+
 SPEC = description()
 
 FUZZ = settings(

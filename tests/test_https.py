@@ -12,6 +12,8 @@ from servers import PLAYERS, Server
 
 from scorekeeper import create_app, store
 
+pytestmark = pytest.mark.slow  # puts Caddy in front of a real server
+
 FORGED = {"X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}
 
 

@@ -23,6 +23,8 @@ from tools import missing
 from scorekeeper import cli, create_app
 from scorekeeper.replicate import ReplicaError, Replicator, litestream, replica_url
 
+pytestmark = pytest.mark.slow  # runs Litestream beside a real server
+
 
 @pytest.fixture
 def litestream_installed() -> None:

@@ -16,6 +16,8 @@ from servers import free_port
 
 from scorekeeper.i18n import DEFAULT, LANGUAGES
 
+pytestmark = pytest.mark.slow  # builds the wheel and installs it with pipx
+
 SOURCE = Path(__file__).resolve().parent.parent
 
 
