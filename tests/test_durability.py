@@ -29,6 +29,8 @@ from scorekeeper.rules.game import Standings
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.replay import replay
 
+pytestmark = pytest.mark.slow  # kills real servers mid-write and counts what survived
+
 HANDS_PER_GAME = 28  # Ann makes her tenth phase in hand 28 and the game is over
 
 
@@ -123,8 +125,6 @@ def test_a_server_killed_while_hands_are_recorded_keeps_every_confirmed_hand(tmp
 
 CLIENT = r"""
 import json, sys, urllib.error, urllib.request
-
-pytestmark = pytest.mark.slow  # kills real servers mid-write and counts what survived
 plan = json.loads(sys.argv[1])
 print("ready", flush=True)
 for url, body in plan:
