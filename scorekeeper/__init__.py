@@ -63,6 +63,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         POLL_SECONDS=2,  # a page asks again this soon after its last answer...
         POLL_HOLD=30,  # ...which waits up to this long for the game to change (web/live.py)
+        # Live pages held at once: per address (a club night of 30 tables behind one router
+        # is 180 phones) and in all (each is a parked greenlet and a socket: docs/scaling.md)
+        LIVE_PER_ADDRESS=300,
+        LIVE_MAX=20_000,
         # The device's memory (web/device.py) lasts a year, signed afresh whenever it is
         # used to open a game or table, not on every request.
         PERMANENT_SESSION_LIFETIME=timedelta(days=365),

@@ -11,7 +11,6 @@ import argparse
 import ipaddress
 import json
 import os
-import signal
 import socket
 import sqlite3
 import sys
@@ -393,14 +392,6 @@ def startup_message(host: str, port: int, lan: str | None) -> tuple[str, str]:
     return url, _(anywhere, url=url)
 
 
-# How `serve` runs waitress (bench/bench_load.py serves its bare route the same way).
-WAITRESS = {
-    "ident": "scorekeeper",
-    "connection_limit": 1000,  # a club night: many phones
-    "channel_request_lookahead": 1,  # a waiting live poll learns when its page has gone
-}
-
-
 def phone_address(url: str) -> str | None:
     """The announced URL when phones can reach it (not this computer's own loopback)."""
     host = urlsplit(url).hostname or ""
@@ -533,13 +524,15 @@ def checked_public_url(value: str) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from . import create_app
+    from . import create_app, serving, workers
     from .web.security import SettingError
 
     if args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
+    if args.workers == 1 or not workers.available():
+        serving.patch()  # before the app opens its games file: its locks must be gevent's
     try:
         app = create_app(config)
     except sqlite3.Error as error:
@@ -625,36 +618,23 @@ def _replicate(db: str, url: str):
     return replicator
 
 
-def _stop_on_sigterm() -> None:
-    """SIGTERM (docker stop, systemd, kill) stops the server as Ctrl+C does: waitress lets
-    the requests in progress finish, and a replica gets its last sync. Without a handler,
-    a container's first process would not stop at all."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-
-
 def _run_server(app, config, args: argparse.Namespace) -> int:
-    from waitress import serve
-
-    from . import workers
+    from . import serving, workers
     from .ready import ready
     from .web.security import count_setting
 
     if args.workers > 1 and workers.available():
-        workers.serve(config, args.host, args.port, args.workers, args.threads)
+        workers.serve(config, args.host, args.port, args.workers)
         return 0
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
-    _stop_on_sigterm()
-    # waitress drops X-Forwarded-* itself; behind a trusted proxy, ProxyFix reads them
-    proxied = {"clear_untrusted_proxy_headers": False} if count_setting(app, "TRUST_PROXY") else {}
+    behind_proxy = bool(count_setting(app, "TRUST_PROXY"))
     try:
-        serve(
+        serving.run(
             ready(app),  # each gunicorn worker makes its own app ready (workers.py)
-            host=args.host,
-            port=args.port,
-            threads=args.threads,
-            **WAITRESS,
-            **proxied,
+            args.host,
+            args.port,
+            per_address=0 if behind_proxy else 2 * app.config["LIVE_PER_ADDRESS"],
         )
     except OSError as error:
         raise BadInput(
@@ -846,8 +826,9 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("--db", help=database_help)
-    # each page's live poll waits in a thread: a table of phones, a tablet and players' phones
-    p.add_argument("--threads", type=int, default=32, help=_("worker threads (default 32)"))
+    # Older releases held a thread per live page; every request is a greenlet now (serving.py).
+    # Still accepted, so an existing service unit or compose file keeps starting.
+    p.add_argument("--threads", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument(
         "--workers",
         type=int,

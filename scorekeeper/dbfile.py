@@ -17,11 +17,13 @@ Neither touches durability: every commit still syncs its log (synchronous=FULL)
 before the phone is told the hand is saved, and SQLite recovers committed
 transactions from the log after a crash whether or not they were checkpointed.
 
-A page's live poll waits here for the next commit (``wait_for_commit``), so an
-idle table asks the server a few times a minute, not every two seconds, and
-sees each change at once (web/live.py). This process's own commits wake the
-waiting polls at once; another process's (``serve --workers``, the command
-line) are noticed within ``NOTICE`` seconds through SQLite's ``data_version``.
+A page's live poll waits here for its own game to change (``listening``, bells.py),
+so an idle table asks the server a few times a minute and sees each change at once
+(web/live.py). After each commit, this process works out once which games and tables
+it changed (``changed``: new rows of the change log, players' sendings and tables'
+games, read by position, never by scanning) and rings only their bells. Another
+process's commits (``serve --workers``, the command line) are noticed within
+``NOTICE`` seconds through SQLite's ``data_version``, and rung the same way.
 """
 
 from __future__ import annotations
@@ -29,36 +31,46 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from .bells import Bells, Listener
 
 CHECKPOINT_AFTER = 0.5  # seconds after a write, so a burst of writes is copied once
 CHECKPOINT_ANYWAY = 30.0  # seconds: writes that did not say so are copied too
 NOTICE = 1.0  # seconds: how soon another process's commit wakes the polls waiting here
 
 
-class DatabaseFile:
-    """One database file as this process uses it."""
+Feed = Callable[[sqlite3.Connection, Any], tuple[set[str], Any]]
 
-    def __init__(self, path: str) -> None:
+
+class DatabaseFile:
+    """One database file as this process uses it.
+
+    ``changed(connection, mark)`` says which keys (bells.py) the commits since ``mark``
+    changed, and the mark to ask from next time (``mark`` None: nothing, and where now is).
+    """
+
+    def __init__(self, path: str, changed: Feed | None = None) -> None:
         self.path = path
         self.writers = threading.RLock()
+        self.bells = Bells()
+        self._changed = changed
+        self._mark: Any = None
+        self._feed_lock = threading.Lock()
+        self._watch: sqlite3.Connection | None = None  # reads what changed, and data_version
+        self._data_version: int | None = None
+        self._noticer: threading.Thread | None = None
         self._written = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        self.commits = 0  # commits seen by this process, its own and (noticed) others'
-        self._committed = threading.Condition()
-        self._watch: sqlite3.Connection | None = None  # reads data_version for other processes
-        self._data_version: int | None = None
-        self._noticed = 0.0
-        self._noticer: int | None = None  # the thread of the waiter that looks, if any
 
     def written(self) -> None:
-        """A write was committed: wake the waiting polls; copy the log into the file soon."""
-        with self._committed:
-            if self._watch is not None:  # this commit is not another process's news
-                self._data_version = self._read_data_version()
-            self.commits += 1
-            self._committed.notify_all()
+        """A write was committed: ring the bells of what it changed; copy the log into the
+        file soon."""
+        self._ring_changed(own=True)
         self._written.set()
         if self._thread is None:
             with self._start_lock:
@@ -68,47 +80,56 @@ class DatabaseFile:
                     )
                     self._thread.start()
 
-    def wait_for_commit(self, seen: int, timeout: float) -> int:
-        """Wait until there has been a commit since ``commits`` was ``seen``, for at most
-        ``timeout`` seconds; the count of commits then."""
-        deadline = time.monotonic() + timeout
-        me = threading.get_ident()
-        with self._committed:
-            while self.commits == seen and (left := deadline - time.monotonic()) > 0:
-                if self._noticer in (None, me):  # one waiter looks for other processes' commits
-                    self._noticer = me
-                    self._committed.wait(min(left, NOTICE))
-                    self._notice_others()
-                else:
-                    self._committed.wait(left)
-            if self._noticer == me:  # another waiter takes over
-                self._noticer = None
-                self._committed.notify_all()
-            return self.commits
+    @contextmanager
+    def listening(self, key: str) -> Iterator[Listener]:
+        """Wait for commits that change ``key`` (a game's id, ``table:<id>``)."""
+        self._start_noticing()
+        with self.bells.listening(key) as listener:
+            yield listener
 
-    def _notice_others(self) -> None:
-        """Another process's commit counts too: SQLite's data_version tells (once a second)."""
-        now = time.monotonic()
-        if now - self._noticed < NOTICE:
+    def _ring_changed(self, own: bool) -> int:
+        """Ring the bells of what changed since the last look; how many rang. ``own``: this
+        process just committed (else: only if another process did, says data_version)."""
+        if self._changed is None:
+            return 0
+        with self._feed_lock:
+            try:
+                if self._watch is None:
+                    self._watch = sqlite3.connect(self.path, check_same_thread=False)
+                    self._mark = self._changed(self._watch, None)[1]
+                    self._data_version = self._data_version_now()
+                    return 0
+                version = self._data_version_now()
+                if not own and version == self._data_version:
+                    return 0
+                self._data_version = version
+                keys, self._mark = self._changed(self._watch, self._mark)
+            except sqlite3.Error:
+                return 0  # the pages' own reads say what is wrong
+        return self.bells.ring(keys)
+
+    def _data_version_now(self) -> int:
+        assert self._watch is not None
+        return int(self._watch.execute("PRAGMA data_version").fetchone()[0])
+
+    def _start_noticing(self) -> None:
+        """While pages wait, look for other processes' commits once every NOTICE seconds."""
+        if self._noticer is not None or self._changed is None:
             return
-        self._noticed = now
-        version = self._read_data_version()
-        if version is None:
-            return  # the pages' own reads say what is wrong
-        if self._data_version is not None and version != self._data_version:
-            self.commits += 1
-            self._committed.notify_all()
-        self._data_version = version
+        with self._feed_lock:
+            if self._noticer is not None or self._stop.is_set():
+                return
+            self._noticer = threading.Thread(
+                target=self._notice, name="scorekeeper-notice", daemon=True
+            )
+        self._ring_changed(own=True)  # where the log stands now: the mark to start from
+        self._noticer.start()
 
-    def _read_data_version(self) -> int | None:
-        """SQLite's count of other connections' commits, as this process's watcher sees it
-        (called with ``_committed`` held)."""
-        try:
-            if self._watch is None:
-                self._watch = sqlite3.connect(self.path, check_same_thread=False)
-            return self._watch.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error:
-            return None
+    def _notice(self) -> None:
+        while not self._stop.is_set():
+            time.sleep(NOTICE)
+            if len(self.bells):
+                self._ring_changed(own=False)
 
     def stop(self) -> None:
         """Stop the background checkpoints (the app is stopping, or a test ended)."""
@@ -116,7 +137,7 @@ class DatabaseFile:
         self._written.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
-        with self._committed:
+        with self._feed_lock:
             if self._watch is not None:
                 self._watch.close()
                 self._watch = None
@@ -132,8 +153,20 @@ class DatabaseFile:
                     break
                 self._written.clear()
                 try:  # PASSIVE: copies what it can without waiting for readers or writers
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                    off_loop(lambda: conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
                 except sqlite3.Error:
                     pass  # busy or gone: the next round (or closing the last connection) does it
         finally:
             conn.close()
+
+
+def off_loop(work: Callable[[], Any]) -> Any:
+    """Do ``work`` (blocking, GIL-releasing: a checkpoint's copying and syncing) on a thread
+    of the system's when gevent serves, so pages are served meanwhile; else right here."""
+    try:
+        from gevent import get_hub, monkey
+    except ImportError:
+        return work()
+    if not monkey.is_module_patched("threading"):
+        return work()
+    return get_hub().threadpool.apply(work)

@@ -20,7 +20,6 @@ import json
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -32,10 +31,24 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import notes, schema
+from .bells import Listener
 from .dbfile import DatabaseFile
 from .schema import new_key, unused_code
 
-_local = threading.local()
+
+def _per_thread() -> Any:
+    """Connections are kept per thread of the system. Under gevent (``serve``) that is one
+    connection for every request of the process: a request never yields to another in the
+    middle of an SQLite call or a transaction (neither does any I/O gevent waits on), and
+    thousands of waiting pages need no connection each."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return threading.local()
+    return monkey.get_original("_thread", "_local")()
+
+
+_local = _per_thread()
 _open: set[sqlite3.Connection] = set()  # every connection this process opened, to close at exit
 _open_lock = threading.Lock()
 
@@ -43,7 +56,7 @@ _open_lock = threading.Lock()
 def _forget_connections() -> None:
     """A forked child (a gunicorn worker) opens its own: SQLite connections must not cross."""
     global _local, _files, _file_of
-    _local = threading.local()
+    _local = _per_thread()
     _files, _file_of = {}, {}  # threads do not cross a fork, and locks must start free
 
 
@@ -170,7 +183,7 @@ def connect(path: str | Path) -> Database:
         db = Database(conn)
         if key != ":memory:":
             with _open_lock:
-                _file_of[conn] = _files.setdefault(key, DatabaseFile(key))
+                _file_of[conn] = _files.setdefault(key, DatabaseFile(key, changed))
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA wal_autocheckpoint=0")  # in the background (dbfile.py)
         db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
@@ -233,14 +246,51 @@ def transaction(db: Database) -> Iterator[Database]:
 # --- schema ---------------------------------------------------------------------------
 
 
-def wait_for_commit(db: Database, seen: int | None, timeout: float) -> int:
-    """The count of commits to ``db``'s file seen by this process, after waiting at most
-    ``timeout`` seconds for one more than ``seen`` (None: just the count)."""
+def table_key(table_id: str) -> str:
+    """What a table's screen listens on (a game's pages listen on the game's id)."""
+    return f"table:{table_id}"
+
+
+@contextmanager
+def listening(db: Database, key: str) -> Iterator[Listener | None]:
+    """Wait for commits that change ``key``; None for an in-memory database (no commit of
+    another connection can come)."""
     file = _file_of.get(db.conn)
-    if file is None:  # an in-memory database is this connection's alone: no commit will come
-        time.sleep(timeout if seen is not None else 0)
-        return 0
-    return file.commits if seen is None else file.wait_for_commit(seen, timeout)
+    if file is None:
+        yield None
+        return
+    with file.listening(key) as listener:
+        yield listener
+
+
+Mark = tuple[int, int, int]
+
+
+def changed(conn: sqlite3.Connection, mark: Mark | None) -> tuple[set[str], Mark]:
+    """The keys the commits since ``mark`` changed, and the mark after them: new rows of the
+    change log (a game's every version), of players' sendings and of tables' games, each
+    read by its position (rowid), never by a scan. A changed game's pages, the game it
+    follows (whose pages follow it) and its table's screen listen."""
+    now: Mark = conn.execute(
+        "SELECT (SELECT coalesce(max(rowid), 0) FROM changes), "
+        "(SELECT coalesce(max(id), 0) FROM hand_entries), "
+        "(SELECT coalesce(max(rowid), 0) FROM table_games)"
+    ).fetchone()
+    if mark is None:
+        return set(), now
+
+    def column(sql: str, *args: Any) -> set[str]:
+        return {row[0] for row in conn.execute(sql, args)}
+
+    games = column("SELECT game_id FROM changes WHERE rowid > ?", mark[0])
+    games |= column("SELECT game_id FROM hand_entries WHERE id > ?", mark[1])
+    tables = column("SELECT table_id FROM table_games WHERE rowid > ?", mark[2])
+    if games:
+        found = sorted(games)
+        marks = ",".join("?" * len(found))
+        games |= column(f"SELECT follows FROM games WHERE id IN ({marks})", *found) - {None}
+        tables |= column(f"SELECT table_id FROM table_games WHERE game_id IN ({marks})", *found)
+    return games | {table_key(table) for table in tables}, now
 
 
 def migrate(db: Database) -> None:

@@ -1,4 +1,5 @@
-"""`serve --workers N`: several processes through gunicorn (Linux), each with its own app.
+"""`serve --workers N`: several processes through gunicorn (Linux), each with its own app,
+each serving with gevent as `serve` does alone.
 
 Each worker builds its own app after the fork, so no SQLite connection crosses
 a fork; writers queue on SQLite's lock and the version check keeps every hand
@@ -22,7 +23,7 @@ def available() -> bool:
     return True
 
 
-def serve(config: dict[str, Any] | None, host: str, port: int, workers: int, threads: int) -> None:
+def serve(config: dict[str, Any] | None, host: str, port: int, workers: int) -> None:
     from gunicorn.app.base import BaseApplication
 
     from . import create_app
@@ -33,8 +34,10 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int, thr
             settings = {
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
                 "workers": workers,
-                "threads": threads,
-                "worker_class": "gthread",
+                # each worker serves as `serve` does alone: a greenlet per connection, gevent's
+                # patches applied in the worker before the app is built (serving.py)
+                "worker_class": "gevent",
+                "worker_connections": 10_000,
                 "preload_app": False,  # one app, and one set of connections, per worker
                 "graceful_timeout": 10,
                 "accesslog": None,  # edit links are keys: keep them out of logs

@@ -61,6 +61,7 @@
   // wakes, the tab comes back or the network returns, and do not poll from a pocket.
   function refreshLive() {
     if (!window.htmx) { return; }
+    retry.until = 0;  // a phone waking, or the network back: ask at once, backing off or not
     document.querySelectorAll("[data-live]").forEach(function (el) {
       // a page put away stops its waiting poll (the server need not answer a pocket)
       htmx.trigger(el, document.hidden ? "htmx:abort" : "live-refresh");
@@ -72,7 +73,7 @@
   window.addEventListener("pageshow", function (event) { if (event.persisted) { refreshLive(); } });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
-    if (elt.hasAttribute("data-live") && (document.hidden || elt.dataset.leaving)) {
+    if (elt.hasAttribute("data-live") && (document.hidden || elt.dataset.leaving || Date.now() < retry.until)) {
       event.preventDefault();
     }
     // Leaving the page (a link, or a form such as Save): its waiting live poll has nobody to
@@ -199,16 +200,30 @@
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-live") && event.detail.xhr.status) {
+    var status = event.detail.xhr.status;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-live") && status) {
       connection(true);
+      if (status === 429 || status >= 500) { backOff(event.detail.xhr); } else { retry.failures = 0; }
     }
   });
   ["htmx:sendError", "htmx:timeout"].forEach(function (kind) {
     document.addEventListener(kind, function (event) {
       var elt = event.detail.elt;
-      if (elt && elt.hasAttribute && elt.hasAttribute("data-live")) { connection(false); }
+      if (elt && elt.hasAttribute && elt.hasAttribute("data-live")) { connection(false); backOff(null); }
     });
   });
+  // A live page the server cannot answer (restarting, or refusing with 429 or 503) waits
+  // longer after each failure, 2, 4, 8 ... 60 s, or what Retry-After says, each wait drawn at
+  // random between half and all of it: after a restart a thousand phones come back spread
+  // out, not all in the same second. Any answer ends the waiting.
+  var retry = { failures: 0, until: 0 };
+  function backOff(xhr) {
+    retry.failures = Math.min(retry.failures + 1, 6);
+    var seconds = Math.min(60, Math.pow(2, retry.failures));
+    var asked = xhr && parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+    if (asked > 0) { seconds = Math.min(asked, 300); }
+    retry.until = Date.now() + seconds * 1000 * (0.5 + Math.random() / 2);
+  }
   window.addEventListener("offline", function () { connection(false); });
 
   // A Save that cannot reach the server is kept on the phone (this page's storage), shown

@@ -1,14 +1,16 @@
 """Checkpoints happen in the background, never in the commit a phone is waiting for; word of
-each commit reaches the polls waiting on one, once, from any process."""
+each commit reaches the pages of what it changed, and only those, once, from any process."""
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from contextlib import ExitStack
 
 import pytest
 
-from scorekeeper import dbfile, store
+from scorekeeper import actions, dbfile, store, tables
+from scorekeeper.rules.game import HandRecord
 
 HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 50}}
 BIG_GAME = {"rules": "official", "players": ["Ann", "Bob", "Cy"], "dealer": "Ann"}
@@ -66,31 +68,87 @@ def test_closing_stops_the_background_copies(path):
     assert _games_in_the_file(path) == 1  # the last connection closed copies the rest
 
 
-# --- word of each commit --------------------------------------------------------------------
+# --- word of each commit: only the pages it concerns --------------------------------------
 
 
 @pytest.fixture
 def db(path, monkeypatch):
-    monkeypatch.setattr(dbfile, "NOTICE", 0)  # look for other processes' commits on every wait
+    monkeypatch.setattr(dbfile, "NOTICE", 0.01)  # look for other processes' commits often
     return store.connect(path)
 
 
-def test_this_processs_commit_wakes_the_polls_once(db):
-    store.create_game(db, {**BIG_GAME, "hands": []})
-    seen = store.wait_for_commit(db, None, 0)
-    assert store.wait_for_commit(db, seen, 0.01) == seen  # nothing new: the watcher's baseline
-    store.create_game(db, {**BIG_GAME, "hands": []})
-    assert store.wait_for_commit(db, seen, 0.01) == seen + 1
-    # the watcher sees the file changed, but that was this process's own commit, told already
-    assert store.wait_for_commit(db, seen + 1, 0.01) == seen + 1
+def _start(db, **options) -> str:
+    saved = actions.start_game(db, {**BIG_GAME, "hands": []}, **options)
+    assert isinstance(saved, actions.Saved)
+    return saved.current.stored.id
 
 
-def test_another_processs_commit_wakes_the_polls(db, path):
-    store.create_game(db, {**BIG_GAME, "hands": []})
-    seen = store.wait_for_commit(db, None, 0)
-    assert store.wait_for_commit(db, seen, 0.01) == seen
-    other = sqlite3.connect(path)  # as `scorekeeper import` would write
-    with other:
-        other.execute("UPDATE games SET updated = ?", ["2026-11-25T20:00:00+00:00"])
-    other.close()
-    assert store.wait_for_commit(db, seen, 5) == seen + 1
+def _record(db, game_id: str, number: int = 1) -> None:
+    hand = HandRecord(went_out="Ann", made=("Ann",), points={"Bob": 50, "Cy": 50})
+    assert isinstance(actions.record(db, game_id, number, hand), actions.Saved)
+
+
+def _heard(listener) -> bool:
+    return listener.wait(0)
+
+
+def test_a_commit_rings_only_its_own_games_bell(db):
+    ours, theirs = _start(db), _start(db)
+    bells = store._file_of[db.conn].bells
+    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+        rung = bells.rung
+        _record(db, ours)
+        assert _heard(mine) and not _heard(other)
+        assert bells.rung == rung + 1  # one bell, however many games are waited on
+        assert not _heard(mine)  # heard once
+
+
+def test_a_thousand_waiting_games_cost_a_commit_one_bell(db):
+    games = [_start(db) for _ in range(3)]
+    bells = store._file_of[db.conn].bells
+    with ExitStack() as stack:
+        listeners = [stack.enter_context(store.listening(db, g)) for g in games for _ in range(300)]
+        rung = bells.rung
+        _record(db, games[0])
+        assert bells.rung == rung + 1
+        assert sum(_heard(listener) for listener in listeners) == 300
+    assert len(bells) == 0  # nobody listens: no bell is kept
+
+
+def test_a_rematch_rings_the_game_it_follows_and_a_table_game_its_table(db):
+    table = tables.create_table(db, "Family")
+    first = _start(db, table_id=table.id)
+    with (
+        store.listening(db, first) as old,
+        store.listening(db, store.table_key(table.id)) as screen,
+    ):
+        saved = actions.rematch(db, first)
+        assert isinstance(saved, actions.Saved)
+        assert _heard(old) and _heard(screen)
+        _record(db, saved.current.stored.id)
+        assert _heard(screen)
+
+
+def test_a_players_sent_points_ring_their_game(db):
+    game_id = _start(db)
+    with store.listening(db, game_id) as listener:
+        with store.transaction(db):
+            db.table("hand_entries").insert(
+                {"game_id": game_id, "hand_number": 1, "seat": 1, "points": 5, "at": store.now()}
+            )
+        assert _heard(listener)
+
+
+def test_another_processs_commit_rings_the_bell_of_its_game(db, path):
+    ours, theirs = _start(db), _start(db)
+    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+        assert not mine.wait(0.05)
+        writer = sqlite3.connect(path)  # as `scorekeeper import` or another worker would write
+        with writer:
+            writer.execute(
+                "INSERT INTO changes (game_id, version, at, action) VALUES (?, 99, ?, 'edit')",
+                [ours, "2026-11-25T20:00:00+00:00"],
+            )
+        writer.close()
+        assert mine.wait(30)  # within NOTICE
+        assert not _heard(other)

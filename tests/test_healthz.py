@@ -23,7 +23,8 @@ def test_a_healthy_app_answers_ok_with_its_version_and_nothing_secret(app, clien
     assert response.status_code == 200
     answer = response.get_json()
     assert answer["status"] == "ok" and answer["version"]
-    assert set(answer) == {"status", "version"}  # no path, no key, no game
+    assert set(answer) == {"status", "version", "live_pages"}  # no path, no key, no game
+    assert answer["live_pages"] == 0  # polls held now: what a monitor watches at a club night
     assert url.split("/")[-1] not in response.get_data(as_text=True)
     assert "Set-Cookie" not in response.headers
     assert response.headers["Cache-Control"] == "no-store"

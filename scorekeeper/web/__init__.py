@@ -38,7 +38,7 @@ def register(app: Flask) -> None:
     assets.init_app(app)
     games.init_app(app)
     phase_lists.init_app(app)
-    live.htmx.init_app(app)
+    live.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
     for module in (

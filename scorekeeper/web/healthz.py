@@ -1,6 +1,6 @@
 """``/healthz``: can the app keep score right now? For a container's HEALTHCHECK and monitors.
 
-200 ``{"status": "ok", "version": ...}`` when the games file opens, takes a write
+200 ``{"status": "ok", "live_pages": N, "version": ...}`` when the games file opens, takes a write
 lock and reads back whole; 503 ``{"status": "unavailable", "problem": ..., "reason":
 ..., "version": ...}`` when it is unreachable (missing, cannot be opened), read-only,
 or damaged. The probe opens its own connection each time, so it sees the file as a
@@ -17,6 +17,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify
 
+from . import live
 from .security import unlimited
 
 bp = Blueprint("healthz", __name__)
@@ -71,7 +72,7 @@ def _unavailable(found: tuple[str, str]) -> tuple[Response, int]:
     return _answer(status="unavailable", problem=found[0], reason=found[1]), 503
 
 
-def _answer(**fields: str) -> Response:
+def _answer(**fields: object) -> Response:
     answer = jsonify(**fields, version=VERSION)
     answer.headers["Cache-Control"] = "no-store"
     return answer
@@ -81,7 +82,9 @@ def _answer(**fields: str) -> Response:
 @unlimited
 def healthz() -> Response | tuple[Response, int]:
     found = problem(current_app.config["DATABASE"])
-    return _answer(status="ok") if found is None else _unavailable(found)
+    if found is not None:
+        return _unavailable(found)
+    return _answer(status="ok", live_pages=live.holds.total)  # polls held now (web/live.py)
 
 
 @bp.errorhandler(sqlite3.Error)

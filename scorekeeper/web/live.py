@@ -26,17 +26,24 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from flask import Response, abort, current_app, g, make_response, request
+from flask import Flask, Response, abort, current_app, g, make_response, request
 from flask_htmx import HTMX
 
 from .. import actions, i18n, store
 from ..i18n import _
-from . import access
+from . import access, security
 from .access import db
 
 htmx = HTMX()  # init_app in web/__init__.py: `request.htmx`-style checks, `htmx` in templates
+
+
+def init_app(app: Flask) -> None:
+    htmx.init_app(app)
+    for key in ("LIVE_PER_ADDRESS", "LIVE_MAX"):  # refused at start, not at the first poll
+        app.config[key] = security.count_setting(app, key)
 
 
 def keeper_live(link: store.Link) -> str:
@@ -54,25 +61,92 @@ def polled() -> bool:
     return bool(htmx) and not htmx.boosted and not htmx.history_restore_request
 
 
-def answer(tag: str, again: Callable[[], str]) -> Response | None:
-    """For a poll whose page shows ``tag`` already: wait for a change, then None (there is
-    more to say: ``again()`` re-read what the page would show, and returned its tag), or
-    304 when nothing changed while it waited."""
+def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
+    """For a poll whose page shows ``tag`` already: wait for a change of ``key`` (the game,
+    or ``table:<id>``), then None (there is more to say: ``again()`` re-read what the page
+    would show, and returned its tag), or 304 when nothing changed while it waited."""
     if not polled() or request.headers.get("If-None-Match") != tag:
         return None
     hold = current_app.config["POLL_HOLD"]
     deadline = time.monotonic() + hold
-    seen = store.wait_for_commit(db(), None, 0)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
-    while (left := deadline - time.monotonic()) > 0:
-        now = store.wait_for_commit(db(), seen, left)
-        if gone():  # the page left (it saved a hand, or went elsewhere): nobody to tell
-            return Response(status=204)
-        if now != seen:
-            if again() != tag:
+    with holding(), store.listening(db(), key) as listener:
+        if again() != tag:  # changed before this page listened
+            return None
+        while (left := deadline - time.monotonic()) > 0:
+            if listener is None:  # an in-memory database: nothing else writes to it
+                time.sleep(left)
+                break
+            rang = listener.wait(left)
+            if gone():  # the page left (it saved a hand, or went elsewhere): nobody to tell
+                return Response(status=204)
+            if rang and again() != tag:
                 return None
-            seen = now
     return Response(status=304, headers={"ETag": tag, "Vary": "HX-Request"})
+
+
+class Holds:
+    """Live pages held now, in all and per address, within the operator's caps: a phone past
+    its address's cap gets 429, any past the server's 503, and a Save or a page load never
+    waits behind either (docs/scaling.md)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.total = 0
+        self.per_address: dict[str, int] = {}
+
+    @contextmanager
+    def hold(self, address: str, per_address: int, most: int) -> Iterator[None]:
+        with self._lock:
+            if per_address and self.per_address.get(address, 0) >= per_address:
+                raise Refused(429)
+            if most and self.total >= most:
+                raise Refused(503)
+            self.total += 1
+            self.per_address[address] = self.per_address.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.total -= 1
+                left = self.per_address[address] - 1
+                if left:
+                    self.per_address[address] = left
+                else:
+                    del self.per_address[address]
+
+
+class Refused(Exception):
+    def __init__(self, status: int) -> None:
+        self.status = status
+
+
+holds = Holds()
+
+
+@contextmanager
+def holding() -> Iterator[None]:
+    """Hold this poll within the caps, or answer it 429 / 503 at once (with Retry-After, so
+    the page backs off, static/app.js) and say so in the log."""
+    config = current_app.config
+    address = request.remote_addr or ""
+    try:
+        with holds.hold(address, int(config["LIVE_PER_ADDRESS"]), int(config["LIVE_MAX"])):
+            yield
+    except Refused as refused:
+        if refused.status == 429:
+            message = _("Too many live pages are open from your address. Close some, then reload.")
+        else:
+            message = _("The server is following as many live pages as it can. Try again soon.")
+            current_app.logger.warning(
+                "live pages at capacity (%s held): a poll was answered 503", holds.total
+            )
+        response = make_response(message, refused.status)
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+        abort(response)
+
+
+RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking again
 
 
 def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response | None:
@@ -104,7 +178,7 @@ def game_answer(
         g.link = link
         return kind(link)
 
-    return answer(kind(g.link), again) or follow(g.link, next_url)
+    return answer(kind(g.link), again, g.link.game_id) or follow(g.link, next_url)
 
 
 def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[str, str] | None:

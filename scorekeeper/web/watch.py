@@ -84,7 +84,7 @@ def table_screen() -> Response:
         return f'"{g.link.game_id}.{g.link.version}"' if g.link else '"none"'
 
     tag = now_playing()
-    if (idle := live.answer(tag, now_playing)) is not None:
+    if (idle := live.answer(tag, now_playing, store.table_key(table.id))) is not None:
         return idle
     tag = f'"{g.link.game_id}.{g.link.version}"' if g.link else '"none"'
     poll_url = url_for("watch.table_screen", view_id=table.view_id)

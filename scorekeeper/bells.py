@@ -1,0 +1,91 @@
+"""Live pages wait for their own game: one bell per thing a page shows, rung by the commits
+that change it.
+
+A held poll listens on one key (a game's id, or ``table:<id>`` for a table's screen). A
+commit rings only the keys it changed (dbfile.py works them out once per commit, for every
+waiting page at once), so a hand saved at one table wakes that table's phones and nobody
+else's. A key nobody listens to costs nothing: its bell exists only while someone waits.
+
+Under ``serve`` (gevent, monkey-patched) the locks and conditions here are gevent's, so a
+waiting page is a parked greenlet, not a thread; under a threaded server they are threads'.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+
+class _Bell:
+    __slots__ = ("rung", "condition", "listeners")
+
+    def __init__(self, lock: threading.Lock) -> None:
+        self.rung = 0
+        self.condition = threading.Condition(lock)
+        self.listeners = 0
+
+
+class Listener:
+    """One page's ear on one key: ``wait`` returns True once the key rang since the listener
+    last heard it (registered, or ``wait`` returned True)."""
+
+    def __init__(self, bells: Bells, key: str, bell: _Bell) -> None:
+        self._bells, self.key, self._bell = bells, key, bell
+        self._heard = bell.rung
+
+    def wait(self, timeout: float) -> bool:
+        with self._bells._lock:
+            if self._bell.rung == self._heard:
+                self._bell.condition.wait(timeout)
+            rang = self._bell.rung != self._heard
+            self._heard = self._bell.rung
+            return rang
+
+
+class Bells:
+    """The bells of one database file, in one process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bells: dict[str, _Bell] = {}
+        self.rung = 0  # bells rung so far (a count for tests and benchmarks)
+
+    @contextmanager
+    def listening(self, key: str) -> Iterator[Listener]:
+        """Listen on ``key`` until the block ends. Register first, then read what the page
+        shows: a commit in between is heard, never lost."""
+        with self._lock:
+            bell = self._bells.get(key)
+            if bell is None:
+                bell = self._bells[key] = _Bell(self._lock)  # type: ignore[arg-type]
+            bell.listeners += 1
+        try:
+            yield Listener(self, key, bell)
+        finally:
+            with self._lock:
+                bell.listeners -= 1
+                if bell.listeners == 0 and self._bells.get(key) is bell:
+                    del self._bells[key]
+
+    def ring(self, keys: Iterable[str]) -> int:
+        """Wake the pages listening on these keys; how many bells rang."""
+        rang = 0
+        with self._lock:
+            for key in keys:
+                bell = self._bells.get(key)
+                if bell is not None:
+                    bell.rung += 1
+                    bell.condition.notify_all()
+                    rang += 1
+            self.rung += rang
+        return rang
+
+    def __len__(self) -> int:
+        """Keys someone listens on now."""
+        with self._lock:
+            return len(self._bells)
+
+    def listeners(self) -> int:
+        with self._lock:
+            return sum(bell.listeners for bell in self._bells.values())
