@@ -285,7 +285,7 @@ def rematch():
 def renew() -> Response:
     """A new scorekeeper link; the one this request came with stops working."""
     link = g.link
-    key = store.renew_edit_key(db(), link.game_id, link.edit_key)
+    key = actions.renew_edit_link(db(), link.game_id, link.edit_key)
     if key is None:
         abort(404, _(RENEWED_MEANWHILE))
     device.remember_game(link.game_id, key)
