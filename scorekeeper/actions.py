@@ -610,10 +610,10 @@ def send_points(
         return closed
     if went_out:
         points, made = 0, True
-    else:
+    else:  # kept as the player ticked it; under 50 it is implied for the engine's judgement
         name = now.game.players[seat]
-        made = made or laid_down_implied(points) is not None
-        hand = HandRecord(None, made=(name,) if made else (), points={name: points})
+        implied = made or laid_down_implied(points) is not None
+        hand = HandRecord(None, made=(name,) if implied else (), points={name: points})
         problems = entry_problems(now.game, hand, [name], now.kept)
         errors = [p for p in problems if not p.warning]
         if errors and errors[0].rule is CARD_POINTS:  # said as the player's page always said it

@@ -339,7 +339,7 @@ def test_only_the_latest_version_of_each_game_stays_read(db, game_id):
 def test_a_players_points_wait_for_the_scorekeeper_and_the_latest_counts(db, game_id):
     actions.send_points(db, game_id, 1, 1, 60, made=False, went_out=False)
     sent = actions.send_points(db, game_id, 1, 1, 25, made=False, went_out=False)
-    assert isinstance(sent, self_entry.Entry) and sent.made  # under 50: the phase was made
+    assert isinstance(sent, self_entry.Entry) and not sent.made  # as the player ticked it
     assert self_entry.entries(db, game_id, 1)[1].points == 25
     assert actions.load(db, game_id).version == 1  # the game itself is untouched
 
