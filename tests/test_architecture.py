@@ -132,3 +132,46 @@ def test_the_web_layer_changes_nothing_but_through_actions(path):
 )
 def test_a_write_from_the_web_layer_is_caught(code):
     assert writes_outside_actions(ast.parse(code))
+
+
+# --- blueprints are leaves ------------------------------------------------------------
+
+
+def _is_blueprint(source: ast.Module) -> bool:
+    return any(
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and _called_name(node.value) == "Blueprint"
+        for node in source.body
+    )
+
+
+BLUEPRINTS = {path.stem for path in WEB if _is_blueprint(_tree(path))}
+
+
+def web_modules_imported(source: ast.Module) -> set[str]:
+    """The modules of scorekeeper/web/ a web module imports (``from .x``, ``from . import x``)."""
+    found = set()
+    for node in ast.walk(source):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_blueprints_are_found_in_the_code():
+    assert {"games", "hands", "watch", "tables", "players", "api"} <= BLUEPRINTS
+    assert not {"access", "live", "forms", "security"} & BLUEPRINTS
+
+
+@pytest.mark.parametrize("path", [p for p in WEB if p.stem in BLUEPRINTS], ids=lambda p: p.name)
+def test_no_blueprint_imports_another(path):
+    """Pages shared by several blueprints are built in a module of their own."""
+    assert web_modules_imported(_tree(path)) & BLUEPRINTS == set()
+
+
+def test_an_import_of_another_blueprint_is_caught():
+    assert web_modules_imported(ast.parse("from .games import render_game")) == {"games"}
+    assert web_modules_imported(ast.parse("from . import device, live")) == {"device", "live"}
