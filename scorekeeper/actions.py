@@ -542,17 +542,17 @@ def rename_player(db: Database, table_id: str, old: str, new: str) -> tuple[str,
 
 def merge_players(db: Database, table_id: str, extra: str, into: str) -> Refused | None:
     """Two spellings of one person become ``into``; None when done."""
-    try:
-        tables.merge(db, table_id, extra, into)
-    except tables.RosterError as error:
-        return Refused(str(error))
-    return None
+    return _roster_change(lambda: tables.merge(db, table_id, extra, into))
 
 
 def retire_player(db: Database, table_id: str, name: str, retired: bool) -> Refused | None:
     """Retire a roster player (or bring them back); None when done."""
+    return _roster_change(lambda: tables.set_retired(db, table_id, name, retired))
+
+
+def _roster_change(change: Callable[[], object]) -> Refused | None:
     try:
-        tables.set_retired(db, table_id, name, retired)
+        change()
     except tables.RosterError as error:
         return Refused(str(error))
     return None
