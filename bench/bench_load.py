@@ -4,11 +4,10 @@ Not a test: it prints figures (docs/benchmarks.md has them and says how to read 
 
     .venv/bin/python bench/bench_load.py            # about 80 seconds, loopback only
 
-One waitress server, started as `scorekeeper serve` starts it (same threads, same
-connection limit, same app), serves the app and, under /bare/<bytes>, a bare Flask
-app whose one route returns a page of that many bytes. Each page is compared with
-the bare route sending as many bytes as that page sends a phone (gzipped), on the
-same server, in the same round.
+One server, started as `scorekeeper serve` starts it (gevent, the same app), serves
+the app and, under /bare/<bytes>, a bare Flask app whose one route returns a page of
+that many bytes. Each page is compared with the bare route sending as many bytes as
+that page sends a phone (gzipped), on the same server, in the same round.
 
 1. Throughput: for the scorekeeper page, the watch page and the live poll (answered
    304) of a game at hand 8 and one at hand 150, CONNECTIONS keep-alive connections
@@ -49,7 +48,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
-THREADS = 8  # what `scorekeeper serve` uses by default
 # A page's live poll: htmx asks the page's own URL for its fragment (web/live.py). The
 # server answers at once (POLL_HOLD 0) rather than holding it, so throughput is counted.
 POLL = {"HX-Request": "true"}
@@ -69,12 +67,13 @@ PACED = 24.0  # seconds: a game at hand 150 on 30 phases ends at hand 175
 def serve(port: int, database: str) -> None:
     """The app as `scorekeeper serve` runs it, with a bare Flask app beside it under /bare."""
     sys.path.insert(0, str(ROOT))
+    from scorekeeper import server
+
+    server.patch()  # as `scorekeeper serve` does, before the app opens its games file
     from flask import Flask, Response
-    from waitress import serve as waitress_serve
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
     from scorekeeper import create_app
-    from scorekeeper.cli import WAITRESS
     from scorekeeper.ready import ready
 
     bare = Flask("bare")
@@ -88,7 +87,7 @@ def serve(port: int, database: str) -> None:
     # as `scorekeeper serve` does, but polls answered at once (POLL above)
     scorekeeper = ready(create_app({"DATABASE": database, "POLL_HOLD": 0}))
     app = DispatcherMiddleware(time_posts(scorekeeper), {"/bare": bare})
-    waitress_serve(app, host="127.0.0.1", port=port, threads=THREADS, **WAITRESS)
+    server.run(app, "127.0.0.1", port, per_address=0)
 
 
 def time_posts(app):
@@ -495,7 +494,7 @@ def main() -> None:
         serve(int(args.serve[0]), args.serve[1])
         return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server
-    print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {THREADS} threads")
+    print(f"Machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, gevent")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Load average before the run: {load} (other work on the machine skews figures)")
     folder = tempfile.TemporaryDirectory()

@@ -1,4 +1,6 @@
-"""Every change to a game: create, record, correct, delete, end early, undo, restore.
+"""Every change to stored data: a game's (create, record, correct, delete, end early, undo,
+restore), a table's (create, roster, games filed in, import), the points players send, and
+new links.
 
 The one write path for the form routes and the JSON API. Each action asks the
 engine to judge the change, replays only from the hand it touches (the state
@@ -22,13 +24,15 @@ from typing import Any
 from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import notes, store, tables
+from . import notes, self_entry, store, tables
 from .i18n import N_, _, language
 from .rules.game import Game, GameError, HandRecord, Standings
 from .rules.gamefile import game_to_json, hand_to_json, load_game
+from .rules.names import MAX_NAME, NameRefused
 from .rules.phases import Progression, RulesError, make_rules
-from .rules.reasons import Reason, Rule
-from .rules.replay import Kept, hand_problems, replay_from
+from .rules.reasons import CARD_POINTS, Reason, Rule
+from .rules.replay import Kept, entry_problems, hand_problems, replay_from
+from .rules.scoring import card_worths, laid_down_implied
 from .table_archive import TableArchive
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
@@ -511,6 +515,141 @@ def _same_start(a: Mapping[str, Any], b: Mapping[str, Any]) -> int:
             break
         same += 1
     return same
+
+
+# --- tables -----------------------------------------------------------------------------
+# A table's name, roster and games: no game changes, so no game's history is written.
+
+
+def create_table(db: Database, name: str) -> tables.Table | Refused:
+    """A new table, if its name passes the name rule (rules/names.py)."""
+    try:
+        return tables.create_table(db, name)
+    except NameRefused as refused:
+        return Refused(str(refused))
+
+
+def rename_player(db: Database, table_id: str, old: str, new: str) -> tuple[str, ...] | Refused:
+    """Rename a roster player (their games keep counting for them); the answer warns of each
+    other player whose name looks the same on screen."""
+    if not new:
+        return Refused(_("Type the new name (up to %(count)s characters)", count=MAX_NAME))
+    try:
+        return tuple(tables.rename(db, table_id, old, new))
+    except tables.RosterError as error:
+        return Refused(str(error))
+
+
+def merge_players(db: Database, table_id: str, extra: str, into: str) -> Refused | None:
+    """Two spellings of one person become ``into``; None when done."""
+    return _roster_change(lambda: tables.merge(db, table_id, extra, into))
+
+
+def retire_player(db: Database, table_id: str, name: str, retired: bool) -> Refused | None:
+    """Retire a roster player (or bring them back); None when done."""
+    return _roster_change(lambda: tables.set_retired(db, table_id, name, retired))
+
+
+def _roster_change(change: Callable[[], object]) -> Refused | None:
+    try:
+        change()
+    except tables.RosterError as error:
+        return Refused(str(error))
+    return None
+
+
+def file_game(db: Database, table_id: str, game_id: str) -> Refused | None:
+    """Move a game into a table (out of any other); its players join the roster."""
+    now = load(db, game_id)
+    if now is None:
+        return Refused(_(NO_GAME))
+    tables.file_game(db, table_id, game_id, list(now.game.players))
+    return None
+
+
+# --- players' own points ----------------------------------------------------------------
+
+
+def sending_closed(now: Current, hand_number: int | None) -> Conflict | None:
+    """Why a player cannot send points for hand ``hand_number`` now (the game is over, a
+    tiebreak, the hand already saved), or None."""
+    standings = now.standings
+    if standings.over:
+        return Conflict(_("The game is over: there is nothing more to send."), now)
+    if standings.tiebreak:
+        return Conflict(_("This is a tiebreak: the scorekeeper records who went out first."), now)
+    if hand_number != standings.hand_number:
+        message = _(
+            "That hand was already saved by the scorekeeper. "
+            "This is hand %(number)s: send your points for it.",
+            number=standings.hand_number,
+        )
+        return Conflict(message, now)
+    return None
+
+
+def send_points(
+    db: Database,
+    game_id: str,
+    seat: int,
+    hand_number: int | None,
+    points: int,
+    *,
+    made: bool,
+    went_out: bool,
+) -> self_entry.Entry | Refused | Conflict:
+    """Keep one player's line for the current hand until the scorekeeper saves it.
+
+    The points are judged as the scorekeeper's form judges each total on its own
+    (``entry_problems``): a total under 50 says the player made their phase.
+    """
+    now = load(db, game_id)
+    if now is None or not 0 <= seat < len(now.game.players):
+        return Refused(_(NO_GAME))
+    if closed := sending_closed(now, hand_number):
+        return closed
+    if went_out:
+        points, made = 0, True
+    else:  # kept as the player ticked it; under 50 it is implied for the engine's judgement
+        name = now.game.players[seat]
+        implied = made or laid_down_implied(points) is not None
+        hand = HandRecord(None, made=(name,) if implied else (), points={name: points})
+        problems = entry_problems(now.game, hand, [name], now.kept)
+        errors = [p for p in problems if not p.warning]
+        if errors and errors[0].rule is CARD_POINTS:  # said as the player's page always said it
+            message = _(
+                "Points: %(points)s is not a multiple of 5. "
+                "Every card is worth %(listed)s or %(most)s.",
+                points=points,
+                **card_worths(now.game.rules),
+            )
+            return Refused(message, tuple(problems), CARD_POINTS)
+        if errors:
+            return Refused(str(errors[0]), tuple(problems), errors[0].rule)
+    entry = self_entry.Entry(seat, points, made, went_out, store.now())
+    self_entry.submit(db, game_id, now.standings.hand_number, entry)
+    return entry
+
+
+# --- new links --------------------------------------------------------------------------
+# A new link changes who can reach a game or table, not the game: nothing is written to the
+# game's change log (docs/decisions.md says why). Each answers None when the old link was
+# renewed meanwhile (by another phone).
+
+
+def renew_edit_link(db: Database, game_id: str, old_key: str) -> str | None:
+    """A new scorekeeper key; ``old_key`` stops working at once."""
+    return store.renew_edit_key(db, game_id, old_key)
+
+
+def renew_player_links(db: Database, game_id: str, old_key: str | None) -> str | None:
+    """A new key every player's link is derived from; every old one stops working."""
+    return store.renew_player_key(db, game_id, old_key)
+
+
+def renew_table_link(db: Database, table_id: str) -> str | None:
+    """A new id for the table's link; the old one stops working at once."""
+    return tables.renew_link(db, table_id)
 
 
 # --- shared -----------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from .i18n import DEFAULT, LANGUAGES, TRANSLATIONS
 SOURCE = Path(__file__).resolve().parent.parent
 # Each area: the files whose texts it holds (paths relative to the repository; first match wins).
 AREAS: dict[str, tuple[str, ...]] = {
-    "cli": ("scorekeeper/cli.py", "scorekeeper/replicate.py", "scorekeeper/workers.py"),
+    "cli": ("scorekeeper/cli/*.py", "scorekeeper/replicate.py", "scorekeeper/workers.py"),
     "engine": ("scorekeeper/rules/*.py",),
     "printing": ("scorekeeper/printing/*.py",),
     "web": ("scorekeeper/web/*.py",),

@@ -1,8 +1,10 @@
-"""Is the games file whole? Found at start-up and on demand, before damage bites.
+"""Is the games file whole? Found at start-up and on demand, before damage bites; and can
+the app keep score right now (``/healthz``)?
 
 ``examine`` says what is true of the file, as facts (``Finding``); the command
 line puts them into words. It never writes: the file is opened read-only, or,
-on storage nobody can write, as immutable.
+on storage nobody can write, as immutable. ``probe`` is the cheap check
+``/healthz`` makes on every call (below).
 
 - A file of **0 bytes** holds no games. SQLite would take it for a new, empty
   database and the app would start afresh over what was lost, so it is its own
@@ -19,6 +21,10 @@ on storage nobody can write, as immutable.
   hundredths of a second); ``check-db`` also makes sure every text is UTF-8 and
   loads every game as the app does, which finds JSON that parses but is no
   game. Whatever start-up misses, the game's own page names when it is opened.
+- **The probe** (``/healthz``, asked by monitors every few seconds, by anyone): the
+  file is there (never created), takes the write lock, and each table's root and
+  last page read. No page-by-page check: that is start-up's and ``check-db``'s, and
+  on every unauthenticated call it would cost anyone's request a read of the file.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+
+from .schema import JSON_COLUMNS, text_columns
 
 # A club's years of games fit (about 650 bytes a hand: 100,000 hands). integrity_check
 # took 0.15 s for 37 MB here (SSD, file cached, busy machine), a few seconds from an SD
@@ -48,6 +56,7 @@ class Finding:
 
 
 EMPTY, READ_ONLY, DAMAGED, UNREADABLE = "empty", "read-only", "damaged", "unreadable"
+UNREACHABLE = "unreachable"  # missing, or cannot be opened (the probe's)
 
 
 def examine(path: str | Path, *, full: bool | None = None, load: bool = False) -> list[Finding]:
@@ -88,6 +97,36 @@ def damage(path: str | Path) -> str | None:
     return found[0].detail if found else None
 
 
+def probe(path: str | Path) -> Finding | None:
+    """None when the app can keep score in the file now, else what stops it: ``read-only``,
+    ``unreachable`` or ``damaged`` (``detail``: SQLite's words). Opens its own connection,
+    so it sees the file as a restarted server would."""
+    uri = f"{Path(path).resolve().as_uri()}?mode=rw"  # never creates a missing file
+    try:
+        with closing(sqlite3.connect(uri, uri=True, timeout=2, isolation_level=None)) as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE")  # refused on a read-only file or folder
+                conn.execute("ROLLBACK")
+            except sqlite3.OperationalError as error:
+                if error.sqlite_errorcode != sqlite3.SQLITE_BUSY:  # busy is not broken
+                    raise
+            for table in _tables(conn):  # each table's root, down to its last page
+                conn.execute(f'SELECT max(rowid) FROM "{table}"').fetchall()
+    except sqlite3.Error as error:
+        return refusal(error)
+    return None
+
+
+def refusal(error: sqlite3.Error) -> Finding:
+    """What SQLite's refusal says about the file: read-only, unreachable or damaged."""
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF  # the primary code
+    if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM):
+        return Finding(READ_ONLY, str(error))
+    if code in (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_NOTFOUND):
+        return Finding(UNREACHABLE, str(error))
+    return Finding(DAMAGED, str(error))
+
+
 def _log_size(path: Path) -> int:
     log = path.with_name(path.name + "-wal")
     return log.stat().st_size if log.exists() else 0
@@ -117,11 +156,21 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 
 
-# Every text column of a game's rows, and which of them hold JSON.
-_GAME_TEXT = {
-    "games": ("id", ("edit_key", "created", "updated"), ("state", "standings", "kept")),
-    "changes": ("game_id", ("at", "action", "summary"), ("detail",)),
-}
+GAME_KEY = {"games": "id", "changes": "game_id"}  # the column naming the game a row is of
+
+
+def _game_text(
+    conn: sqlite3.Connection,
+) -> Iterator[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
+    """(table, key, other text columns, JSON columns) of a game's rows, as the schema has
+    them (schema.py) and as far as this file has them (an older one may lack some)."""
+    for table, key in GAME_KEY.items():
+        present = {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
+        documents = tuple(c for c in JSON_COLUMNS[table] if c in present)
+        texts = tuple(
+            c for c in text_columns(table) if c in present and c != key and c not in documents
+        )
+        yield table, key, texts, documents
 
 
 def _unreadable(conn: sqlite3.Connection, deep: bool) -> Iterator[tuple[str, str]]:
@@ -134,7 +183,7 @@ def _unreadable(conn: sqlite3.Connection, deep: bool) -> Iterator[tuple[str, str
     if not {"games", "changes"} <= _tables(conn):
         return  # not a games file, or one from before the change log: nothing to read
     seen: set[str] = set()
-    for table, (key, texts, documents) in _GAME_TEXT.items():
+    for table, key, texts, documents in _game_text(conn):
         invalid = " OR ".join(f"NOT ({c} IS NULL OR json_valid({c}))" for c in documents)
         verdicts = ", ".join(f"{c} IS NULL OR json_valid({c})" for c in documents)
         query = f"SELECT CAST({key} AS BLOB), {verdicts} FROM {table}"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from contextlib import closing
+from functools import cache
 
 from sqlite_utils import Database, Migrations
 
@@ -95,6 +97,19 @@ CREATE TABLE IF NOT EXISTS hand_entries (
     UNIQUE (game_id, hand_number, seat)
 );
 """
+
+# The columns that hold JSON, by table: health.py makes sure each still parses.
+JSON_COLUMNS = {"games": ("state", "standings", "kept"), "changes": ("detail",)}
+
+
+@cache
+def text_columns(table: str) -> tuple[str, ...]:
+    """The TEXT columns ``SCHEMA`` gives ``table``, in order."""
+    with closing(sqlite3.connect(":memory:")) as conn:
+        conn.executescript(SCHEMA)
+        info = conn.execute(f'PRAGMA table_info("{table}")').fetchall()
+    return tuple(name for _cid, name, kind, *_rest in info if kind == "TEXT")
+
 
 migrations = Migrations("scorekeeper")
 

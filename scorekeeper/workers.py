@@ -35,7 +35,7 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int) -> 
                 "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
                 "workers": workers,
                 # each worker serves as `serve` does alone: a greenlet per connection, gevent's
-                # patches applied in the worker before the app is built (serving.py)
+                # patches applied in the worker before the app is built (server.py)
                 "worker_class": "gevent",
                 "worker_connections": 10_000,
                 "preload_app": False,  # one app, and one set of connections, per worker

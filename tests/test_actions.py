@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from scorekeeper import actions, store
+from scorekeeper import actions, self_entry, store, tables
 from scorekeeper.rules.game import HandRecord, Standings
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.replay import replay
@@ -331,3 +331,51 @@ def test_only_the_latest_version_of_each_game_stays_read(db, game_id):
     assert isinstance(older, actions.Saved)
     assert actions.load(db, game_id).standings.hand_number == 5
     assert actions._recent[game_id].version == 7
+
+
+# --- players' own points -------------------------------------------------------------
+
+
+def test_a_players_points_wait_for_the_scorekeeper_and_the_latest_counts(db, game_id):
+    actions.send_points(db, game_id, 1, 1, 60, made=False, went_out=False)
+    sent = actions.send_points(db, game_id, 1, 1, 25, made=False, went_out=False)
+    assert isinstance(sent, self_entry.Entry) and not sent.made  # as the player ticked it
+    assert self_entry.entries(db, game_id, 1)[1].points == 25
+    assert actions.load(db, game_id).version == 1  # the game itself is untouched
+
+
+def test_points_are_refused_for_a_hand_already_saved_or_no_card_can_leave(db, game_id):
+    actions.record(db, game_id, 1, hand("Ann", Bob=50, Cy=60))
+    stale = actions.send_points(db, game_id, 1, 1, 25, made=False, went_out=False)
+    assert isinstance(stale, actions.Conflict) and "already saved" in stale.message
+    odd = actions.send_points(db, game_id, 1, 2, 7, made=False, went_out=False)
+    assert isinstance(odd, actions.Refused) and "not a multiple of 5" in odd.message
+    assert self_entry.entries(db, game_id, 2) == {}
+
+
+# --- tables and links ------------------------------------------------------------------
+
+
+def test_table_changes_answer_with_values_and_change_nothing_when_refused(db, game_id):
+    assert isinstance(actions.create_table(db, "\u0007"), actions.Refused)
+    table = actions.create_table(db, "The Smiths")
+    assert isinstance(table, tables.Table)
+    assert actions.file_game(db, table.id, game_id) is None
+    assert [p.name for p in tables.roster(db, table.id)] == PLAYERS
+    assert actions.rename_player(db, table.id, "Cy", "Cyril") == ()
+    assert isinstance(actions.rename_player(db, table.id, "Ann", "Bob"), actions.Refused)
+    assert isinstance(actions.merge_players(db, table.id, "Ann", "Ann"), actions.Refused)
+    assert actions.retire_player(db, table.id, "Bob", True) is None
+    assert isinstance(actions.retire_player(db, table.id, "Nobody", True), actions.Refused)
+    assert [(p.name, p.retired) for p in tables.roster(db, table.id)] == [
+        ("Ann", False),
+        ("Bob", True),
+        ("Cyril", False),
+    ]
+    assert isinstance(actions.file_game(db, table.id, "no-such-game"), actions.Refused)
+
+
+def test_a_link_renewed_twice_from_the_same_old_one_is_renewed_once(db, game_id):
+    old = store.get_game(db, game_id).edit_key
+    assert actions.renew_edit_link(db, game_id, old) is not None
+    assert actions.renew_edit_link(db, game_id, old) is None

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -103,3 +105,20 @@ def test_a_games_file_turned_read_only_answers_503_read_only(tmp_path):
     before, after, answer = json.loads(done.stdout.splitlines()[-1])
     assert (before, after) == (200, 503)
     assert answer["status"] == "unavailable" and answer["problem"] == "read-only"
+
+
+def test_the_health_check_reads_no_page_by_page_check_of_the_file(app, client, monkeypatch):
+    """Issue 32: anyone may call /healthz, so it must not cost a read of the whole file
+    (quick_check took 70 ms on a 64 MB file); start-up and check-db make that check."""
+    new_game(client)
+    asked: list[str] = []
+    opened = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = opened(*args, **kwargs)
+        conn.set_trace_callback(asked.append)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    assert client.get("/healthz").status_code == 200
+    assert asked and not [s for s in asked if re.search(r"quick_check|integrity_check", s)]

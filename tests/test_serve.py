@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from servers import free_port
 
-from scorekeeper import cli
-from scorekeeper.cli import lan_address, phone_address, startup_message
+from scorekeeper.cli import lan_address, network, phone_address, startup_message
 
 
 def test_serve_prints_the_address_and_serves_the_app(tmp_path):
@@ -183,10 +182,10 @@ def _machine(monkeypatch, route: str | None, hostname: list[str]) -> list[tuple[
     """Stand in for the network: the outward route's address and what the name resolves to."""
     connected: list[tuple[str, int]] = []
     monkeypatch.setattr(
-        cli.socket, "socket", lambda family, kind: _Probe(route, connected), raising=True
+        network.socket, "socket", lambda family, kind: _Probe(route, connected), raising=True
     )
     monkeypatch.setattr(
-        cli.socket,
+        network.socket,
         "getaddrinfo",
         lambda host, port, family: [(family, 2, 17, "", (a, 0)) for a in hostname],
     )
@@ -222,7 +221,7 @@ def test_lan_address_on_a_machine_whose_name_does_not_resolve(monkeypatch):
     def unknown(*args):
         raise socket.gaierror(-2, "Name or service not known")
 
-    monkeypatch.setattr(cli.socket, "getaddrinfo", unknown)
+    monkeypatch.setattr(network.socket, "getaddrinfo", unknown)
     assert lan_address() is None
 
 

@@ -13,6 +13,7 @@ from . import (
     api,
     assets,
     errors,
+    game_pages,
     games,
     hands,
     healthz,
@@ -36,7 +37,7 @@ def register(app: Flask) -> None:
     security.init_app(app)
     errors.init_app(app)
     assets.init_app(app)
-    games.init_app(app)
+    game_pages.init_app(app)
     phase_lists.init_app(app)
     live.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route

@@ -27,10 +27,10 @@ from ..rules.game import Game, GameError, HandRecord
 from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
 from .access import db, public_url
+from .checking import BadRequest, Tool, house_rules, make_tool, run_hit, run_solve
 from .forms import JsonError, request_json
-from .phase_lists import rate_answer
+from .ratings import rate_answer
 from .security import checking, creating, csrf_exempt, rating
-from .tools import BadRequest, Tool, house_rules, make_tool, run_hit, run_solve
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)

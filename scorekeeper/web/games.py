@@ -4,75 +4,33 @@ start the rematch, end it early.
 Ending early is a real form behind a confirmation page that names the winner it
 will declare (read afresh when the page opens); the form carries the version the
 page showed, so a hand saved on another phone in between is a conflict, never a
-different winner than the one named. Every scoreboard says when its game started,
-how long it took, that it ended early, and for a finished game offers BG Stats.
+different winner than the one named. The pages other blueprints answer with too (the
+scorekeeper's page, every scoreboard, the new-game form) are built in game_pages.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
-from flask import Blueprint, Flask, abort, flash, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import actions, bgstats, notes, playtime, self_entry, store, tables
-from ..i18n import _, isolate, pgettext
+from .. import actions, notes
+from ..i18n import _
 from ..jsontext import JsonError, parse_json
-from ..rules.game import Game, Standings, game_problems
-from ..rules.house_rules import rules_line
+from ..rules.game import Standings, game_problems
 from ..rules.names import clean_name, lookalike_warning, lookalikes
 from ..rules.phases import OPTIONS, PROFILES, RulesError, make_rules
 from ..rules.ranking import final_order
 from ..rules.reasons import Reason, Rule
-from ..rules.scoring import card_kinds
 from . import device, live
 from .access import RENEWED_MEANWHILE, db, game, opened, public_url, qr_svg, this_computer_only
-from .charts import score_chart
-from .forms import HandForm, version_seen, whole_number
+from .forms import version_seen, whole_number
+from .game_pages import keeper_url, new_game_form, render_game, table_from
 from .security import creating, reading
 
 bp = Blueprint("games", __name__)
 
 
-def view_context(current: actions.Current) -> dict:
-    """What every scoreboard shows: the kept standings of the game's version."""
-    game, stored = current.game, current.stored
-    return {
-        "stored": stored,
-        "game": game,
-        "standings": current.standings,
-        "chart": score_chart(game) if len(game.hands) >= 2 else None,
-        "phase_text": lambda n: str(game.rules.phase(n)),
-        "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
-    }
-
-
 # --- starting a game ----------------------------------------------------------------------
-
-
-def new_game_form(
-    values: dict[str, str],
-    errors: dict[str, str],
-    rules: dict[str, list[Rule]] | None = None,
-    **extra: object,
-) -> str:
-    """The form; every house rule starts blank, meaning "as the chosen rules say".
-
-    ``rules``: for a field's error, the rules it comes from, linked beside it.
-    ``extra``: a phase list's rating and the like (phase_lists.py).
-    """
-    return render_template(
-        "new_game.html",
-        values=values,
-        errors=errors,
-        error_rules=rules or {},
-        options=OPTIONS,
-        profiles=PROFILES,
-        names=device.suggested_names(db()),
-        table=_table_from(values.get("table", "")),
-        **extra,
-    )
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -82,7 +40,7 @@ def new_game() -> Response | str | tuple[str, int]:
         prefill = {k: v for k, v in request.args.items() if k == "table" or k.startswith("player-")}
         return new_game_form({"profile": "official", "dealer": "0", **prefill}, {})
     values = {k: v for k, v in request.form.items() if len(k) < 40}
-    table = _table_from(request.form.get("table", ""))
+    table = table_from(request.form.get("table", ""))
     seated = sorted(
         (seat, clean_name(value))
         for key, value in values.items()
@@ -126,10 +84,6 @@ def new_game() -> Response | str | tuple[str, int]:
     for pair in lookalikes(players):
         flash(_("Note: %(warning)s.", warning=lookalike_warning(*pair)))
     return _to_game(result)
-
-
-def _table_from(table_id: str) -> tables.Table | None:
-    return tables.get_table(db(), table_id) if table_id else None
 
 
 def _new_game_field(problem: Reason, seated: list[tuple[int, str]]) -> str | None:
@@ -182,68 +136,16 @@ def _to_game(result: actions.Saved) -> Response:
 # --- the scorekeeper's page -------------------------------------------------------------
 
 
-def render_game(
-    form: HandForm | None = None,
-    status: int = 200,
-    message: str | None = None,
-    message_rule: Rule | None = None,
-    template: str = "game.html",
-) -> tuple[str, int]:
-    """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
-    current = game()
-    played = current.game
-    sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
-    return render_template(
-        template,
-        form=form or HandForm(self_entry.form_values(sent)),
-        message=message,
-        message_rule=message_rule,
-        card_fields=card_kinds(played.rules),
-        phone_entries=sent,
-        live_tag=live.keeper_live(g.link),
-        last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
-        next_game=live.next_game(g.link, _keeper_url) if current.standings.over else None,
-        **view_context(current),
-    ), status
-
-
-def hand_in_words(played: Game, number: int) -> str:
-    """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
-    hand = played.hands[number - 1]
-    scores = hand.scores(played.rules)
-    out = pgettext("went out, in one short word", "out")
-    return ", ".join(
-        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
-        for name in played.players
-        if name == hand.went_out or name in scores
-    )
-
-
-def after_change(result: actions.Result, *, say_what: bool = False):
-    """Back to the game page after an undo, restore or deletion, or say why not (409)."""
-    if isinstance(result, actions.Refused):
-        return render_game(message=result.message, status=409, message_rule=result.rule)
-    if isinstance(result, actions.Conflict):
-        abort(409, _(actions.STALE))
-    if say_what:
-        flash(result.summary)
-    return redirect(url_for("games.game_page"), 303)
-
-
 @bp.get("/g/<game_id>/<key>")
 def game_page():
     """The page; for its own poll (htmx), the scoreboard with the form and hands out of band."""
-    if (early := live.game_answer(live.keeper_live, _keeper_url)) is not None:
+    if (early := live.game_answer(live.keeper_live, keeper_url)) is not None:
         return early
     if live.polled():
         return live.fragment(*render_game(template="_keeper_live.html"), live.keeper_live(g.link))
     current = game()
     device.remember_game(current.stored.id, current.stored.edit_key)
     return live.page(*render_game())
-
-
-def _keeper_url(link: store.Link) -> str:
-    return url_for("games.game_page", game_id=link.game_id, key=link.edit_key)
 
 
 @bp.get("/g/<game_id>/<key>/share")
@@ -285,7 +187,7 @@ def rematch():
 def renew() -> Response:
     """A new scorekeeper link; the one this request came with stops working."""
     link = g.link
-    key = store.renew_edit_key(db(), link.game_id, link.edit_key)
+    key = actions.renew_edit_link(db(), link.game_id, link.edit_key)
     if key is None:
         abort(404, _(RENEWED_MEANWHILE))
     device.remember_game(link.game_id, key)
@@ -341,28 +243,3 @@ def _confirm(
         refused=refused,
         message=message,
     ), status
-
-
-# --- the facts under every scoreboard ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameFacts:
-    started: datetime  # in UTC, for the ``moment`` filter
-    minutes: int
-    took: str  # '1 h 25 min'
-    bgstats_link: str | None  # the push link, once the game is over
-
-
-def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> GameFacts:
-    """When the game started, how long it took (first to last change), its BG Stats link."""
-    minutes = playtime.minutes(stored.created, stored.updated)
-    link = None
-    if standings.over:
-        link = bgstats.push_link(bgstats.stored_play(db(), stored, game, standings))
-    return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
-
-
-def init_app(app: Flask) -> None:
-    app.add_template_global(game_facts)
-    app.add_template_global(playtime.duration, "game_duration")

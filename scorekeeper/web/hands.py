@@ -41,7 +41,7 @@ from .forms import (
     typed_into,
     version_seen,
 )
-from .games import after_change, hand_in_words, render_game
+from .game_pages import after_change, hand_in_words, render_game
 from .security import reading
 
 bp = Blueprint("hands", __name__)

@@ -16,10 +16,7 @@ from werkzeug.wrappers import Response
 
 from .. import actions, self_entry, store
 from ..i18n import _
-from ..rules.game import HandRecord
-from ..rules.reasons import CARD_POINTS
-from ..rules.replay import entry_problems
-from ..rules.scoring import MOST_TYPED, card_worths, laid_down_implied
+from ..rules.scoring import MOST_TYPED
 from . import live
 from .access import PICK, db, game, player_token, public_url, qr_svg
 from .forms import whole_number
@@ -99,63 +96,44 @@ def page() -> Response | str | tuple[str, int]:
             return live.fragment(html, 200, context["live_tag"])  # type: ignore[arg-type]
         return live.page(render_template("player_entry.html", error=None, values={}, **context))
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
-    problem = _problem(values, current, players[seat])
-    if problem:
-        status, error = problem
+
+    def refused(status: int, error: str) -> tuple[str, int]:
         return render_template("player_entry.html", error=error, values=values, **context), status
+
+    hand_number = whole_number(values["hand_number"])
+    if closed := actions.sending_closed(current, hand_number):  # before what was typed
+        return refused(409, closed.message)
     went_out = bool(values["went_out"])
-    points = 0 if went_out else whole_number(values["points"]) or 0
-    entry = self_entry.Entry(seat, points, went_out or bool(values["made"]), went_out, store.now())
-    self_entry.submit(db(), link.game_id, standings.hand_number, entry)
+    points = 0 if went_out else _typed_points(values["points"])
+    if isinstance(points, str):
+        return refused(422, points)
+    sent = actions.send_points(
+        db(), link.game_id, seat, hand_number, points, made=bool(values["made"]), went_out=went_out
+    )
+    if isinstance(sent, actions.Conflict):
+        return refused(409, sent.message)
+    if isinstance(sent, actions.Refused):
+        return refused(422, sent.message)
     flash(_("Sent to the scorekeeper. Nothing is saved until they save the hand."))
     return redirect(url_for("players.page"), 303)
 
 
-def _problem(values: dict[str, str], current: actions.Current, name: str) -> tuple[int, str] | None:
-    """(status, message) when a player's submission cannot be taken; None when it can.
-
-    The points are judged by the engine as the scorekeeper's form judges each
-    total on its own (``entry_problems``): a total under 50 says they made their phase.
-    """
-    standings = current.standings
-    if standings.over:
-        return 409, _("The game is over: there is nothing more to send.")
-    if standings.tiebreak:
-        return 409, _("This is a tiebreak: the scorekeeper records who went out first.")
-    if values["hand_number"] != str(standings.hand_number):
-        return 409, _(
-            "That hand was already saved by the scorekeeper. "
-            "This is hand %(number)s: send your points for it.",
-            number=standings.hand_number,
-        )
-    if values["went_out"]:
-        return None
-    text = values["points"].strip()
+def _typed_points(text: str) -> int | str:
+    """The points a player typed, or what is wrong with them."""
+    text = text.strip()
     if not text:
-        return 422, _("Type your points, or tick that you went out.")
+        return _("Type your points, or tick that you went out.")
     points = whole_number(text)
     if points is None or points > MOST_TYPED:
-        return 422, _("Points: enter a whole number from 0 to %(most)s", most=MOST_TYPED)
-    made = bool(values["made"]) or laid_down_implied(points) is not None
-    hand = HandRecord(None, made=(name,) if made else (), points={name: points})
-    errors = [p for p in entry_problems(current.game, hand, [name], current.kept) if not p.warning]
-    if not errors:
-        return None
-    if errors[0].rule is CARD_POINTS:  # no cards add up to it: said as this page always said it
-        return 422, _(
-            "Points: %(points)s is not a multiple of 5. "
-            "Every card is worth %(listed)s or %(most)s.",
-            points=points,
-            **card_worths(current.game.rules),
-        )
-    return 422, str(errors[0])
+        return _("Points: enter a whole number from 0 to %(most)s", most=MOST_TYPED)
+    return points
 
 
 @bp.post("/g/<game_id>/<key>/players/renew")
 def renew() -> Response:
     """New links for every player; each old one stops working (points sent stay)."""
     link = g.link
-    if store.renew_player_key(db(), link.game_id, link.player_key) is None:
+    if actions.renew_player_links(db(), link.game_id, link.player_key) is None:
         abort(409, _("The players' links were renewed a moment ago. Reload the page."))
     flash(
         _(

@@ -21,7 +21,6 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import actions, stats, store, table_archive, tables
 from ..i18n import _, ngettext
-from ..rules.names import MAX_NAME, NameRefused
 from ..stats import PlayedGame
 from . import charts, device
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
@@ -49,10 +48,9 @@ def new_table():
     if not name:
         error = _("Give the table a name, such as your family's")
         return render_template("new_table.html", name=name, error=error), 422
-    try:
-        table = tables.create_table(db(), name)  # the name rule (rules/names.py) has its say
-    except NameRefused as refused:
-        return render_template("new_table.html", name=name, error=str(refused)), 422
+    table = actions.create_table(db(), name)  # the name rule (rules/names.py) has its say
+    if isinstance(table, actions.Refused):
+        return render_template("new_table.html", name=name, error=table.message), 422
     device.remember_table(table.id)
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
 
@@ -191,31 +189,28 @@ def table_roster():
     """One form per roster change: rename, merge or retire (and bring back)."""
     table, form = g.table, request.form
     action, name = form.get("action", ""), form.get("name", "")
-    try:
-        if action == "rename":
-            new = _clean(form.get("new", ""))
-            if not new:
-                raise tables.RosterError(
-                    _("Type the new name (up to %(count)s characters)", count=MAX_NAME)
-                )
-            warnings = tables.rename(db(), table.id, name, new)
-            flash(_("%(old)s is now %(new)s", old=name, new=new))
-            for warning in warnings:
-                flash(_("Note: %(warning)s.", warning=warning))
-        elif action == "merge":
-            into = form.get("into", "")
-            tables.merge(db(), table.id, name, into)
-            flash(_("%(extra)s and %(into)s are now one player: %(into)s", extra=name, into=into))
-        elif action in ("retire", "return"):
-            tables.set_retired(db(), table.id, name, action == "retire")
-            if action == "retire":
-                flash(_("%(player)s is retired", player=name))
-            else:
-                flash(_("%(player)s is back", player=name))
+    if action == "rename":
+        new = _clean(form.get("new", ""))
+        warnings = actions.rename_player(db(), table.id, name, new)
+        if isinstance(warnings, actions.Refused):
+            return _render_table(422, warnings.message)
+        flash(_("%(old)s is now %(new)s", old=name, new=new))
+        for warning in warnings:
+            flash(_("Note: %(warning)s.", warning=warning))
+    elif action == "merge":
+        into = form.get("into", "")
+        if refused := actions.merge_players(db(), table.id, name, into):
+            return _render_table(422, refused.message)
+        flash(_("%(extra)s and %(into)s are now one player: %(into)s", extra=name, into=into))
+    elif action in ("retire", "return"):
+        if refused := actions.retire_player(db(), table.id, name, action == "retire"):
+            return _render_table(422, refused.message)
+        if action == "retire":
+            flash(_("%(player)s is retired", player=name))
         else:
-            abort(400, _("This form does not say what to change. Reload the page and try again."))
-    except tables.RosterError as error:
-        return _render_table(422, str(error))
+            flash(_("%(player)s is back", player=name))
+    else:
+        abort(400, _("This form does not say what to change. Reload the page and try again."))
     return redirect(url_for("tables.table_page"), 303)
 
 
@@ -249,7 +244,8 @@ def table_add_game():
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
         )
         return _render_table(422, message)
-    tables.file_game(db(), g.table.id, summary.stored.id, list(summary.game.players))
+    if refused := actions.file_game(db(), g.table.id, summary.stored.id):
+        return _render_table(422, refused.message)
     flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
 
@@ -258,7 +254,7 @@ def table_add_game():
 def renew() -> WerkzeugResponse:
     """A new link for the table; the old one stops working."""
     old = g.table.id
-    new = tables.renew_link(db(), old)
+    new = actions.renew_table_link(db(), old)
     if new is None:
         abort(404, _(RENEWED_MEANWHILE))
     device.remember_table(new, instead_of=old)

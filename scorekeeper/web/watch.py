@@ -28,7 +28,7 @@ from ..i18n import _
 from ..printing.link import printed_link, site
 from . import device, live
 from .access import NO_GAME, db, game, public_url
-from .games import view_context
+from .game_pages import view_context
 from .security import looking_up
 
 bp = Blueprint("watch", __name__)

@@ -1,0 +1,184 @@
+"""`serve`: run the app for every phone on this network, say where they open it, and stop
+cleanly."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..i18n import _
+from .common import BadInput, Command
+from .database import check_database, database_arg, default_database
+from .network import checked_public_url, in_container, lan_address, phone_address, startup_message
+
+DEFAULT_PORT = 5010
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .. import create_app, server, workers
+    from ..web.security import SettingError
+
+    if args.workers < 1:
+        raise BadInput(_("--workers must be 1 or more"))
+    config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
+    check_database(args.db or default_database())
+    if args.workers == 1 or not workers.available():
+        server.patch()  # before the app opens its games file: its locks must be gevent's
+    try:
+        app = create_app(config)
+    except sqlite3.Error as error:
+        raise BadInput(
+            _("cannot open the database %(path)s: %(error)s", path=args.db, error=error)
+            if args.db
+            else _("cannot open the database in instance/: %(error)s", error=error)
+        ) from None
+    except SettingError as error:
+        raise BadInput(str(error)) from None
+    given = args.public_url or app.config.get("PUBLIC_URL")
+    public = checked_public_url(str(given)) if given else None
+    url = _announce(app, args, public)
+    # printed sheets and shared links point here; gunicorn's workers build their own apps
+    app.config["PUBLIC_URL"] = config["PUBLIC_URL"] = public or (url and phone_address(url))
+    replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
+    try:
+        return _run_server(app, config, args)
+    finally:
+        if replicator is not None:
+            replicator.stop()
+
+
+def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
+    """Print where phones open the app, the data folder and how to stop; return the URL
+    phones were told (None behind a proxy, where each request carries its own)."""
+    import qrcode
+
+    from ..printing.qr import error_correction
+    from ..web.security import count_setting
+
+    url: str | None
+    guessed_for_phones = False
+    if public:
+        url = public
+        message = _(
+            "Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.",
+            url=url,
+        )
+    elif count_setting(app, "TRUST_PROXY"):
+        url = None
+        message = _(
+            "Phase 10 Scorekeeper is running behind a proxy: links and QR codes use the "
+            "address each phone opened."
+        )
+    else:
+        url, message = startup_message(args.host, args.port, lan_address())
+        # a guess for phones, unless it serves this computer only
+        guessed_for_phones = phone_address(f"http://{args.host}/") is not None
+    print(message)
+    if guessed_for_phones and in_container():
+        print(
+            _(
+                "Inside a container, that address may not be one phones can reach. Set "
+                "SCOREKEEPER_PUBLIC_URL (or serve --public-url) to the address phones open, "
+                "e.g. http://192.168.1.50:5010."
+            ),
+            file=sys.stderr,
+        )
+    database = Path(app.config["DATABASE"])
+    print(_("On this computer: http://localhost:%(port)s/", port=args.port))
+    print(_("Data folder: %(folder)s", folder=app.instance_path))
+    if database.parent != Path(app.instance_path):
+        print(_("Games file: %(path)s", path=database))
+    print(_("Ctrl+C stops the server."))
+    misleading = guessed_for_phones and in_container()  # the container's own address
+    if url is not None and phone_address(url) and not args.no_qr and not misleading:
+        qr = qrcode.QRCode(border=1, error_correction=error_correction(url))
+        qr.add_data(url)
+        qr.print_ascii(tty=False, invert=True)
+    sys.stdout.flush()
+    return url
+
+
+def _replicate(db: str, url: str):
+    from ..replicate import ReplicaError, Replicator
+
+    try:
+        replicator = Replicator(db, url).start()
+    except (ReplicaError, OSError) as error:
+        raise BadInput(str(error)) from None
+    print(_("(Every change is copied to %(url)s by Litestream, about once a second.)", url=url))
+    return replicator
+
+
+def _run_server(app, config, args: argparse.Namespace) -> int:
+    from .. import server, workers
+    from ..ready import ready
+    from ..web.security import count_setting
+
+    if args.workers > 1 and workers.available():
+        workers.serve(config, args.host, args.port, args.workers)
+        return 0
+    if args.workers > 1:
+        print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
+    behind_proxy = bool(count_setting(app, "TRUST_PROXY"))
+    try:
+        server.run(
+            ready(app),  # each gunicorn worker makes its own app ready (workers.py)
+            args.host,
+            args.port,
+            # behind a proxy every phone shares its address: the app caps live pages instead
+            per_address=0 if behind_proxy else 2 * app.config["LIVE_PER_ADDRESS"],
+        )
+    except OSError as error:
+        raise BadInput(
+            _(
+                "cannot listen on %(host)s:%(port)s: %(error)s",
+                host=args.host,
+                port=args.port,
+                error=error.strerror,
+            )
+        ) from None
+    return 0
+
+
+def add_commands(command: Command) -> None:
+    """`serve`, with its arguments."""
+    p = command("serve", _("Run the app for every phone on this network."), cmd_serve)
+    p.add_argument("--host", default="0.0.0.0", help=_("address to listen on (default: all)"))
+    p.add_argument(
+        "--port",
+        type=int,
+        default=os.environ.get("SCOREKEEPER_PORT") or DEFAULT_PORT,
+        help=_("port (default: SCOREKEEPER_PORT, else %(port)s)", port=DEFAULT_PORT),
+    )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help=_(
+            "the address phones open, for QR codes, links and printed sheets, e.g. "
+            "https://scores.example.org (default: SCOREKEEPER_PUBLIC_URL, else a guess)"
+        ),
+    )
+    database_arg(p)
+    # Older releases held a thread per live page; every request is a greenlet now (server.py).
+    # Still accepted, so an existing service unit or compose file keeps starting.
+    p.add_argument("--threads", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=_("processes (default 1; more than 1 runs gunicorn on Linux)"),
+    )
+    p.add_argument("--no-qr", action="store_true", help=_("do not print the QR code"))
+    p.add_argument(
+        "--replicate",
+        metavar="URL",
+        default=os.environ.get("SCOREKEEPER_REPLICATE") or None,
+        help=_(
+            "copy every change with Litestream to a folder or an s3:// URL (extra: replicate; "
+            "default: SCOREKEEPER_REPLICATE)"
+        ),
+    )

@@ -1,0 +1,141 @@
+"""The pages of a game that more than one blueprint answers with: what every scoreboard
+shows (with the facts under it: started, how long, BG Stats), the scorekeeper's page, and
+the new-game form.
+
+Built here, not in a blueprint, so that games.py, hands.py, watch.py and phase_lists.py
+each answer their own URLs and import no other blueprint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import Flask, abort, flash, g, redirect, render_template, url_for
+
+from .. import actions, bgstats, playtime, self_entry, store, tables
+from ..i18n import _, isolate, pgettext
+from ..rules.game import Game, Standings
+from ..rules.house_rules import rules_line
+from ..rules.phases import OPTIONS, PROFILES
+from ..rules.reasons import Rule
+from ..rules.scoring import card_kinds
+from . import device, live
+from .access import db, game
+from .charts import score_chart
+from .forms import HandForm
+
+
+def view_context(current: actions.Current) -> dict:
+    """What every scoreboard shows: the kept standings of the game's version."""
+    game, stored = current.game, current.stored
+    return {
+        "stored": stored,
+        "game": game,
+        "standings": current.standings,
+        "chart": score_chart(game) if len(game.hands) >= 2 else None,
+        "phase_text": lambda n: str(game.rules.phase(n)),
+        "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
+    }
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    started: datetime  # in UTC, for the ``moment`` filter
+    minutes: int
+    took: str  # '1 h 25 min'
+    bgstats_link: str | None  # the push link, once the game is over
+
+
+def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> GameFacts:
+    """When the game started, how long it took (first to last change), its BG Stats link."""
+    minutes = playtime.minutes(stored.created, stored.updated)
+    link = None
+    if standings.over:
+        link = bgstats.push_link(bgstats.stored_play(db(), stored, game, standings))
+    return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
+
+
+def new_game_form(
+    values: dict[str, str],
+    errors: dict[str, str],
+    rules: dict[str, list[Rule]] | None = None,
+    **extra: object,
+) -> str:
+    """The form; every house rule starts blank, meaning "as the chosen rules say".
+
+    ``rules``: for a field's error, the rules it comes from, linked beside it.
+    ``extra``: a phase list's rating and the like (phase_lists.py).
+    """
+    return render_template(
+        "new_game.html",
+        values=values,
+        errors=errors,
+        error_rules=rules or {},
+        options=OPTIONS,
+        profiles=PROFILES,
+        names=device.suggested_names(db()),
+        table=table_from(values.get("table", "")),
+        **extra,
+    )
+
+
+def table_from(table_id: str) -> tables.Table | None:
+    return tables.get_table(db(), table_id) if table_id else None
+
+
+def render_game(
+    form: HandForm | None = None,
+    status: int = 200,
+    message: str | None = None,
+    message_rule: Rule | None = None,
+    template: str = "game.html",
+) -> tuple[str, int]:
+    """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
+    current = game()
+    played = current.game
+    sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
+    return render_template(
+        template,
+        form=form or HandForm(self_entry.form_values(sent)),
+        message=message,
+        message_rule=message_rule,
+        card_fields=card_kinds(played.rules),
+        phone_entries=sent,
+        live_tag=live.keeper_live(g.link),
+        last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
+        next_game=live.next_game(g.link, keeper_url) if current.standings.over else None,
+        **view_context(current),
+    ), status
+
+
+def keeper_url(link: store.Link) -> str:
+    return url_for("games.game_page", game_id=link.game_id, key=link.edit_key)
+
+
+def hand_in_words(played: Game, number: int) -> str:
+    """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
+    hand = played.hands[number - 1]
+    scores = hand.scores(played.rules)
+    out = pgettext("went out, in one short word", "out")
+    return ", ".join(
+        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
+        for name in played.players
+        if name == hand.went_out or name in scores
+    )
+
+
+def after_change(result: actions.Result, *, say_what: bool = False):
+    """Back to the game page after an undo, restore or deletion, or say why not (409)."""
+    if isinstance(result, actions.Refused):
+        return render_game(message=result.message, status=409, message_rule=result.rule)
+    if isinstance(result, actions.Conflict):
+        abort(409, _(actions.STALE))
+    if say_what:
+        flash(result.summary)
+    return redirect(url_for("games.game_page"), 303)
+
+
+def init_app(app: Flask) -> None:
+    app.add_template_global(game_facts)
+    app.add_template_global(playtime.duration, "game_duration")
