@@ -18,11 +18,14 @@ from contextlib import contextmanager
 
 
 class _Bell:
-    __slots__ = ("rung", "condition", "listeners")
+    """A key's bell: rung so many times; ``event`` is set at the next ring (a new one waits
+    for the ring after), so no lock is held while anyone waits."""
 
-    def __init__(self, lock: threading.Lock) -> None:
+    __slots__ = ("rung", "event", "listeners")
+
+    def __init__(self) -> None:
         self.rung = 0
-        self.condition = threading.Condition(lock)
+        self.event = threading.Event()
         self.listeners = 0
 
 
@@ -36,8 +39,10 @@ class Listener:
 
     def wait(self, timeout: float) -> bool:
         with self._bells._lock:
-            if self._bell.rung == self._heard:
-                self._bell.condition.wait(timeout)
+            event = self._bell.event if self._bell.rung == self._heard else None
+        if event is not None:
+            event.wait(timeout)
+        with self._bells._lock:
             rang = self._bell.rung != self._heard
             self._heard = self._bell.rung
             return rang
@@ -58,7 +63,7 @@ class Bells:
         with self._lock:
             bell = self._bells.get(key)
             if bell is None:
-                bell = self._bells[key] = _Bell(self._lock)  # type: ignore[arg-type]
+                bell = self._bells[key] = _Bell()
             bell.listeners += 1
         try:
             yield Listener(self, key, bell)
@@ -76,7 +81,8 @@ class Bells:
                 bell = self._bells.get(key)
                 if bell is not None:
                     bell.rung += 1
-                    bell.condition.notify_all()
+                    bell.event, ringing = threading.Event(), bell.event
+                    ringing.set()
                     rang += 1
             self.rung += rang
         return rang

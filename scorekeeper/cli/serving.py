@@ -19,7 +19,7 @@ DEFAULT_PORT = 5010
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .. import create_app, server, workers
+    from .. import create_app, server, store, workers
     from ..web.security import SettingError
 
     if args.workers < 1:
@@ -27,7 +27,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
     if args.workers == 1 or not workers.available():
-        server.patch()  # before the app opens its games file: its locks must be gevent's
+        # Before the app opens its games file: its locks must be gevent's, and nothing the
+        # check above opened may be used after (a thread of the system, a plain lock).
+        store.close_all()
+        server.patch()
     try:
         app = create_app(config)
     except sqlite3.Error as error:
