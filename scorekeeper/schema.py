@@ -20,7 +20,7 @@ from functools import cache
 
 from sqlite_utils import Database, Migrations
 
-from . import codes
+from . import codes, shards
 
 SCHEMA = """
 -- One row per game: its current version, written with every change (store.py).
@@ -193,9 +193,13 @@ def _roster_player_ids(db: Database) -> None:
         db.execute("UPDATE table_players SET player_id = ? WHERE rowid = ?", [new_key(), rowid])
 
 
+SHARD = ""  # this process's shard (shards.py), set by create_app: every id it makes names it
+
+
 def new_key() -> str:
-    """22 url-safe characters: 128 bits of randomness."""
-    return secrets.token_urlsafe(16)
+    """22 url-safe characters: 128 bits of randomness; after this process's shard's name,
+    if it has one."""
+    return shards.new_id(SHARD, secrets.token_urlsafe(16))
 
 
 def unused_code(db: Database) -> str:
@@ -203,7 +207,7 @@ def unused_code(db: Database) -> str:
     no other writer can take it before the row is written. With 80 bits a second try is
     all but never needed; the unique index ``games_code`` would refuse one anyway."""
     while True:
-        code = codes.new_code()
+        code = codes.new_code(SHARD)
         if db.execute("SELECT 1 FROM games WHERE code = ?", [code]).fetchone() is None:
             return code
 

@@ -202,7 +202,7 @@
     var elt = event.detail.elt;
     var status = event.detail.xhr.status;
     if (elt && elt.hasAttribute && elt.hasAttribute("data-live") && status) {
-      connection(true);
+      connection(status < 502 || status > 504);  // a proxy's 502-504: the server is away
       if (status === 429 || status >= 500) { backOff(event.detail.xhr); } else { retry.failures = 0; }
     }
   });

@@ -147,8 +147,41 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_haproxy(args: argparse.Namespace) -> int:
+    from ..shards import haproxy_config, valid_name
+
+    shards: dict[str, str] = {}
+    for given in args.shard:
+        name, _sign, address = given.partition("=")
+        if not valid_name(name) or not address or name in shards:
+            raise BadInput(
+                _(
+                    "--shard takes NAME=HOST:PORT, NAME one letter or digit of the short codes' "
+                    "alphabet (2-9, A-Z without I, L, O and U), each once: not %(value)s",
+                    value=repr(given),
+                )
+            )
+        shards[name] = address
+    print(haproxy_config(shards, args.listen, check_every=args.check_every), end="")
+    return 0
+
+
 def add_commands(command: Command) -> None:
-    """`serve`, with its arguments."""
+    """`serve` and `haproxy`, with their arguments."""
+    p = command(
+        "haproxy",
+        _("Print HAProxy's configuration for shards of this app (docs/scaling.md)."),
+        cmd_haproxy,
+    )
+    p.add_argument(
+        "--shard",
+        action="append",
+        required=True,
+        metavar="NAME=HOST:PORT",
+        help=_("a shard: its SCOREKEEPER_SHARD and its address (give one per shard)"),
+    )
+    p.add_argument("--listen", default=":80", help=_("where HAProxy listens (default :80)"))
+    p.add_argument("--check-every", default="2s", help=argparse.SUPPRESS)
     p = command("serve", _("Run the app for every phone on this network."), cmd_serve)
     p.add_argument("--host", default="0.0.0.0", help=_("address to listen on (default: all)"))
     p.add_argument(

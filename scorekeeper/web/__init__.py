@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from flask import Flask
 
+from .. import schema, shards
+from ..i18n import _
 from ..rules.ranking import final_order
 from . import (
     access,
@@ -31,6 +33,7 @@ from . import (
 
 
 def register(app: Flask) -> None:
+    _shard(app)
     language.init_app(app)  # first: every later hook and page speaks the request's language
     access.init_app(app)
     tables.init_app(app)  # before CSRF, which reads the form
@@ -58,3 +61,17 @@ def register(app: Flask) -> None:
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
     security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else
+
+
+def _shard(app: Flask) -> None:
+    """Every id and code this process makes names its shard (shards.py), if it is one."""
+    shard = str(app.config.get("SHARD") or "")
+    if shard and not shards.valid_name(shard):
+        raise security.SettingError(
+            _(
+                "SCOREKEEPER_SHARD must be one letter or digit of the short codes' alphabet "
+                "(2-9, A-Z without I, L, O and U), not %(value)s",
+                value=repr(shard),
+            )
+        )
+    schema.SHARD = shard
