@@ -25,6 +25,7 @@ from . import (
     security,
     tables,
     tools,
+    trash,
     watch,
 )
 
@@ -53,6 +54,7 @@ def register(app: Flask) -> None:
         api,
         printables,
         healthz,
+        trash,
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked

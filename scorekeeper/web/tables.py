@@ -26,7 +26,7 @@ from ..stats import PlayedGame
 from . import charts, device
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from .device import GameSummary, readable, summarise
-from .security import creating, reading
+from .security import count_imported_games, creating, reading
 
 bp = Blueprint("tables", __name__)
 SHOWN_FINISHED = 20  # the latest finished games; the rest behind a link
@@ -165,7 +165,11 @@ def import_table():
         archive = table_archive.read(upload.read())
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
+    if refused := _too_many_games(len(archive.games)):
+        return refused
     table = actions.import_table(db(), archive)
+    if isinstance(table, actions.NoRoom):
+        return render_template("import_table.html", error=table.message), 422
     if isinstance(table, actions.Refused):
         message = _(
             "A game in this backup cannot be imported: %(reason)s. Nothing was imported.",
@@ -181,6 +185,22 @@ def import_table():
         )
     )
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
+
+
+def _too_many_games(count: int) -> tuple[str, int, dict[str, str]] | None:
+    """The page refusing a backup whose games, each counted, pass this address's allowance."""
+    wait = count_imported_games(count)
+    if wait is None:
+        return None
+    error = ngettext(
+        "This backup has %(num)s game, more than this address may import for now. Try "
+        "again later. Nothing was imported.",
+        "This backup has %(num)s games, more than this address may import for now. Try "
+        "again later. Nothing was imported.",
+        count,
+    )
+    page = render_template("import_table.html", error=error)
+    return page, 429, {"Retry-After": str(wait)}
 
 
 # --- the roster -----------------------------------------------------------------------
