@@ -549,7 +549,12 @@ def undo(db: Database, game_id: str, seen: int) -> Result:
     undone, target = step
     after = store.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
-    return _go_back(db, now, seen, target, "undo", notes.note("undo", undone=undone.note), undo_to)
+    moved = undone.action == "move"
+    then = _moved_back(db, game_id, target + 1, now.game.players) if moved else None
+    if isinstance(then, Refused):
+        return then
+    summary = notes.note("undo", undone=undone.note)
+    return _go_back(db, now, seen, target, "undo", summary, undo_to, then)
 
 
 def restore(db: Database, game_id: str, seen: int, version: int) -> Result:
@@ -569,6 +574,7 @@ def _go_back(
     action: str,
     summary: str,
     undo_to: int | None,
+    then: Callable[[Database], None] | None = None,
 ) -> Result:
     state = store.state_at(db, now.stored.id, version)
     assert state is not None
@@ -596,6 +602,7 @@ def _go_back(
             standings=replayed.standings.to_json(),
             kept=list(replayed.kept),
             undo_to=undo_to,
+            then=then,
         )
     except store.Conflict:
         return Conflict(_(STALE), load(db, now.stored.id))
@@ -808,3 +815,74 @@ def restore_table(db: Database, table_id: str) -> Refused | None:
 def purge_deleted(db: Database) -> purge.Purged:
     """Remove for good what was deleted more than PURGE_AFTER_DAYS ago (purge.py)."""
     return purge.purge(db)
+
+
+# --- moving a game between tables ---------------------------------------------------------
+# Only the table a game is in can let it go: moving it needs that table's link (the
+# caller holds it) and the link of the table it goes to. A game in no table moves in by
+# its scorekeeper link. The move is a change in the game's history ({"moved": ...},
+# naming each table by its screen address, which a new table link leaves alone), and
+# Undo moves it back.
+
+OTHER_TABLE = N_(
+    "This game belongs to another table. Only that table can let it go: open that "
+    "table's page, and move the game from there with this table's link."
+)
+
+
+def move_game(db: Database, game_id: str, to_table: str, from_table: str | None) -> Result:
+    """Move a game into ``to_table`` from ``from_table``: the table it is in (None: none)."""
+    now = load(db, game_id)
+    if now is None:
+        return Refused(_(NO_GAME))
+    target = tables.get_table(db, to_table)
+    if target is None:
+        return Refused(_("There is no table at that link. Copy it from the table's page."))
+    found = tables.table_of_game(db, game_id)
+    if found == to_table:
+        return Refused(_("The game is in this table already."))
+    if found != from_table:
+        return Refused(_(OTHER_TABLE))
+    if full := _history_full(now):
+        return full
+    source = tables.get_table(db, from_table) if from_table else None
+    summary = notes.note("move", origin=source.name if source else None, to=target.name)
+    detail = {"moved": {"from": source.view_id if source else None, "to": target.view_id}}
+    players = list(now.game.players)
+
+    def file_it(db: Database) -> None:
+        store.room_for(db, to_table, [store.game_size(db, game_id)])
+        tables.file_game(db, to_table, game_id, players)
+
+    try:
+        stored = store.save_change(
+            db,
+            game_id,
+            now.version,
+            now.stored.state,
+            action="move",
+            summary=summary,
+            detail=detail,
+            standings=now.standings.to_json(),
+            kept=list(now.kept),
+            then=file_it,
+        )
+    except store.Conflict:
+        return Conflict(_(STALE), load(db, game_id))
+    except store.OverBudget as over:
+        return _over_budget(over)
+    return Saved(_keep(replace(now, stored=stored)), summary)
+
+
+def _moved_back(
+    db: Database, game_id: str, version: int, players: Sequence[str]
+) -> Callable[[Database], None] | Refused:
+    """What undoing the move at ``version`` writes: the game back in the table it left."""
+    detail = store.change_detail(db, game_id, version) or {}
+    origin = detail.get("moved", {}).get("from")
+    if origin is None:
+        return lambda db: tables.unfile_game(db, game_id)
+    table = tables.table_by_view(db, origin)
+    if table is None:
+        return Refused(_("The table this game came from is deleted: it cannot go back there."))
+    return lambda db: tables.file_game(db, table.id, game_id, list(players))

@@ -673,6 +673,9 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
     step = version
     while True:
         detail = json.loads(rows[step])
+        if "moved" in detail:  # the game went to another table: its play is as before
+            step -= 1
+            continue
         if "game" in detail:
             state = detail["game"]
             break
@@ -692,6 +695,15 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
             apply_detail(hands, detail)
     state = {key: value for key, value in state.items() if key != "hands"}
     return {**state, **ended, "hands": hands}
+
+
+def change_detail(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
+    """The change itself (``changes.detail``) of one version."""
+    with reading(game_id):
+        row = db.execute(
+            "SELECT detail FROM changes WHERE game_id = ? AND version = ?", [game_id, version]
+        ).fetchone()
+        return json.loads(row[0]) if row else None
 
 
 def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:

@@ -204,6 +204,12 @@ def file_game(
         _add_players(db, table_id, players)
 
 
+def unfile_game(db: Database, game_id: str) -> None:
+    """The game belongs to no table any more (a move into a table, undone)."""
+    with store.transaction(db):
+        db.execute("DELETE FROM table_games WHERE game_id = ?", [game_id])
+
+
 class RosterError(ValueError):
     """A roster change that cannot be made, in words for the table."""
 

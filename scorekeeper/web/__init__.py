@@ -19,6 +19,7 @@ from . import (
     home,
     language,
     live,
+    moving,
     phase_lists,
     players,
     printables,
@@ -55,6 +56,7 @@ def register(app: Flask) -> None:
         printables,
         healthz,
         trash,
+        moving,
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked

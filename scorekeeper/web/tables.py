@@ -73,8 +73,11 @@ def _render_table(status: int = 200, error: str | None = None):
     show_all = request.args.get("all") == "1"
     link = public_url("tables.table_page")
     screen = public_url("watch.table_screen", view_id=table.view_id)
-    in_table = {s.stored.id for s in summaries}
-    movable = [s for s in device.device_games(db()) if s.edit_key and s.stored.id not in in_table]
+    movable = [  # only a game in no table moves in by its own link (actions.move_game)
+        s
+        for s in device.device_games(db())
+        if s.edit_key and tables.table_of_game(db(), s.stored.id) is None
+    ]
     return render_template(
         "table_page.html",
         table=table,
@@ -269,7 +272,9 @@ def table_add_game():
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
         )
         return _render_table(422, message)
-    tables.file_game(db(), g.table.id, summary.stored.id, list(summary.game.players))
+    moved = actions.move_game(db(), summary.stored.id, g.table.id, None)
+    if not isinstance(moved, actions.Saved):
+        return _render_table(422, moved.message)
     flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
 
