@@ -134,6 +134,21 @@ def game_ids(db: Database, table_id: str) -> list[str]:
     return [row[0] for row in rows]
 
 
+def games_page(db: Database, table_id: str, page: int, size: int) -> tuple[list[str], int]:
+    """One page of the table's games, the latest played first (``page`` counts from 1), and
+    how many games it has in all: a page reads ``size`` games, however many there are."""
+    total = db.execute(
+        f"SELECT count(*) FROM table_games t WHERE table_id = ? AND {_SHOWN}", [table_id]
+    ).fetchone()[0]
+    rows = db.execute(
+        "SELECT t.game_id FROM table_games t JOIN games g ON g.id = t.game_id "
+        f"WHERE t.table_id = ? AND {_SHOWN} ORDER BY g.updated DESC, g.rowid DESC "
+        "LIMIT ? OFFSET ?",
+        [table_id, size, (page - 1) * size],
+    )
+    return [row[0] for row in rows], total
+
+
 def deleted_games(db: Database, table_id: str) -> list[tuple[str, str]]:
     """(game id, when deleted) of the table's games deleted one by one, newest first."""
     rows = db.execute(
