@@ -191,9 +191,9 @@ def fill_table(db, table_id: str, count: int, hands: int | None = None) -> list[
     with store.transaction(db):
         for number in range(count):
             day = (START + timedelta(hours=number)).isoformat()
-            new = store.new_game(
-                state, standings=standings, kept=list(replayed.kept), dates=(day, day)
+            stored = store.create_game(
+                db, state, standings=standings, kept=list(replayed.kept), dates=(day, day)
             )
-            ids.append(store.insert_game(db, new).id)
+            ids.append(stored.id)
             tables.file_game(db, table_id, ids[-1], list(game.players), day)
     return ids
