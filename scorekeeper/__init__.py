@@ -80,9 +80,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import store
+    from . import actions, store
     from .web import register
 
-    store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    database = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    actions.purge_deleted(database)  # what was deleted long enough ago (purge.py)
     register(app)
     return app

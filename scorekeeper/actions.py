@@ -17,23 +17,25 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import notes, self_entry, store, tables
+from . import notes, purge, self_entry, store, tables
 from .i18n import N_, _, language
+from .purge import PURGE_AFTER_DAYS
 from .rules.game import Game, GameError, HandRecord, Standings
 from .rules.gamefile import game_to_json, hand_to_json, load_game
 from .rules.names import MAX_NAME, NameRefused
 from .rules.phases import Progression, RulesError, make_rules
 from .rules.reasons import CARD_POINTS, Reason, Rule
-from .rules.replay import Kept, entry_problems, hand_problems, replay_from
+from .rules.replay import Kept, Replayed, entry_problems, hand_problems, replay_from
 from .rules.scoring import card_worths, laid_down_implied
-from .table_archive import TableArchive
+from .server import let_others_run
+from .table_archive import ArchivedGame, TableArchive
 
 SAVE_ATTEMPTS = 5  # re-read and re-judge after losing a race, at most this often
 STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")
@@ -72,6 +74,11 @@ class Refused:
     message: str
     problems: tuple[Reason, ...] = ()
     rule: Rule | None = None  # the rule the message comes from, for its link on screen
+
+
+@dataclass(frozen=True)
+class NoRoom(Refused):
+    """Refused because the game or its table would pass its storage budget."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,41 @@ def start_game(
     ``dates``: when a game from a backup was first and last played. ``note``: how
     the history tells it (``notes.note``); "Game created" by default.
     """
+    judged = _judged(data, action=action, note=note, follows=follows, dates=dates)
+    if isinstance(judged, Refused):
+        return judged
+    with store.transaction(db):
+        try:
+            store.room_for(db, table_id, [judged.new.size])
+        except store.OverBudget as over:
+            return _over_budget(over)
+        stored = store.insert_game(db, judged.new)
+        if table_id is not None:
+            added = dates[0] if dates else None
+            tables.file_game(db, table_id, stored.id, list(judged.game.players), added)
+    current = Current(stored, judged.game, judged.replayed.standings, judged.replayed.kept)
+    return Saved(_keep(current), judged.note)
+
+
+@dataclass(frozen=True)
+class _Judged:
+    """A new game the engine has accepted, encoded for the store: nothing is left to do
+    under the write lock but insert it."""
+
+    game: Game
+    replayed: Replayed
+    new: store.NewGame
+    note: str
+
+
+def _judged(
+    data: Mapping[str, Any],
+    *,
+    action: str = "create",
+    note: str = "",
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
+) -> _Judged | Refused:
     try:
         game = load_game(_dealt_orders(data), new=True)  # its names enter now: the name rule
         replayed = replay_from(game)
@@ -167,21 +209,16 @@ def start_game(
         problems = tuple(getattr(error, "problems", ()))
         return Refused(str(error), problems, getattr(error, "rule", None))
     summary = note or notes.note("create")
-    with store.transaction(db):
-        stored = store.create_game(
-            db,
-            game_to_json(game),
-            action=action,
-            summary=summary,
-            standings=replayed.standings.to_json(),
-            kept=list(replayed.kept),
-            follows=follows,
-            dates=dates,
-        )
-        if table_id is not None:
-            added = dates[0] if dates else None
-            tables.file_game(db, table_id, stored.id, list(game.players), added)
-    return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
+    new = store.new_game(
+        game_to_json(game),
+        action=action,
+        summary=summary,
+        standings=replayed.standings.to_json(),
+        kept=list(replayed.kept),
+        follows=follows,
+        dates=dates,
+    )
+    return _Judged(game, replayed, new, summary)
 
 
 def _dealt_orders(data: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -237,34 +274,112 @@ def next_at_table(db: Database, table_id: str) -> str | None:
 
 
 def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
-    """A table and all its games from a backup, in one transaction: all of it, or nothing."""
+    """A table and all its games from a backup: all of it, or nothing.
+
+    Every game is judged by the engine and encoded, and their sizes counted against the
+    budget, before anything is written. The games then go in by transactions of at most
+    IMPORT_BATCH_BYTES each, so other tables' writers wait for one batch at most; the
+    table stays hidden (deleted, docs/storage.md) until its last game is in, and goes
+    again, with every game written, if a batch fails.
+    """
+    note = notes.note("table-import", table=archive.name)
+    judged: list[_Judged] = []
+    for entry in archive.games:
+        let_others_run()
+        found = _archived(entry, note)
+        if isinstance(found, Refused):
+            return found
+        judged.append(found)
     try:
+        store.room_for(db, None, [found.new.size for found in judged], new_table=True)
+    except store.OverBudget as over:
+        return _over_budget(over, table=True)
+    with store.transaction(db):
+        table = tables.create_table(db, archive.name)
+        tables.delete_table(db, table.id)  # hidden until every game is in
+    try:
+        for batch in _batches(judged, archive):
+            let_others_run()  # between batches: other tables' Saves go first
+            with store.transaction(db):
+                for found, entry in batch:
+                    stored = store.insert_game(db, found.new)
+                    added = entry.created if entry.created and entry.updated else None
+                    tables.file_game(db, table.id, stored.id, list(found.game.players), added)
         with store.transaction(db):
-            table = tables.create_table(db, archive.name)
-            note = notes.note("table-import", table=archive.name)
-            for entry in archive.games:
-                dates = (entry.created, entry.updated) if entry.created and entry.updated else None
-                result = start_game(
-                    db,
-                    game_to_json(entry.game),
-                    action="import",
-                    note=note,
-                    table_id=table.id,
-                    dates=dates,
-                )
-                if isinstance(result, Refused):
-                    raise _Undone(result)
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
-    except _Undone as undone:
-        return undone.refused
+            tables.restore_table(db, table.id)
+    except BaseException:
+        purge.remove_table(db, table.id)
+        raise
     return table
 
 
-class _Undone(Exception):
-    """Ends a transaction whose work must not stay (the refusal is what to say)."""
+IMPORT_BATCH_BYTES = 512 * 1024  # one transaction of an import writes about this much
 
-    def __init__(self, refused: Refused) -> None:
-        self.refused = refused
+
+def _archived(entry: ArchivedGame, note: str) -> _Judged | Refused:
+    """A backup's game as ``_judged`` makes it, reusing the replay done when it was read."""
+    dates = (entry.created, entry.updated) if entry.created and entry.updated else None
+    if entry.replayed is None:
+        return _judged(game_to_json(entry.game), action="import", note=note, dates=dates)
+    new = store.new_game(
+        game_to_json(entry.game),
+        action="import",
+        summary=note,
+        standings=entry.replayed.standings.to_json(),
+        kept=list(entry.replayed.kept),
+        dates=dates,
+    )
+    return _Judged(entry.game, entry.replayed, new, note)
+
+
+def _batches(
+    judged: list[_Judged], archive: TableArchive
+) -> Iterator[list[tuple[_Judged, ArchivedGame]]]:
+    batch: list[tuple[_Judged, ArchivedGame]] = []
+    size = 0
+    for found, entry in zip(judged, archive.games, strict=True):
+        batch.append((found, entry))
+        size += found.new.size
+        if size >= IMPORT_BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def _over_budget(over: store.OverBudget, *, table: bool = False) -> NoRoom:
+    """Why a write was refused for lack of room, in words for the family."""
+    most = _megabytes(over.most)
+    if over.what == "game":
+        return NoRoom(
+            _(
+                "This game would take more than %(size)s, the most one game may take here. "
+                "Nothing was saved.",
+                size=most,
+            )
+        )
+    if table:
+        return NoRoom(
+            _(
+                "These games would take more than %(size)s, the most one table may take "
+                "here. Nothing was saved.",
+                size=most,
+            )
+        )
+    return NoRoom(
+        _(
+            "This table's games take nearly %(size)s, the most one table may take here, so "
+            "this was not saved. Delete games the table no longer needs (they are purged "
+            "after %(days)s days), or start another table.",
+            size=most,
+            days=PURGE_AFTER_DAYS,
+        )
+    )
+
+
+def _megabytes(size: int) -> str:
+    return _("%(count)s MB", count=format_decimal(round(size / 1024**2, 1), locale=language()))
 
 
 # --- hands ------------------------------------------------------------------------------
@@ -327,6 +442,8 @@ def record(db: Database, game_id: str, number: int, hand: HandRecord) -> Result:
             )
         except store.Conflict:
             continue  # someone wrote first: judge again against their version
+        except store.OverBudget as over:
+            return _over_budget(over)
         return replace(saved, warnings=tuple(str(p) for p in problems if p.warning))
     return Conflict(_("The game is changing too fast to record this hand. Try again."))
 
@@ -439,7 +556,12 @@ def undo(db: Database, game_id: str, seen: int) -> Result:
     undone, target = step
     after = store.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
-    return _go_back(db, now, seen, target, "undo", notes.note("undo", undone=undone.note), undo_to)
+    moved = undone.action == "move"
+    then = _moved_back(db, game_id, target + 1, now.game.players) if moved else None
+    if isinstance(then, Refused):
+        return then
+    summary = notes.note("undo", undone=undone.note)
+    return _go_back(db, now, seen, target, "undo", summary, undo_to, then)
 
 
 def restore(db: Database, game_id: str, seen: int, version: int) -> Result:
@@ -459,6 +581,7 @@ def _go_back(
     action: str,
     summary: str,
     undo_to: int | None,
+    then: Callable[[Database], None] | None = None,
 ) -> Result:
     state = store.state_at(db, now.stored.id, version)
     assert state is not None
@@ -486,9 +609,12 @@ def _go_back(
             standings=replayed.standings.to_json(),
             kept=list(replayed.kept),
             undo_to=undo_to,
+            then=then,
         )
     except store.Conflict:
         return Conflict(_(STALE), load(db, now.stored.id))
+    except store.OverBudget as over:
+        return _over_budget(over)
     return Saved(_keep(Current(stored, game, replayed.standings, replayed.kept)), summary)
 
 
@@ -731,6 +857,8 @@ def _save_or_conflict(
         return _later_hand_refused(error, refusal, deleted)
     except store.Conflict:
         return Conflict(_(STALE), load(db, now.stored.id))
+    except store.OverBudget as over:
+        return _over_budget(over)
 
 
 def _later_hand_refused(
@@ -783,3 +911,120 @@ def hand_changes(game: Game, old: HandRecord, new: HandRecord) -> list[dict[str,
         if was != now:
             parts.append({"player": name, "was": was, "now": now})
     return parts
+
+
+# --- deleting games and tables, and bringing them back ----------------------------------
+# Access, not play: a deletion hides the game or table (store.delete_game,
+# tables.delete_table) until it is brought back or purged PURGE_AFTER_DAYS later
+# (purge.py). A game at a table is let go only through the table's own link.
+
+IN_A_TABLE = N_("This game belongs to a table: delete it, or bring it back, from the table's page.")
+
+
+def delete_game(db: Database, game_id: str, table_id: str | None = None) -> Refused | None:
+    """Delete a game of the table ``table_id`` (None: a game in no table)."""
+    with store.transaction(db):
+        if store.get_game(db, game_id) is None:
+            return Refused(_(NO_GAME))
+        if tables.table_of_game(db, game_id) != table_id:
+            return Refused(_(IN_A_TABLE))
+        store.delete_game(db, game_id)
+    return None
+
+
+def restore_game(db: Database, game_id: str, table_id: str | None = None) -> Refused | None:
+    """Bring back a game deleted on its own, from the table it is in (None: in no table)."""
+    with store.transaction(db):
+        if tables.table_of_game(db, game_id) != table_id:
+            return Refused(_(IN_A_TABLE))
+        if not store.restore_game(db, game_id):
+            return Refused(_("This game is not deleted, or is deleted for good."))
+    return None
+
+
+def delete_table(db: Database, table_id: str) -> None:
+    """Delete a table by its link, with its games."""
+    tables.delete_table(db, table_id)
+
+
+def restore_table(db: Database, table_id: str) -> Refused | None:
+    """Bring back a deleted table with the games deleted with it."""
+    if not tables.restore_table(db, table_id):
+        return Refused(_("This table is not deleted, or is deleted for good."))
+    return None
+
+
+def purge_deleted(db: Database) -> purge.Purged:
+    """Remove for good what was deleted more than PURGE_AFTER_DAYS ago (purge.py)."""
+    return purge.purge(db)
+
+
+# --- moving a game between tables ---------------------------------------------------------
+# Only the table a game is in can let it go: moving it needs that table's link (the
+# caller holds it) and the link of the table it goes to. A game in no table moves in by
+# its scorekeeper link. The move is a change in the game's history ({"moved": ...},
+# naming each table by its screen address, which a new table link leaves alone), and
+# Undo moves it back.
+
+OTHER_TABLE = N_(
+    "This game belongs to another table. Only that table can let it go: open that "
+    "table's page, and move the game from there with this table's link."
+)
+
+
+def move_game(db: Database, game_id: str, to_table: str, from_table: str | None) -> Result:
+    """Move a game into ``to_table`` from ``from_table``: the table it is in (None: none)."""
+    now = load(db, game_id)
+    if now is None:
+        return Refused(_(NO_GAME))
+    target = tables.get_table(db, to_table)
+    if target is None:
+        return Refused(_("There is no table at that link. Copy it from the table's page."))
+    found = tables.table_of_game(db, game_id)
+    if found == to_table:
+        return Refused(_("The game is in this table already."))
+    if found != from_table:
+        return Refused(_(OTHER_TABLE))
+    if full := _history_full(now):
+        return full
+    source = tables.get_table(db, from_table) if from_table else None
+    summary = notes.note("move", origin=source.name if source else None, to=target.name)
+    detail = {"moved": {"from": source.view_id if source else None, "to": target.view_id}}
+    players = list(now.game.players)
+
+    def file_it(db: Database) -> None:
+        store.room_for(db, to_table, [store.game_size(db, game_id)])
+        tables.file_game(db, to_table, game_id, players)
+
+    try:
+        stored = store.save_change(
+            db,
+            game_id,
+            now.version,
+            now.stored.state,
+            action="move",
+            summary=summary,
+            detail=detail,
+            standings=now.standings.to_json(),
+            kept=list(now.kept),
+            then=file_it,
+        )
+    except store.Conflict:
+        return Conflict(_(STALE), load(db, game_id))
+    except store.OverBudget as over:
+        return _over_budget(over)
+    return Saved(_keep(replace(now, stored=stored)), summary)
+
+
+def _moved_back(
+    db: Database, game_id: str, version: int, players: Sequence[str]
+) -> Callable[[Database], None] | Refused:
+    """What undoing the move at ``version`` writes: the game back in the table it left."""
+    detail = store.change_detail(db, game_id, version) or {}
+    origin = detail.get("moved", {}).get("from")
+    if origin is None:
+        return lambda db: tables.unfile_game(db, game_id)
+    table = tables.table_by_view(db, origin)
+    if table is None:
+        return Refused(_("The table this game came from is deleted: it cannot go back there."))
+    return lambda db: tables.file_game(db, table.id, game_id, list(players))

@@ -228,7 +228,7 @@ def _unloadable(conn: sqlite3.Connection, skip: set[str]) -> Iterator[tuple[str,
         if game in skip:
             continue
         try:
-            stored = store.get_game(db, game)
+            stored = store.get_game(db, game, deleted=True)  # restorable: checked too
             if stored is not None:
                 actions.current(stored)
                 store.state_at(db, game, stored.version)  # its history rebuilds too

@@ -110,6 +110,12 @@ def _end_early(f: Facts) -> str:
     )
 
 
+def _move(f: Facts) -> str:
+    if f.get("origin") is None:
+        return _("Moved into the table %(table)s", table=f["to"])
+    return _("Moved from the table %(origin)s to %(table)s", origin=f["origin"], table=f["to"])
+
+
 _SAYINGS = {
     "create": lambda f: _("Game created"),
     "import": lambda f: ngettext(
@@ -132,6 +138,7 @@ _SAYINGS = {
     "delete": _delete,
     "end-early": _end_early,
     "undo": lambda f: _("Undone: %(change)s", change=words(f["undone"])),
+    "move": _move,
     "restore": lambda f: _(
         "Restored the game as it was after change %(version)s", version=f["version"]
     ),

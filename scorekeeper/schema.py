@@ -58,7 +58,8 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,        -- the table's link: 128 random bits
     name TEXT,
     created TEXT,
-    view_id TEXT                -- the read-only address of its screen (/tv/<view_id>)
+    view_id TEXT,               -- the read-only address of its screen (/tv/<view_id>)
+    deleted TEXT                -- when it was deleted by its link (UTC); NULL: in use
 );
 CREATE UNIQUE INDEX IF NOT EXISTS tables_view_id ON tables (view_id);
 CREATE TABLE IF NOT EXISTS table_players (
@@ -95,6 +96,23 @@ CREATE TABLE IF NOT EXISTS hand_entries (
     went_out INTEGER,
     at TEXT,
     UNIQUE (game_id, hand_number, seat)
+);
+
+-- What each game takes in the file, kept as it is written, so a table's size (the sum
+-- over its games) is read without reading any game (store.py: the storage budget). A
+-- narrow table of its own: a column added to ``games`` would sit after its long texts.
+CREATE TABLE IF NOT EXISTS game_sizes (
+    game_id TEXT PRIMARY KEY REFERENCES games (id),
+    row_bytes INTEGER,          -- the games row's texts: its game file, standings and kept
+    log_bytes INTEGER           -- every row of its log in ``changes``
+);
+
+-- Games deleted by their link (or with their table), kept until they are purged
+-- (purge.py): until then the link's page brings them back.
+CREATE TABLE IF NOT EXISTS deleted_games (
+    game_id TEXT PRIMARY KEY REFERENCES games (id),
+    at TEXT,                    -- when (UTC); purged PURGE_AFTER later
+    with_table INTEGER          -- 1: deleted with its table, and restored with it
 );
 """
 
@@ -221,3 +239,26 @@ def _codes_of_16(db: Database) -> None:
     ).fetchall()
     for (game_id,) in short:
         db.execute("UPDATE games SET code = ? WHERE id = ?", [unused_code(db), game_id])
+
+
+@migrations(name="sizes-and-deletions")
+def _sizes_and_deletions(db: Database) -> None:
+    """What each game takes (the storage budget), deleted games and tables (purge.py)."""
+    if "deleted" not in _columns(db, "tables"):
+        db.execute("ALTER TABLE tables ADD COLUMN deleted TEXT")
+    _run(db, SCHEMA)  # game_sizes and deleted_games
+    db.execute(
+        "INSERT OR IGNORE INTO game_sizes (game_id, row_bytes, log_bytes) "
+        f"SELECT g.id, {ROW_BYTES}, "
+        f"(SELECT coalesce(sum({LOG_BYTES}), 0) FROM changes c WHERE c.game_id = g.id) "
+        "FROM games g"
+    )
+
+
+def _bytes(column: str) -> str:
+    return f"coalesce(length(CAST({column} AS BLOB)), 0)"
+
+
+# What a game's row and a row of its log take, as SQL (store.py counts the same in Python)
+ROW_BYTES = " + ".join(_bytes(f"g.{c}") for c in ("state", "standings", "kept"))
+LOG_BYTES = " + ".join(_bytes(f"c.{c}") for c in ("summary", "detail"))

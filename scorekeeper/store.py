@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from sqlite_utils import Database
 
@@ -184,6 +185,9 @@ def connect(path: str | Path) -> Database:
         if key != ":memory:":
             with _open_lock:
                 _file_of[conn] = _files.setdefault(key, DatabaseFile(key, changed))
+            # a new file gives purged pages back (purge.py); only before its first table and
+            # before WAL, so an older file keeps its mode (VACUUM changes it, docs/storage.md)
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA wal_autocheckpoint=0")  # in the background (dbfile.py)
         db.execute("PRAGMA synchronous=FULL")  # a confirmed hand survives a power cut
@@ -239,6 +243,17 @@ def transaction(db: Database) -> Iterator[Database]:
             if db.conn.in_transaction:  # SQLite may have rolled back already (disk full)
                 db.execute("ROLLBACK")
             raise
+    if file:
+        file.written()
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """Queued with this process's writers, outside any transaction (a vacuum step, which
+    SQLite runs in a transaction of its own)."""
+    file = _file_of.get(db.conn)
+    with file.writers if file else nullcontext():
+        yield db
     if file:
         file.written()
 
@@ -330,12 +345,50 @@ def create_game(
     ``follows``: the game it was started after (a rematch). ``dates``: when it was
     first and last played, for a game brought back from a backup (else now).
     """
-    game_id, edit_key = new_key(), new_key()
+    new = new_game(
+        state,
+        action=action,
+        summary=summary,
+        standings=standings,
+        kept=kept,
+        follows=follows,
+        dates=dates,
+    )
+    with transaction(db):
+        _check_room(db, None, new.size, new.size)
+        return insert_game(db, new)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game's first row and first change, encoded and measured, ready to be inserted."""
+
+    row: tuple[Any, ...]  # id, edit key, version, created, updated, state, standings, kept
+    follows: str | None
+    change: tuple[Any, ...]  # at, action, summary, detail, hands
+    size: int  # the bytes it takes in the file (game_sizes)
+
+    @property
+    def id(self) -> str:
+        return str(self.row[0])
+
+
+def new_game(
+    state: dict[str, Any],
+    *,
+    action: str = "create",
+    summary: str = notes.note("create"),
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
+) -> NewGame:
+    """Everything ``insert_game`` writes, worked out before any lock is taken."""
     created, updated = dates or (now(), now())
     text = _dumps(state)
-    row: tuple[Any, ...] = (
-        game_id,
-        edit_key,
+    row = (
+        new_key(),
+        new_key(),
         1,
         created,
         updated,
@@ -343,21 +396,45 @@ def create_game(
         None if standings is None else _dumps(standings),
         None if kept is None else _dumps(kept),
     )
+    detail = _dumps({"game": state})
+    change = (created, action, summary, detail, len(state["hands"]))
+    return NewGame(row, follows, change, size_of(*row[5:]) + size_of(summary, detail))
+
+
+def insert_game(db: Database, new: NewGame) -> StoredGame:
+    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts."""
     with transaction(db):
-        row = (*row, unused_code(db))  # checked free under the write lock
+        row = (*new.row, unused_code(db))  # checked free under the write lock
         db.execute(
             f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [*row, follows],
+            [*row, new.follows],
         )
-        _log(db, game_id, 1, created, action, summary, {"game": state}, len(state["hands"]), None)
+        at, action, summary, detail, hands = new.change
+        db.execute(
+            "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
+            "VALUES (?, 1, ?, ?, ?, ?, ?, NULL)",
+            [new.id, at, action, summary, detail, hands],
+        )
+        db.execute(
+            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?)",
+            [new.id, size_of(*new.row[5:]), size_of(summary, detail)],
+        )
     return _row_to_game(row)
 
 
-def get_game(db: Database, game_id: str) -> StoredGame | None:
-    """The game's row, None if there is no such game; UnreadableGame if its text is damaged."""
+def get_game(db: Database, game_id: str, *, deleted: bool = False) -> StoredGame | None:
+    """The game's row, None if there is no such game (or it is deleted, unless ``deleted``);
+    UnreadableGame if its text is damaged."""
+    shown = "1" if deleted else _NOT_DELETED.format("id")
     with reading(game_id):
-        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+        row = db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND {shown}", [game_id]
+        ).fetchone()
     return _row_to_game(row) if row else None
+
+
+# SQL: the game whose id is in the named column is not deleted (deleted_games)
+_NOT_DELETED = "NOT EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = {})"
 
 
 def edit_key_matches(game: StoredGame, key: str) -> bool:
@@ -419,8 +496,12 @@ def save_change(
     if kept_text is None and kept is not None:
         kept_text = _dumps(kept)
     standings_text = None if standings is None else _dumps(standings)
+    detail_text = _dumps(detail if detail is not None else {"game": state})
+    row_bytes, log_bytes = size_of(text, standings_text, kept_text), size_of(summary, detail_text)
     version = expected_version + 1
     with transaction(db):  # everything encoded beforehand: other writers wait only for the write
+        old_row, old_log = _sizes(db, game_id)
+        _check_room(db, game_id, row_bytes + old_log + log_bytes, row_bytes + log_bytes - old_row)
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
@@ -443,9 +524,15 @@ def save_change(
             at,
             action,
             summary,
-            detail if detail is not None else {"game": state},
+            detail_text,
             len(state["hands"]),
             expected_version if undo_to == -1 else undo_to,
+        )
+        db.execute(
+            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET row_bytes = excluded.row_bytes, "
+            "log_bytes = log_bytes + excluded.log_bytes",
+            [game_id, row_bytes, log_bytes],
         )
         if then is not None:
             then(db)
@@ -486,15 +573,106 @@ def _log(
     at: str,
     action: str,
     summary: str,
-    detail: dict[str, Any],
+    detail: str,
     hands: int,
     undo_to: int | None,
 ) -> None:
     db.execute(
         "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, version, at, action, summary, _dumps(detail), hands, undo_to],
+        [game_id, version, at, action, summary, detail, hands, undo_to],
     )
+
+
+# --- the storage budget -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The most one game, and one table with all its games, may take in the file: one family
+    cannot crowd out the others (docs/storage.md). Set per connection by the web layer from
+    ``MAX_GAME_BYTES`` and ``MAX_TABLE_BYTES``."""
+
+    game: int = 8 * 1024**2
+    table: int = 64 * 1024**2
+
+
+class OverBudget(Exception):
+    """A write that would take the game (``what`` = "game") or its table past its budget."""
+
+    def __init__(self, what: str, most: int) -> None:
+        self.what, self.most = what, most
+        super().__init__(f"the {what} would take more than {most} bytes")
+
+
+_budgets: WeakKeyDictionary[Database, Budget] = WeakKeyDictionary()
+
+
+def set_budget(db: Database, budget: Budget) -> None:
+    _budgets[db] = budget
+
+
+def budget(db: Database) -> Budget:
+    return _budgets.get(db) or Budget()
+
+
+def size_of(*texts: str | None) -> int:
+    """The bytes these texts take stored (UTF-8), as schema.ROW_BYTES and LOG_BYTES count."""
+    return sum(len(text.encode()) for text in texts if text is not None)
+
+
+def _sizes(db: Database, game_id: str) -> tuple[int, int]:
+    row = db.execute(
+        "SELECT row_bytes, log_bytes FROM game_sizes WHERE game_id = ?", [game_id]
+    ).fetchone()
+    return (row[0] or 0, row[1] or 0) if row else (0, 0)
+
+
+def game_size(db: Database, game_id: str) -> int:
+    """The bytes a game takes: its row and its whole log."""
+    return sum(_sizes(db, game_id))
+
+
+def table_size(db: Database, table_id: str) -> int:
+    """The bytes a table's games take (deleted ones too, until they are purged)."""
+    row = db.execute(
+        "SELECT coalesce(sum(s.row_bytes + s.log_bytes), 0) FROM table_games t "
+        "JOIN game_sizes s ON s.game_id = t.game_id WHERE t.table_id = ?",
+        [table_id],
+    ).fetchone()
+    return int(row[0])
+
+
+def _check_room(db: Database, game_id: str | None, after: int, grows_by: int) -> None:
+    """Raise OverBudget before a write that grows a game past its budget, or its table past
+    its own; a write that frees room is always let through."""
+    if grows_by <= 0:
+        return
+    most = budget(db)
+    if after > most.game:
+        raise OverBudget("game", most.game)
+    table_id = None
+    if game_id is not None:
+        found = db.execute(
+            "SELECT table_id FROM table_games WHERE game_id = ?", [game_id]
+        ).fetchone()
+        table_id = found[0] if found else None
+    if table_id is not None and table_size(db, table_id) + grows_by > most.table:
+        raise OverBudget("table", most.table)
+
+
+def room_for(
+    db: Database, table_id: str | None, sizes: list[int], *, new_table: bool = False
+) -> None:
+    """Raise OverBudget unless games of these sizes fit: each in a game's budget, and all of
+    them in the budget of the table ``table_id`` (or of a ``new_table`` they make)."""
+    most = budget(db)
+    if any(size > most.game for size in sizes):
+        raise OverBudget("game", most.game)
+    if table_id is None and not new_table:
+        return
+    if sum(sizes) + (table_size(db, table_id) if table_id else 0) > most.table:
+        raise OverBudget("table", most.table)
 
 
 # --- history ----------------------------------------------------------------------------
@@ -545,6 +723,9 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
     step = version
     while True:
         detail = json.loads(rows[step])
+        if "moved" in detail:  # the game went to another table: its play is as before
+            step -= 1
+            continue
         if "game" in detail:
             state = detail["game"]
             break
@@ -564,6 +745,15 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
             apply_detail(hands, detail)
     state = {key: value for key, value in state.items() if key != "hands"}
     return {**state, **ended, "hands": hands}
+
+
+def change_detail(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
+    """The change itself (``changes.detail``) of one version."""
+    with reading(game_id):
+        row = db.execute(
+            "SELECT detail FROM changes WHERE game_id = ? AND version = ?", [game_id, version]
+        ).fetchone()
+        return json.loads(row[0]) if row else None
 
 
 def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
@@ -606,6 +796,7 @@ class Link:
     version: int
     entries: int  # the newest points sent from players' phones (0: none)
     next_game: str | None  # the game started after this one (a rematch, the table's next)
+    deleted: str | None = None  # when the game was deleted (it can be restored until purged)
 
     def edit_key_matches(self, key: str) -> bool:
         return hmac.compare_digest(self.edit_key.encode(), key.encode())
@@ -617,15 +808,17 @@ def game_link(db: Database, game_id: str) -> Link | None:
         row = _link_row(db, game_id)
     if row is None:
         return None
-    game, edit_key, player_key, version, entries, next_game = row
-    return Link(game, edit_key, player_key, version, entries or 0, next_game)
+    game, edit_key, player_key, version, entries, next_game, deleted = row
+    return Link(game, edit_key, player_key, version, entries or 0, next_game, deleted)
 
 
 def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
     found: tuple[Any, ...] | None = db.execute(
         "SELECT g.id, g.edit_key, g.player_key, g.version, "
         "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
-        "(SELECT n.id FROM games n WHERE n.follows = g.id ORDER BY n.created, n.rowid LIMIT 1) "
+        "(SELECT n.id FROM games n WHERE n.follows = g.id AND "
+        f"{_NOT_DELETED.format('n.id')} ORDER BY n.created, n.rowid LIMIT 1), "
+        "(SELECT d.at FROM deleted_games d WHERE d.game_id = g.id) "
         "FROM games g WHERE g.id = ?",
         [game_id],
     ).fetchone()
@@ -633,6 +826,38 @@ def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
 
 
 def game_by_code(db: Database, code: str) -> str | None:
-    """The game whose short code this is."""
-    row = db.execute("SELECT id FROM games WHERE code = ?", [code]).fetchone()
+    """The game whose short code this is (not a deleted one)."""
+    row = db.execute(
+        f"SELECT id FROM games WHERE code = ? AND {_NOT_DELETED.format('id')}", [code]
+    ).fetchone()
     return row[0] if row else None
+
+
+# --- deleting and restoring -------------------------------------------------------------
+
+
+def delete_game(db: Database, game_id: str, *, with_table: bool = False) -> None:
+    """Hide a game until it is restored or purged (purge.py); its rows stay until then."""
+    with transaction(db):
+        db.execute(
+            "INSERT OR IGNORE INTO deleted_games (game_id, at, with_table) VALUES (?, ?, ?)",
+            [game_id, now(), int(with_table)],
+        )
+
+
+def restore_game(db: Database, game_id: str) -> bool:
+    """Bring back a game deleted on its own; False when it is not (one deleted with its
+    table comes back with the table, tables.restore_table)."""
+    with transaction(db):
+        cursor = db.execute(
+            "DELETE FROM deleted_games WHERE game_id = ? AND with_table = 0", [game_id]
+        )
+    return cursor.rowcount == 1
+
+
+def deleted_game(db: Database, game_id: str) -> tuple[str, bool] | None:
+    """(when, deleted with its table) for a deleted game, else None."""
+    row = db.execute(
+        "SELECT at, with_table FROM deleted_games WHERE game_id = ?", [game_id]
+    ).fetchone()
+    return (row[0], bool(row[1])) if row else None

@@ -27,7 +27,8 @@ from .rules.game import Game, GameError
 from .rules.gamefile import game_to_json, load_game
 from .rules.names import MAX_TABLE_NAME, NameRefused, valid_name
 from .rules.phases import RulesError
-from .rules.replay import replay
+from .rules.replay import Replayed, replay_from
+from .server import let_others_run
 
 FORMAT = "phase10-table"
 # What one backup may hold. Each is far beyond a real table and keeps one import cheap.
@@ -56,6 +57,7 @@ class ArchivedGame:
     game: Game
     created: str
     updated: str
+    replayed: Replayed | None = None  # the engine's replay when read (an import keeps it)
 
 
 @dataclass
@@ -159,13 +161,14 @@ class _Reader:
         if claimed > self.left:  # every reference counted, before any is read
             raise _too_big()
         for number, entry in enumerate(entries, start=1):
-            game = self.game(number, entry["file"])
+            let_others_run()  # a big backup's replays must not hold up other tables' pages
+            game, replayed = self.game(number, entry["file"])
             created = _when(entry.get("created"))
             updated = _when(entry.get("updated")) or created
-            archive.games.append(ArchivedGame(game, created, updated))
+            archive.games.append(ArchivedGame(game, created, updated, replayed))
         return archive
 
-    def game(self, number: int, name: str) -> Game:
+    def game(self, number: int, name: str) -> tuple[Game, Replayed]:
         data = self.json(name, MAX_GAME_FILE)
         hands = data.get("hands") if isinstance(data, dict) else None
         if isinstance(hands, list) and len(hands) > MAX_HANDS:
@@ -178,11 +181,11 @@ class _Reader:
             )
         try:
             game = load_game(data, new=True)  # its names enter the app: the name rule
-            replay(game)
+            replayed = replay_from(game)
         except (GameError, RulesError) as error:
             reason = _("Game %(number)s in this backup: %(reason)s", number=number, reason=error)
             raise ArchiveError(reason) from error
-        return game
+        return game, replayed
 
     def json(self, name: str, most: int) -> object:
         """A member's JSON, reading no more than ``most`` bytes of it or the budget left."""

@@ -45,8 +45,10 @@ def create_table(db: Database, name: str) -> Table:
 
 
 def get_table(db: Database, table_id: str) -> Table | None:
+    """The table at this link; None when there is none, or it is deleted."""
     row = db.execute(
-        "SELECT id, name, created, view_id FROM tables WHERE id = ?", [table_id]
+        "SELECT id, name, created, view_id FROM tables WHERE id = ? AND deleted IS NULL",
+        [table_id],
     ).fetchone()
     return Table(*row) if row else None
 
@@ -54,9 +56,46 @@ def get_table(db: Database, table_id: str) -> Table | None:
 def table_by_view(db: Database, view_id: str) -> Table | None:
     """The table whose screen is at /tv/<view_id>."""
     row = db.execute(
-        "SELECT id, name, created, view_id FROM tables WHERE view_id = ?", [view_id]
+        "SELECT id, name, created, view_id FROM tables WHERE view_id = ? AND deleted IS NULL",
+        [view_id],
     ).fetchone()
     return Table(*row) if row else None
+
+
+def deleted_table(db: Database, table_id: str) -> tuple[Table, str] | None:
+    """(the table, when it was deleted) for a deleted table at this link, else None."""
+    row = db.execute(
+        "SELECT id, name, created, view_id, deleted FROM tables "
+        "WHERE id = ? AND deleted IS NOT NULL",
+        [table_id],
+    ).fetchone()
+    return (Table(*row[:4]), row[4]) if row else None
+
+
+def delete_table(db: Database, table_id: str) -> None:
+    """Hide a table and, with it, each of its games still shown (store.delete_game)."""
+    at = store.now()
+    with store.transaction(db):
+        db.execute("UPDATE tables SET deleted = ? WHERE id = ?", [at, table_id])
+        db.execute(
+            "INSERT OR IGNORE INTO deleted_games (game_id, at, with_table) "
+            "SELECT game_id, ?, 1 FROM table_games WHERE table_id = ?",
+            [at, table_id],
+        )
+
+
+def restore_table(db: Database, table_id: str) -> bool:
+    """Bring back a deleted table with the games deleted with it (not those deleted before)."""
+    with store.transaction(db):
+        cursor = db.execute(
+            "UPDATE tables SET deleted = NULL WHERE id = ? AND deleted IS NOT NULL", [table_id]
+        )
+        db.execute(
+            "DELETE FROM deleted_games WHERE with_table = 1 AND game_id IN "
+            "(SELECT game_id FROM table_games WHERE table_id = ?)",
+            [table_id],
+        )
+    return cursor.rowcount == 1
 
 
 def renew_link(db: Database, table_id: str) -> str | None:
@@ -74,8 +113,8 @@ def renew_link(db: Database, table_id: str) -> str | None:
 def latest_game(db: Database, table_id: str) -> str | None:
     """The game the table started last: what its screen shows."""
     row = db.execute(
-        "SELECT game_id FROM table_games WHERE table_id = ? ORDER BY added DESC, rowid DESC "
-        "LIMIT 1",
+        "SELECT game_id FROM table_games t WHERE table_id = ? AND "
+        f"{_SHOWN} ORDER BY added DESC, rowid DESC LIMIT 1",
         [table_id],
     ).fetchone()
     return row[0] if row else None
@@ -87,11 +126,41 @@ def table_of_game(db: Database, game_id: str) -> str | None:
 
 
 def game_ids(db: Database, table_id: str) -> list[str]:
-    """The table's games, oldest first."""
+    """The table's games, oldest first (not the deleted ones)."""
     rows = db.execute(
-        "SELECT game_id FROM table_games WHERE table_id = ? ORDER BY added, rowid", [table_id]
+        f"SELECT game_id FROM table_games t WHERE table_id = ? AND {_SHOWN} ORDER BY added, rowid",
+        [table_id],
     )
     return [row[0] for row in rows]
+
+
+def games_page(db: Database, table_id: str, page: int, size: int) -> tuple[list[str], int]:
+    """One page of the table's games, the latest played first (``page`` counts from 1), and
+    how many games it has in all: a page reads ``size`` games, however many there are."""
+    total = db.execute(
+        f"SELECT count(*) FROM table_games t WHERE table_id = ? AND {_SHOWN}", [table_id]
+    ).fetchone()[0]
+    rows = db.execute(
+        "SELECT t.game_id FROM table_games t JOIN games g ON g.id = t.game_id "
+        f"WHERE t.table_id = ? AND {_SHOWN} ORDER BY g.updated DESC, g.rowid DESC "
+        "LIMIT ? OFFSET ?",
+        [table_id, size, (page - 1) * size],
+    )
+    return [row[0] for row in rows], total
+
+
+def deleted_games(db: Database, table_id: str) -> list[tuple[str, str]]:
+    """(game id, when deleted) of the table's games deleted one by one, newest first."""
+    rows = db.execute(
+        "SELECT d.game_id, d.at FROM table_games t JOIN deleted_games d ON d.game_id = t.game_id "
+        "WHERE t.table_id = ? AND d.with_table = 0 ORDER BY d.at DESC, d.rowid DESC",
+        [table_id],
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+# SQL: the game of table_games row ``t`` is not deleted
+_SHOWN = "NOT EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = t.game_id)"
 
 
 def roster(db: Database, table_id: str) -> list[RosterPlayer]:
@@ -148,6 +217,12 @@ def file_game(
             pk="game_id",
         )
         _add_players(db, table_id, players)
+
+
+def unfile_game(db: Database, game_id: str) -> None:
+    """The game belongs to no table any more (a move into a table, undone)."""
+    with store.transaction(db):
+        db.execute("DELETE FROM table_games WHERE game_id = ?", [game_id])
 
 
 class RosterError(ValueError):

@@ -26,7 +26,7 @@ def available() -> bool:
 def serve(config: dict[str, Any] | None, host: str, port: int, workers: int) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from . import create_app
+    from . import create_app, purge
     from .ready import ready
 
     class Scorekeeper(BaseApplication):
@@ -49,6 +49,8 @@ def serve(config: dict[str, Any] | None, host: str, port: int, workers: int) -> 
                 self.cfg.set(key, value)
 
         def load(self):
-            return ready(create_app(config))
+            app = create_app(config)
+            purge.every(app.config["DATABASE"])  # each worker; a purge finds what is left
+            return ready(app)
 
     Scorekeeper().run()

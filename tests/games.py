@@ -1,12 +1,13 @@
 """Games for tests, built in code: a tie and its tiebreak, a game ending on given totals,
-every house rule changed, games played from a shuffled deck (hypothesis), and a games
-file damaged on purpose."""
+every house rule changed, games played from a shuffled deck (hypothesis), a games file
+damaged on purpose, finished games by seed and a table's backup of many of them."""
 
 from __future__ import annotations
 
 import random
 import sqlite3
 from contextlib import closing
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.phases import OFFICIAL, make_rules
 from scorekeeper.rules.scoring import hand_points
+from scorekeeper.table_archive import ArchivedGame, TableArchive, build
 
 # Every option changed from the official profile: the most a card or sheet must say.
 EVERY_HOUSE_RULE = {
@@ -131,3 +133,67 @@ def damaged_file(path) -> None:
     with open(path, "r+b") as file:
         file.seek(4096 * 3)
         file.write(b"\xff" * 4096 * 4)
+
+
+def finished_game(seed: int, players: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> dict:
+    """A game file played to its end: someone goes out each hand, and others make their phase
+    now and then, until a player has made all ten (seeded: the same seed, the same game)."""
+    rng = random.Random(seed)
+    done = dict.fromkeys(players, 0)
+    hands = []
+    while max(done.values()) < 10:
+        out = rng.choice(players)
+        made = [out] + [p for p in players if p != out and rng.random() < 0.4]
+        points = {
+            p: rng.choice((5, 10)) if p in made else rng.randint(10, 30) * 5
+            for p in players
+            if p != out
+        }
+        points = {p: v for p, v in points.items() if p in made or v >= 50}
+        made = [p for p in made if p == out or p in points]
+        hands.append({"went_out": out, "made": made, "points": points})
+        for p in made:
+            done[p] += 1
+    return {"rules": "official", "players": list(players), "dealer": players[0], "hands": hands}
+
+
+START = datetime(2020, 1, 1, 19, tzinfo=UTC)  # a backup's first game (then one an hour)
+
+
+def table_backup(count: int, name: str = "The Smiths", in_progress: bool = False) -> bytes:
+    """A table backup (the app's own zip) of ``count`` finished games, built in code; with
+    ``in_progress``, each game stops after its first hand."""
+    games = []
+    for seed in range(count):
+        data = finished_game(seed)
+        if in_progress:
+            data["hands"] = data["hands"][:1]
+        day = (START + timedelta(hours=seed)).isoformat()
+        games.append(ArchivedGame(load_game(data), day, day))
+    return build(TableArchive(name, [], {}, games))
+
+
+def fill_table(db, table_id: str, count: int, hands: int | None = None) -> list[str]:
+    """``count`` copies of one finished game (or its first ``hands`` hands) filed under the
+    table, written straight to the store in one transaction (nothing replayed but once); the
+    games' ids, the first written first."""
+    from scorekeeper import store, tables
+    from scorekeeper.rules.gamefile import game_to_json
+    from scorekeeper.rules.replay import replay_from
+
+    data = finished_game(1)
+    if hands is not None:
+        data["hands"] = data["hands"][:hands]
+    game = load_game(data)
+    replayed = replay_from(game)
+    state, standings = game_to_json(game), replayed.standings.to_json()
+    ids = []
+    with store.transaction(db):
+        for number in range(count):
+            day = (START + timedelta(hours=number)).isoformat()
+            stored = store.create_game(
+                db, state, standings=standings, kept=list(replayed.kept), dates=(day, day)
+            )
+            ids.append(stored.id)
+            tables.file_game(db, table_id, ids[-1], list(game.players), day)
+    return ids

@@ -153,7 +153,7 @@ def test_a_new_game_gets_a_short_code_no_other_game_has(db, monkeypatch):
     first = store.create_game(db, STATE)
     assert codes.normalise(codes.grouped(first.code)) == first.code
     made = iter([first.code, first.code, "ABCD0EFGH1JKMNPQ"])  # two collisions, then a free one
-    monkeypatch.setattr(codes, "new_code", lambda: next(made))
+    monkeypatch.setattr(codes, "new_code", lambda shard="": next(made))
     second = store.create_game(db, STATE)
     assert second.code == "ABCD0EFGH1JKMNPQ"
     assert store.game_by_code(db, second.code) == second.id

@@ -10,9 +10,10 @@ import re
 import zipfile
 
 import pytest
+from games import fill_table
 from webutil import csrf, export, new_game, new_table, plain_names, record, table_game
 
-from scorekeeper import store, table_archive, tables
+from scorekeeper import stats, store, table_archive, tables
 
 
 def finish(client, url, winner=0, others=(1, 2)):
@@ -448,15 +449,41 @@ def test_names_in_the_backup_csv_cannot_become_spreadsheet_formulas(client):
     assert rows[1][3] == "'=HYPERLINK(1)"
 
 
-def test_the_table_page_lists_the_latest_finished_games_and_links_to_the_rest(client):
+def test_the_table_page_shows_fifty_games_a_page_with_links_to_the_others(client, app):
     url = new_table(client)
-    for _ in range(22):
-        game = table_game(client, url, players=("Ann", "Bob"), first="1")
-        record(client, game, 1, went_out=0, points={1: 60})
+    db = store.connect(app.config["DATABASE"])
+    ids = fill_table(db, url.rsplit("/", 1)[1], 120)
+    first = client.get(url).get_data(as_text=True)
+    assert plain_names(first).count("winner: ") == 50
+    assert ids[-1] in first and ids[-50] in first and ids[-51] not in first  # latest first
+    assert "Page 1 of 3" in first and 'rel="prev"' not in first
+    older = re.search(r'<a class="button" rel="next" href="([^"]+)"', first).group(1)
+    second = client.get(older).get_data(as_text=True)
+    assert ids[-51] in second and ids[-100] in second and ids[-1] not in second
+    assert "Page 2 of 3" in second and 'rel="prev"' in second
+    last = client.get(f"{url}?page=3").get_data(as_text=True)
+    assert plain_names(last).count("winner: ") == 20 and 'rel="next"' not in last
+    assert client.get(f"{url}?page=x").status_code == 200  # page 1
+
+
+def test_a_table_of_two_thousand_games_in_progress_gives_a_small_page(client, app, monkeypatch):
+    """Issue 32: 2,000 small games in progress made a 0.91 MB table page, read in full."""
+    url = new_table(client)
+    db = store.connect(app.config["DATABASE"])
+    fill_table(db, url.rsplit("/", 1)[1], 2000, hands=1)
+    read: list[str] = []
+    real = store.get_game
+
+    def counted(db, game_id, **options):
+        read.append(game_id)
+        return real(db, game_id, **options)
+
+    monkeypatch.setattr(store, "get_game", counted)
     page = client.get(url).get_data(as_text=True)
-    assert plain_names(page).count("winner: Ann") == 20
-    assert "Show 2 older games" in page
-    assert plain_names(client.get(f"{url}?all=1").get_data(as_text=True)).count("winner: Ann") == 22
+    assert plain_names(page).count("hand 2 · started") == 50
+    assert len(read) <= 50
+    assert len(page.encode()) < 100_000
+    assert "Page 1 of 40" in page
 
 
 def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
@@ -477,3 +504,34 @@ def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
     refused = _import(client, hostile.big_roster(2000))
     assert refused.status_code == 422
     assert "more than 300 players" in refused.get_data(as_text=True)
+
+
+def test_a_big_tables_statistics_and_backup_are_worked_out_once_per_version(
+    client, app, monkeypatch
+):
+    """Issue 32: a 340-game table's statistics replayed every game on every load (25 s of
+    CPU each), and six loads at once each did it again."""
+    url = new_table(client)
+    db = store.connect(app.config["DATABASE"])
+    fill_table(db, url.rsplit("/", 1)[1], 340)
+    replayed, read = [], []
+    real_steps, real_read = stats.standings_by_hand, store.get_game
+    steps = lambda game: replayed.append(1) or real_steps(game)  # noqa: E731
+    monkeypatch.setattr(stats, "standings_by_hand", steps)
+    monkeypatch.setattr(store, "get_game", lambda *a, **k: read.append(1) or real_read(*a, **k))
+    first = client.get(f"{url}/stats").get_data(as_text=True)
+    assert len(replayed) == 340
+    backup = client.get(f"{url}/export.zip").data
+    assert len(table_archive.read(backup).games) == 340
+    replayed.clear(), read.clear()
+    assert client.get(f"{url}/stats").get_data(as_text=True) == first
+    assert client.get(f"{url}/export.zip").data == backup
+    assert replayed == [] and read == []  # neither replays nor reads a game again
+    game = table_game(client, url, players=("Ann", "Bob"), first="1")
+    record(client, game, 1, went_out=0, points={1: 60})  # a game ends: both change
+    replayed.clear()
+    assert "341" in client.get(f"{url}/stats").get_data(as_text=True)
+    assert len(replayed) == 341
+    assert len(table_archive.read(client.get(f"{url}/export.zip").data).games) == 341
+    roster_change(client, url, action="retire", name="Bob")
+    assert client.get(f"{url}/export.zip").data != backup  # the roster is in the backup

@@ -9,8 +9,10 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .. import health
-from ..i18n import _
+from babel.numbers import format_decimal
+
+from .. import health, i18n
+from ..i18n import _, ngettext
 from .common import BadInput, Command, json_arg
 
 
@@ -112,12 +114,85 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open_existing(args: argparse.Namespace):
+    from .. import store
+
+    path = Path(args.db or default_database())
+    if not path.exists():
+        raise BadInput(_("there is no games file at %(path)s", path=path))
+    try:
+        return store.connect(path)
+    except sqlite3.Error as error:
+        raise BadInput(
+            _("cannot open the database %(path)s: %(error)s", path=path, error=error)
+        ) from None
+
+
+def _megabytes(size: int) -> str:
+    return _("%(count)s MB", count=format_decimal(round(size / 1024**2, 1), locale=i18n.language()))
+
+
+def cmd_biggest(args: argparse.Namespace) -> int:
+    from ..sizes import biggest
+
+    if args.count < 1:
+        raise BadInput(_("--count must be 1 or more"))
+    found = biggest(_open_existing(args), args.count)
+    if args.json:
+        print(json.dumps([holder.__dict__ for holder in found]))
+        return 0
+    if not found:
+        print(_("There are no games yet."))
+    for holder in found:
+        games = ngettext("%(num)s game", "%(num)s games", holder.games)
+        size = _megabytes(holder.size)
+        if holder.table_id is None:
+            print(_("%(size)s  %(games)s in no table", size=size, games=games))
+            continue
+        line = _(
+            "%(size)s  %(games)s  table %(name)s, last played %(day)s, link /t/%(id)s",
+            size=size,
+            games=games,
+            name=holder.name,
+            day=(holder.last_played or "-")[:10],
+            id=holder.table_id,
+        )
+        if holder.deleted:
+            line += " " + _("(deleted %(day)s)", day=holder.deleted[:10])
+        print(line)
+    return 0
+
+
+def cmd_purge(args: argparse.Namespace) -> int:
+    from .. import actions
+    from ..purge import PURGE_AFTER_DAYS
+
+    db = _open_existing(args)
+    try:
+        done = actions.purge_deleted(db)
+        if args.vacuum:  # an older file: rewrite it once, so later purges give room back
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            db.execute("VACUUM")
+    except sqlite3.Error as error:
+        raise BadInput(str(error)) from None
+    print(
+        _(
+            "Removed for good %(games)s games and %(tables)s tables deleted more than "
+            "%(days)s days ago.",
+            games=done.games,
+            tables=done.tables,
+            days=PURGE_AFTER_DAYS,
+        )
+    )
+    return 0
+
+
 def database_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help=_("SQLite file (default: instance/scorekeeper.sqlite3)"))
 
 
 def add_commands(command: Command) -> None:
-    """`backup`, `restore` and `check-db`, with their arguments."""
+    """`backup`, `restore`, `check-db`, `biggest` and `purge`, with their arguments."""
     p = command("backup", _("Copy every game to a new file while the app runs."), cmd_backup)
     p.add_argument("copy", metavar="FILE", help=_("the new file to write"))
     database_arg(p)
@@ -136,3 +211,30 @@ def add_commands(command: Command) -> None:
     )
     database_arg(p)
     json_arg(p)
+
+    p = command(
+        "biggest",
+        _(
+            "The tables that take the most room in the games file, biggest first (deleted "
+            "games count until they are purged), then the games in no table."
+        ),
+        cmd_biggest,
+    )
+    p.add_argument("--count", type=int, default=10, help=_("how many tables (default 10)"))
+    database_arg(p)
+    json_arg(p)
+
+    p = command(
+        "purge",
+        _(
+            "Remove for good the games and tables deleted more than a week ago, and give "
+            "their room back (the app also does this at start and every hour)."
+        ),
+        cmd_purge,
+    )
+    p.add_argument(
+        "--vacuum",
+        action="store_true",
+        help=_("rewrite the whole file once, so a file made before 2026-11 shrinks too"),
+    )
+    database_arg(p)

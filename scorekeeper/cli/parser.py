@@ -26,6 +26,8 @@ EXAMPLES = {
     "backup": "scorekeeper backup games-2026-11-23.sqlite3 --db games.sqlite3",
     "restore": "scorekeeper restore s3://my-bucket/games --db restored.sqlite3",
     "check-db": "scorekeeper check-db --db games.sqlite3",
+    "biggest": "scorekeeper biggest --count 10 --db games.sqlite3",
+    "purge": "scorekeeper purge --db games.sqlite3",
     "haproxy": "scorekeeper haproxy --shard A=10.0.0.2:5010 --shard B=10.0.0.3:5010 > haproxy.cfg",
 }
 

@@ -117,7 +117,7 @@ def _replicate(db: str, url: str):
 
 
 def _run_server(app, config, args: argparse.Namespace) -> int:
-    from .. import server, workers
+    from .. import purge, server, workers
     from ..ready import ready
     from ..web.security import count_setting
 
@@ -127,6 +127,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     behind_proxy = bool(count_setting(app, "TRUST_PROXY"))
+    purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
     try:
         server.run(
             ready(app),  # each gunicorn worker makes its own app ready (workers.py)

@@ -22,12 +22,14 @@ from . import (
     home,
     language,
     live,
+    moving,
     phase_lists,
     players,
     printables,
     security,
     tables,
     tools,
+    trash,
     watch,
 )
 
@@ -57,6 +59,8 @@ def register(app: Flask) -> None:
         api,
         printables,
         healthz,
+        trash,
+        moving,
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked

@@ -25,7 +25,7 @@ import ipaddress
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, g, url_for
+from flask import Flask, abort, current_app, g, request, url_for
 from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
@@ -42,6 +42,49 @@ RENEWED_MEANWHILE = N_(
     "This link was renewed from another phone a moment ago, so it no longer works. Ask for "
     "the new one."
 )
+
+
+class Deleted(Exception):
+    """The link of a deleted game or table, kept until purged: web/trash.py answers it with
+    when, and (``restore``: the form's address) a way back for whoever may bring it back."""
+
+    def __init__(self, what: str, at: str, restore: str | None, keeper: bool = False) -> None:
+        self.what, self.at, self.restore, self.keeper = what, at, restore, keeper
+        super().__init__(f"{what} deleted at {at}")
+
+
+# The views a deleted game's or table's link still opens: the ones that bring it back
+BRING_BACK_GAME = {"trash.restore_game", "trash.restore_table_game"}
+BRING_BACK_TABLE = "trash.restore_table"
+
+
+def _table(table_id: str) -> tables.Table:
+    """The table at this link; Deleted when it is deleted (but kept), else 404."""
+    found = tables.get_table(db(), table_id)
+    if found is not None:
+        return found
+    deleted = tables.deleted_table(db(), table_id)
+    if deleted is None:
+        abort(404, _(NO_TABLE))
+    table, at = deleted
+    if request.endpoint == BRING_BACK_TABLE:
+        return table
+    raise Deleted("table", at, url_for(BRING_BACK_TABLE, table_id=table.id))
+
+
+def _deleted_game(link: store.Link, keeper: bool) -> None:
+    """Deleted, unless the view brings the game back."""
+    if request.endpoint in BRING_BACK_GAME:
+        return
+    found = store.deleted_game(db(), link.game_id)
+    at, with_table = found if found else (link.deleted or "", False)
+    if with_table:
+        raise Deleted("table-game", at, None, keeper)
+    in_table = tables.table_of_game(db(), link.game_id) is not None
+    restore = None
+    if keeper and not in_table:
+        restore = url_for("trash.restore_game", game_id=link.game_id, key=link.edit_key)
+    raise Deleted("game", at, restore, keeper)
 
 
 def db() -> Database:
@@ -144,7 +187,7 @@ def init_app(app: Flask) -> None:
         if not values:
             return
         if "table_id" in values:
-            g.table = tables.get_table(db(), values.pop("table_id")) or abort(404, _(NO_TABLE))
+            g.table = _table(values.pop("table_id"))
         if "view_id" in values:
             g.table = tables.table_by_view(db(), values.pop("view_id")) or abort(404, _(NO_TABLE))
         if "game_id" not in values:
@@ -159,6 +202,8 @@ def init_app(app: Flask) -> None:
             g.token = values.pop("token")
             g.seat = _seat(link, g.token)
         g.link = link
+        if link.deleted:
+            _deleted_game(link, g.keeper)
 
     @app.url_defaults
     def same_link(endpoint: str, values: dict) -> None:

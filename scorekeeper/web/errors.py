@@ -3,6 +3,8 @@
 When the games file cannot take a write, the page says so and keeps what was
 typed: a full disk (or the storage cap, MAX_DATABASE_BYTES, enforced by
 SQLite's max_page_count) answers 507; a read-only, busy or damaged file 503.
+Each writing request's connection also gets the budget of one game and one table
+(MAX_GAME_BYTES, MAX_TABLE_BYTES: store.Budget), which actions answer as refusals.
 The write was one transaction, so nothing half-saved is left behind; the page
 carries the form's fields so one tap sends them again once there is room. A
 game whose own stored data is damaged (store.UnreadableGame) gets a page naming
@@ -21,7 +23,7 @@ from werkzeug.exceptions import HTTPException
 from .. import store
 from ..i18n import N_, _
 from .access import db
-from .security import FIELD
+from .security import FIELD, count_setting
 
 MESSAGES = {
     404: N_("There is nothing here. Check the link, or start a new game."),
@@ -112,6 +114,10 @@ def typed_fields() -> list[tuple[str, str]]:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("MAX_DATABASE_BYTES", 2 * 1024**3)
+    app.config.setdefault("MAX_TABLE_BYTES", store.Budget.table)  # docs/storage.md
+    app.config.setdefault("MAX_GAME_BYTES", store.Budget.game)
+    for key in ("MAX_TABLE_BYTES", "MAX_GAME_BYTES"):
+        app.config[key] = count_setting(app, key)  # a wrong setting stops the start, not a save
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
@@ -136,6 +142,10 @@ def init_app(app: Flask) -> None:
         if _capped.get(database) != pages:  # a connection keeps its cap: set it once
             database.execute(f"PRAGMA max_page_count = {pages}")
             _capped[database] = pages
+        config = current_app.config
+        store.set_budget(
+            database, store.Budget(config["MAX_GAME_BYTES"], config["MAX_TABLE_BYTES"])
+        )
 
     @app.errorhandler(store.UnreadableGame)
     def unreadable_game(error: store.UnreadableGame) -> tuple[Response | str, int]:

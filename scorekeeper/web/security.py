@@ -25,6 +25,7 @@ import hmac
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -32,6 +33,7 @@ from flask import Flask, Response, abort, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import _
@@ -58,7 +60,10 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CHECK": "300 per minute",
     "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
     "RATE_LIMIT_RATE": "10 per minute; 200 per day",
+    # every game a table backup brings, counted one by one (``count_imported_games``)
+    "RATE_LIMIT_IMPORTED_GAMES": "2000 per day",
 }
+LIMITER = "scorekeeper.limiter"  # app.extensions key: the app's Limiter
 
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
@@ -134,6 +139,7 @@ def limit_views(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
+    app.extensions[LIMITER] = limiter
     for endpoint, view in list(app.view_functions.items()):
         marked = _limited.get(_name(view))
         if marked is not None:
@@ -143,6 +149,21 @@ def limit_views(app: Flask) -> None:
             app.view_functions[endpoint] = cast("RouteCallable", limit(view))
         if _name(view) in _unlimited:
             limiter.exempt(view)
+
+
+def count_imported_games(count: int) -> int | None:
+    """Count a backup's games against this address's allowance, before any is written:
+    None when they fit (and are counted), else the seconds until they might."""
+    limiter: Limiter = current_app.extensions[LIMITER]
+    items = parse_many(current_app.config["RATE_LIMIT_IMPORTED_GAMES"])
+    who = ("imported-games", get_remote_address())
+    for item in items:
+        if not limiter.limiter.test(item, *who, cost=count):
+            reset = limiter.limiter.get_window_stats(item, *who).reset_time
+            return max(1, int(reset - time.time()) + 1)
+    for item in items:
+        limiter.limiter.hit(item, *who, cost=count)
+    return None
 
 
 class SettingError(ValueError):

@@ -19,16 +19,16 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import actions, stats, store, table_archive, tables
+from .. import actions, stats, store, table_archive, table_cache, tables
 from ..i18n import _, ngettext
 from ..stats import PlayedGame
 from . import charts, device
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from .device import GameSummary, readable, summarise
-from .security import creating, reading
+from .security import count_imported_games, creating, reading
 
 bp = Blueprint("tables", __name__)
-SHOWN_FINISHED = 20  # the latest finished games; the rest behind a link
+GAMES_A_PAGE = 50  # the table page shows this many games, the latest played first
 MAX_BACKUP = 5 * 1024 * 1024
 
 
@@ -63,22 +63,25 @@ def table_page():
 def _render_table(status: int = 200, error: str | None = None):
     table = g.table
     device.remember_table(table.id)
-    summaries = _summaries(table.id)
+    page = _page_number()
+    shown, total = tables.games_page(db(), table.id, page, GAMES_A_PAGE)
+    summaries = _read_summaries(shown)
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
-    playing.sort(key=lambda s: s.stored.updated, reverse=True)
-    finished.sort(key=lambda s: s.stored.updated, reverse=True)
-    show_all = request.args.get("all") == "1"
     link = public_url("tables.table_page")
     screen = public_url("watch.table_screen", view_id=table.view_id)
-    in_table = {s.stored.id for s in summaries}
-    movable = [s for s in device.device_games(db()) if s.edit_key and s.stored.id not in in_table]
+    movable = [  # only a game in no table moves in by its own link (actions.move_game)
+        s
+        for s in device.device_games(db())
+        if s.edit_key and tables.table_of_game(db(), s.stored.id) is None
+    ]
     return render_template(
         "table_page.html",
         table=table,
         playing=playing,
-        finished=finished if show_all else finished[:SHOWN_FINISHED],
-        more_finished=0 if show_all else max(0, len(finished) - SHOWN_FINISHED),
+        finished=finished,
+        page=page,
+        pages=max(1, -(-total // GAMES_A_PAGE)),
         roster=tables.roster(db(), table.id),
         link=link,
         qr=qr_svg(link),
@@ -91,13 +94,7 @@ def _render_table(status: int = 200, error: str | None = None):
 @bp.get("/t/<table_id>/stats")
 def table_stats():
     table = g.table
-    played = [
-        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
-        for summary in _summaries(table.id)
-        if summary.standings.over
-    ]
-    played.sort(key=lambda entry: entry.date)
-    found = stats.table_stats(played, tables.aliases(db(), table.id))
+    found = table_cache.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
     return render_template(
         "table_stats.html",
         table=table,
@@ -108,10 +105,30 @@ def table_stats():
     )
 
 
+def _work_out_stats(table_id: str) -> stats.TableStats:
+    played = [
+        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
+        for summary in _summaries(table_id)
+        if summary.standings.over
+    ]
+    played.sort(key=lambda entry: entry.date)
+    return stats.table_stats(played, tables.aliases(db(), table_id))
+
+
 def _summaries(table_id: str) -> list[GameSummary]:
-    found = (readable(db(), game_id) for game_id in tables.game_ids(db(), table_id))
+    return _read_summaries(tables.game_ids(db(), table_id))
+
+
+def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
+    found = (readable(db(), game_id) for game_id in game_ids)
     summaries = (summarise(stored) for stored in found if stored is not None)
     return [summary for summary in summaries if summary is not None]
+
+
+def _page_number() -> int:
+    """``?page=N`` of the table page: a whole number from 1 (anything else is page 1)."""
+    text = request.args.get("page", "1")
+    return int(text) if text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
 
 
 # --- backup: export and import a whole table ------------------------------------------
@@ -119,6 +136,20 @@ def _summaries(table_id: str) -> list[GameSummary]:
 
 @bp.get("/t/<table_id>/export.zip")
 def table_export():
+    table = g.table
+    roster = repr([table.name, tables.roster(db(), table.id)])  # what else the backup holds
+    backup = table_cache.kept(db(), table.id, "backup", _work_out_backup, also=roster)
+    return Response(
+        backup,
+        mimetype="application/zip",
+        headers={
+            "Content-Disposition": 'attachment; filename="phase10-table.zip"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+def _work_out_backup() -> bytes:
     table = g.table
     games = [
         table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated)
@@ -130,14 +161,7 @@ def table_export():
         tables.aliases(db(), table.id),
         games,
     )
-    return Response(
-        table_archive.build(archive),
-        mimetype="application/zip",
-        headers={
-            "Content-Disposition": 'attachment; filename="phase10-table.zip"',
-            "Cache-Control": "no-store",
-        },
-    )
+    return table_archive.build(archive)
 
 
 def init_app(app: Flask) -> None:
@@ -163,7 +187,11 @@ def import_table():
         archive = table_archive.read(upload.read())
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
+    if refused := _too_many_games(len(archive.games)):
+        return refused
     table = actions.import_table(db(), archive)
+    if isinstance(table, actions.NoRoom):
+        return render_template("import_table.html", error=table.message), 422
     if isinstance(table, actions.Refused):
         message = _(
             "A game in this backup cannot be imported: %(reason)s. Nothing was imported.",
@@ -179,6 +207,22 @@ def import_table():
         )
     )
     return redirect(url_for("tables.table_page", table_id=table.id), 303)
+
+
+def _too_many_games(count: int) -> tuple[str, int, dict[str, str]] | None:
+    """The page refusing a backup whose games, each counted, pass this address's allowance."""
+    wait = count_imported_games(count)
+    if wait is None:
+        return None
+    error = ngettext(
+        "This backup has %(num)s game, more than this address may import for now. Try "
+        "again later. Nothing was imported.",
+        "This backup has %(num)s games, more than this address may import for now. Try "
+        "again later. Nothing was imported.",
+        count,
+    )
+    page = render_template("import_table.html", error=error)
+    return page, 429, {"Retry-After": str(wait)}
 
 
 # --- the roster -----------------------------------------------------------------------
@@ -244,8 +288,9 @@ def table_add_game():
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
         )
         return _render_table(422, message)
-    if refused := actions.file_game(db(), g.table.id, summary.stored.id):
-        return _render_table(422, refused.message)
+    moved = actions.move_game(db(), summary.stored.id, g.table.id, None)
+    if not isinstance(moved, actions.Saved):
+        return _render_table(422, moved.message)
     flash(_("The game is now in this table"))
     return redirect(url_for("tables.table_page"), 303)
 

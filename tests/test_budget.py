@@ -1,0 +1,191 @@
+"""The storage budget: one table (or one game) cannot fill the file, and an import's games
+each count against what one address may create."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from contextlib import closing
+
+import pytest
+from games import finished_game, table_backup
+from webutil import csrf, new_game, record, table_game
+
+from scorekeeper import actions, create_app, schema, store, table_archive
+from scorekeeper.rules.game import HandRecord
+
+COUNTED = ("games", "changes", "tables", "table_games", "table_players", "game_sizes")
+
+
+def _app(tmp_path, **config):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "games.sqlite3"),
+            "SECRET_KEY": "test",
+            "SERVER_NAME": "table.test",
+            **config,
+        }
+    )
+    yield app
+    store.close_all()
+
+
+@pytest.fixture
+def budgeted(tmp_path):
+    """Tables of at most 64 KB: about twenty of the test games."""
+    yield from _app(tmp_path, MAX_TABLE_BYTES=64 * 1024, MAX_GAME_BYTES=32 * 1024)
+
+
+def _rows(app) -> tuple[int, ...]:
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        return tuple(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in COUNTED)
+
+
+def _pages(app) -> int:
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        return conn.execute("PRAGMA page_count").fetchone()[0]
+
+
+def _import(client, backup: bytes):
+    upload = (io.BytesIO(backup), "phase10-table.zip")
+    return client.post("/tables/import", data={"csrf_token": csrf(client), "file": upload})
+
+
+def test_an_import_that_would_fill_more_than_a_tables_budget_is_refused_before_writing(budgeted):
+    client = budgeted.test_client()
+    before, pages = _rows(budgeted), _pages(budgeted)
+    refused = _import(client, table_backup(60))
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert "the most one table may take here" in page and "Nothing was saved" in page
+    assert _rows(budgeted) == before
+    assert _pages(budgeted) == pages  # not a page written, not even rolled back
+    assert _import(client, table_backup(5)).status_code == 303  # a table that fits comes in
+
+
+def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_changes(
+    budgeted,
+):
+    client = budgeted.test_client()
+    assert _import(client, table_backup(12)).status_code == 303
+    db = store.connect(budgeted.config["DATABASE"])
+    table_id = db.execute("SELECT id FROM tables").fetchone()[0]
+    url = table_game(client, f"/t/{table_id}")
+    budgeted.config["MAX_TABLE_BYTES"] = store.table_size(db, table_id) + 100
+    before = _rows(budgeted)
+    refused = record(client, url, 1, 0, {1: 50, 2: 50})
+    assert refused.status_code == 422
+    assert "the most one table may take here" in refused.get_data(as_text=True)
+    assert _rows(budgeted) == before
+    new = client.post("/api/games", json={"players": ["Di", "Ed"]})  # a game in no table
+    assert new.status_code == 201
+
+
+def test_a_game_outside_tables_has_a_budget_of_its_own(budgeted):
+    db = store.connect(budgeted.config["DATABASE"])
+    store.set_budget(db, store.Budget(game=3 * 1024, table=64 * 1024))
+    game_id = actions.start_game(db, {"players": ["Ann", "Bob"]}).current.stored.id
+    refused = None
+    for number in range(1, 40):
+        out = "Ann" if number % 2 else "Bob"
+        other = "Bob" if out == "Ann" else "Ann"
+        result = actions.record(db, game_id, number, HandRecord(out, (out,), {other: 55}))
+        if isinstance(result, actions.Refused):
+            refused = result
+            break
+    assert isinstance(refused, actions.NoRoom)
+    assert "the most one game may take here" in refused.message
+    assert store.game_size(db, game_id) <= 3 * 1024
+
+
+def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
+    """game_sizes follows every kind of change, as the migration would count it afresh."""
+    client = budgeted.test_client()
+    url = new_game(client)
+    for number in range(1, 5):
+        record(client, url, number, 0, {1: 50, 2: 50})
+    fix = {"went_out": "1", "points-0": "50", "points-2": "55", "version": "5"}
+    assert (
+        client.post(f"{url}/hands/2", data={"csrf_token": csrf(client), **fix}).status_code == 303
+    )
+    undo = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "6"})
+    assert undo.status_code == 303
+    assert _import(client, table_backup(3)).status_code == 303
+    db = store.connect(budgeted.config["DATABASE"])
+    kept = dict(db.execute("SELECT game_id, row_bytes + log_bytes FROM game_sizes").fetchall())
+    counted = dict(
+        db.execute(
+            f"SELECT g.id, {schema.ROW_BYTES} + (SELECT sum({schema.LOG_BYTES}) FROM changes c "
+            "WHERE c.game_id = g.id) FROM games g"
+        ).fetchall()
+    )
+    assert kept == counted and len(kept) == 4
+
+
+@pytest.fixture
+def limited(tmp_path):
+    yield from _app(tmp_path, RATE_LIMIT_IMPORTED_GAMES="5 per day")
+
+
+def test_an_import_counts_every_game_it_brings_against_the_address_s_allowance(limited):
+    client = limited.test_client()
+    assert _import(client, table_backup(3)).status_code == 303
+    before = _rows(limited)
+    refused = _import(client, table_backup(3))  # 6 games today: one more than allowed
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"]
+    page = refused.get_data(as_text=True)
+    assert "This backup has 3 games, more than this address may import for now" in page
+    assert _rows(limited) == before
+    assert _import(client, table_backup(2)).status_code == 303  # 5 in all: still allowed
+
+
+def test_a_backup_with_more_games_than_a_day_allows_is_refused_whole(limited):
+    client = limited.test_client()
+    before = _rows(limited)
+    assert _import(client, table_backup(6)).status_code == 429
+    assert _rows(limited) == before
+
+
+def test_an_import_that_fails_halfway_leaves_nothing_behind(budgeted, monkeypatch):
+    """The games go in by small transactions; when one fails, those written go again."""
+    db = store.connect(budgeted.config["DATABASE"])
+    archive = table_archive.read(table_backup(20))
+    monkeypatch.setattr(actions, "IMPORT_BATCH_BYTES", 1)  # a transaction per game
+    real, written = store.insert_game, []
+
+    def full_after_five(db, new):
+        if len(written) == 5:
+            error = sqlite3.OperationalError("database or disk is full")
+            error.sqlite_errorcode = sqlite3.SQLITE_FULL
+            raise error
+        written.append(new.id)
+        return real(db, new)
+
+    monkeypatch.setattr(store, "insert_game", full_after_five)
+    before = _rows(budgeted)
+    with pytest.raises(sqlite3.OperationalError):
+        actions.import_table(db, archive)
+    assert len(written) == 5
+    assert _rows(budgeted) == before
+
+
+def test_a_table_of_many_games_is_read_back_with_its_games_in_order(budgeted):
+    budgeted.config["MAX_TABLE_BYTES"] = 2 * 1024**2
+    client = budgeted.test_client()
+    response = _import(client, table_backup(40))
+    assert response.status_code == 303
+    table_id = response.headers["Location"].rsplit("/", 1)[1]
+    export = client.get(f"/t/{table_id}/export.zip")
+    archive = table_archive.read(export.data)
+    played = [game.game.hands[0].went_out for game in archive.games]
+    assert played == [finished_game(seed)["hands"][0]["went_out"] for seed in range(40)]
+
+
+def test_a_wrong_budget_setting_stops_the_start_with_a_message(tmp_path):
+    from scorekeeper.web.security import SettingError
+
+    with pytest.raises(SettingError, match="MAX_TABLE_BYTES"):
+        create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "MAX_TABLE_BYTES": "lots"})
+    store.close_all()
