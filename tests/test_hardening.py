@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import sqlite3
 
+import hostile_backups as hostile
 import pytest
 from pypdf import PdfReader
 from webutil import csrf, new_game, player_links, record
@@ -190,12 +192,56 @@ def test_odd_digits_sent_from_a_players_link_are_a_clear_422(app, client, points
 SURROGATE = '{"players": ["A\\ud800", "B"]}'  # JSON's escape for a lone surrogate
 
 
-def test_a_lone_surrogate_in_an_imported_name_is_a_clear_422(app, client):
+def test_a_lone_surrogate_in_an_imported_name_is_a_clear_4xx(app, client):
     response = client.post("/import", data={"csrf_token": csrf(client), "text": SURROGATE})
     assert response.status_code == 422
     assert "U+D800" in response.get_data(as_text=True)
     refused = client.post("/api/games", data=SURROGATE, content_type="application/json")
-    assert refused.status_code == 422 and "U+D800" in refused.get_json()["error"]
+    assert refused.status_code == 400 and "U+D800" in refused.get_json()["error"]
+    assert snapshot(app) == []
+
+
+# Issue 32: a surrogate anywhere else in a game file gave a 500 while the refusal was shown.
+GAME_FILE = {
+    "players": ["Ann", "Bob"],
+    "dealer": "Ann",
+    "hands": [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}],
+}
+SURROGATE_PLACES = {
+    "dealer": lambda game: game.update(dealer="@"),
+    "went_out": lambda game: game["hands"][0].update(went_out="@"),
+    "made": lambda game: game["hands"][0].update(made=["@"]),
+    "a points key": lambda game: game["hands"][0].update(points={"@": 50}),
+    "a card kind": lambda game: game["hands"][0].update(cards={"Bob": {"@": 1}}),
+    "floaters": lambda game: game["hands"][0].update(floaters=["@"]),
+}
+
+
+def with_surrogate(place: str) -> str:
+    """The game file with ``@`` put at ``place``, then written as JSON's ``\\ud800``."""
+    game = json.loads(json.dumps(GAME_FILE))
+    SURROGATE_PLACES[place](game)
+    return json.dumps(game).replace("@", "\\ud800")
+
+
+@pytest.mark.parametrize("place", list(SURROGATE_PLACES))
+def test_a_lone_surrogate_anywhere_in_an_imported_game_is_a_clear_4xx(app, client, place):
+    text = with_surrogate(place)
+    response = client.post("/import", data={"csrf_token": csrf(client), "text": text})
+    assert response.status_code == 422
+    assert "U+D800 is half of a character" in response.get_data(as_text=True)
+    refused = client.post("/api/games", data=text, content_type="application/json")
+    assert refused.status_code == 400 and "U+D800" in refused.get_json()["error"]
+    assert snapshot(app) == []
+
+
+@pytest.mark.parametrize("place", ["dealer", "a points key"])
+def test_a_lone_surrogate_in_a_backups_game_is_a_clear_422(app, client, place):
+    backup = hostile.backup(hostile.index(), {"games/001.json": with_surrogate(place).encode()})
+    upload = {"csrf_token": csrf(client), "file": (io.BytesIO(backup), "table.zip")}
+    response = client.post("/tables/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "U+D800 is half of a character" in response.get_data(as_text=True)
     assert snapshot(app) == []
 
 
