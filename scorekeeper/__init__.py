@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -38,15 +37,6 @@ def instance_folder() -> Path:
     return platformdirs.user_data_path("phase10-scorekeeper", appauthor=False)
 
 
-def _secret_key(instance: Path) -> str:
-    """A random key kept in the instance folder, so sessions survive restarts."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
-
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -72,13 +62,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.from_mapping(test_config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-
-    from . import store
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only
+    from . import secret, store
     from .web import register
 
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret.kept_key(Path(app.instance_path), app.logger)
     store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
     register(app)
     return app

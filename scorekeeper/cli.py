@@ -534,6 +534,7 @@ def checked_public_url(value: str) -> str:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from . import create_app
+    from .secret import SecretKeyError
     from .web.security import SettingError
 
     if args.workers < 1:
@@ -548,7 +549,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if args.db
             else _("cannot open the database in instance/: %(error)s", error=error)
         ) from None
-    except SettingError as error:
+    except (SettingError, SecretKeyError) as error:
         raise BadInput(str(error)) from None
     given = args.public_url or app.config.get("PUBLIC_URL")
     public = checked_public_url(str(given)) if given else None
