@@ -570,7 +570,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
     import qrcode
 
     from .printing.qr import error_correction
-    from .web.security import count_setting
+    from .web.proxy import trust_setting
 
     url: str | None
     guessed_for_phones = False
@@ -580,7 +580,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
             "Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.",
             url=url,
         )
-    elif count_setting(app, "TRUST_PROXY"):
+    elif trust_setting(app):
         url = None
         message = _(
             "Phase 10 Scorekeeper is running behind a proxy: links and QR codes use the "
@@ -638,7 +638,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
 
     from . import workers
     from .ready import ready
-    from .web.security import count_setting
+    from .web.proxy import trust_setting
 
     if args.workers > 1 and workers.available():
         workers.serve(config, args.host, args.port, args.workers, args.threads)
@@ -647,7 +647,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     _stop_on_sigterm()
     # waitress drops X-Forwarded-* itself; behind a trusted proxy, ProxyFix reads them
-    proxied = {"clear_untrusted_proxy_headers": False} if count_setting(app, "TRUST_PROXY") else {}
+    proxied = {"clear_untrusted_proxy_headers": False} if trust_setting(app) else {}
     try:
         serve(
             ready(app),  # each gunicorn worker makes its own app ready (workers.py)

@@ -22,6 +22,7 @@ from . import (
     phase_lists,
     players,
     printables,
+    proxy,
     security,
     tables,
     tools,
@@ -56,4 +57,4 @@ def register(app: Flask) -> None:
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
-    security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else
+    proxy.behind_proxy(app)  # last: it reads each request before anything else

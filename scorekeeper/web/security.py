@@ -9,14 +9,8 @@
   on short codes and on the checkers, one count per address (per server process
   unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
-- Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
-  ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
-  proxies in front (werkzeug's ``ProxyFix``), so links, QR codes and redirects
-  carry the proxy's scheme and host; off by default, since without a proxy
-  anyone could forge them. Cookies are ``Secure`` whenever the request came
-  over HTTPS; ``SCOREKEEPER_HSTS_MAX_AGE=SECONDS`` adds
-  ``Strict-Transport-Security`` (off by default: a browser that saw it refuses
-  plain HTTP to that host for that long).
+- Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
+  through a reverse proxy the app trusts: web/proxy.py).
 """
 
 from __future__ import annotations
@@ -32,7 +26,6 @@ from flask import Flask, Response, abort, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import _
 
@@ -170,23 +163,6 @@ class Sessions(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
-
-
-def behind_proxy(app: Flask) -> None:
-    """Call last: ``ProxyFix`` must rewrite each request before anything else reads it."""
-    hops = count_setting(app, "TRUST_PROXY")
-    hsts = count_setting(app, "HSTS_MAX_AGE")
-    if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
-        )
-    if hsts:
-
-        @app.after_request
-        def strict_transport(response: Response) -> Response:
-            if request.is_secure:
-                response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
-            return response
 
 
 def init_app(app: Flask) -> None:
