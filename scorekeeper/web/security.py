@@ -6,8 +6,8 @@
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
-  on short codes and on the checkers, one count per address (per server process
-  unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
+  on short codes and on the checkers, one count per address shared by every
+  server process (web/limit_counts.py); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
 - Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
   through a reverse proxy the app trusts: web/proxy.py).
@@ -28,6 +28,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 from ..i18n import _
+from . import limit_counts
 
 if TYPE_CHECKING:
     from flask.typing import RouteCallable
@@ -124,7 +125,8 @@ def limit_views(app: Flask) -> None:
     (Flask-Limiter, one limiter per app)."""
     for key, value in LIMITS.items():
         app.config.setdefault(key, value)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # one count per address for every process serving the games file (web/limit_counts.py)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", limit_counts.uri_beside(app.config["DATABASE"]))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
     for endpoint, view in list(app.view_functions.items()):
