@@ -4,9 +4,12 @@ live in ratelimits.sqlite3 beside it, so `serve --workers 2` no longer doubles e
 from __future__ import annotations
 
 import stat
+import urllib.error
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from servers import Server
 
 from scorekeeper import create_app, store
 from scorekeeper.web import limit_counts
@@ -73,3 +76,22 @@ def test_expired_counts_are_swept_now_and_then(tmp_path, monkeypatch):
 
 def test_a_database_in_memory_keeps_its_counts_in_memory():
     assert limit_counts.uri_beside(":memory:") == "memory://"
+
+
+def test_a_server_with_two_workers_allows_each_address_its_limit_once(tmp_path):
+    limit = {"SCOREKEEPER_RATE_LIMIT_CODE": "4 per minute"}
+    server = Server(tmp_path / "games.sqlite3", workers=2, env=limit).start()
+    try:
+        with ThreadPoolExecutor(max_workers=12) as pool:  # at once: both workers take some
+            statuses = list(pool.map(status, [server.base + "/code?code=ABCD-EFGH"] * 24))
+    finally:
+        server.stop()
+    assert sum(code != 429 for code in statuses) == 4, statuses
+
+
+def status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status
+    except urllib.error.HTTPError as error:
+        return error.code
