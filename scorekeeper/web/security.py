@@ -1,7 +1,7 @@
 """What keeps the app safe: headers, CSRF tokens, rate limits, keys kept out of logs.
 
 - Every answer carries the security headers below unless its view set its own;
-  HTML is never stored by a shared cache.
+  HTML and JSON (either may carry an edit link) are never stored by any cache.
 - Forms carry the session's CSRF token (htmx sends it as a header, from <body>);
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
@@ -44,6 +44,7 @@ HEADERS = (
     ("X-Frame-Options", "DENY"),
 )
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+_NOT_KEPT = ("text/html", "application/json")
 FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
 LIMITS = {  # per address (docs/scaling.md)
@@ -195,6 +196,7 @@ def init_app(app: Flask) -> None:
         for name, value in HEADERS:
             if name.lower() not in present:
                 response.headers.add(name, value)
-        if response.mimetype == "text/html" and "cache-control" not in present:
+        # pages and JSON answers may carry a key (an edit link): never kept by any cache
+        if response.mimetype in _NOT_KEPT and "cache-control" not in present:
             response.headers.add("Cache-Control", "no-store")
         return response
