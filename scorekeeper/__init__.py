@@ -37,6 +37,20 @@ def instance_folder() -> Path:
     return platformdirs.user_data_path("phase10-scorekeeper", appauthor=False)
 
 
+def _new_private_file(path: str) -> str | None:
+    """A games file that does not exist yet, made empty and for its owner only (0600)
+    before SQLite writes anything in it; None when it exists (or lives in memory)."""
+    if path == ":memory:":
+        return None
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return None
+    except OSError:
+        return None  # SQLite will say what is wrong with the place, in its own words
+    return path
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -68,6 +82,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret.kept_key(Path(app.instance_path), app.logger)
-    store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    made = _new_private_file(app.config["DATABASE"])  # SQLite gives its -wal the same mode
+    try:
+        store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    except BaseException:
+        if made and os.path.getsize(made) == 0:
+            os.unlink(made)  # never leave an empty games file behind: the next start refuses it
+        raise
     register(app)
     return app

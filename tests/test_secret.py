@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import sqlite3
 import stat
 
 import pytest
@@ -88,3 +89,34 @@ def test_a_full_disk_leaves_no_key_behind_and_the_next_start_makes_one(data, mon
             start()
     assert list(data.iterdir()) == []  # neither an empty key nor a draft of one
     pages_answer(start())  # once space is freed
+
+
+def test_a_new_games_file_is_made_for_its_owner_only(data):
+    """Issue 32: the database was created 0644 (and its write-ahead log with it)."""
+    app = start()
+    games = data / "scorekeeper.sqlite3"
+    assert app.config["DATABASE"] == str(games)
+    app.test_client().post("/api/games", json={"players": ["Ann", "Bob"]})
+    for path in (games, data / "scorekeeper.sqlite3-wal"):
+        assert mode(path) == 0o600, path
+
+
+def test_an_existing_games_file_keeps_its_mode(data):
+    data.mkdir()
+    start().test_client()  # made once
+    games = data / "scorekeeper.sqlite3"
+    games.chmod(0o640)  # the operator's choice, e.g. for a backup group
+    start()
+    assert mode(games) == 0o640
+
+
+def test_a_games_file_that_could_not_be_set_up_is_not_left_empty(data, monkeypatch):
+    def full(path):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "connect", full)
+        with pytest.raises(sqlite3.OperationalError):
+            start()
+    assert not (data / "scorekeeper.sqlite3").exists()  # else the next start refuses it
+    pages_answer(start())
