@@ -436,3 +436,23 @@ def test_a_games_history_stops_growing_at_its_cap_with_a_clear_message(app, clie
     assert page.status_code in (409, 422)
     assert "the most one game keeps" in page.get_data(as_text=True)
     assert snapshot(app) == before
+
+
+# --- a damaged undo_to (issue 32) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flipped", [999, 2, 0, -7])
+def test_a_damaged_undo_target_is_a_clear_refusal_not_a_500_forever(app, client, flipped):
+    """The latest change says which version Undo goes back to; a flipped bit there (999, the
+    version itself, one that never existed) made every Undo answer 500."""
+    url = one_hand_played(client)  # version 2: the game, then its first hand
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE changes SET undo_to = ? WHERE version = 2", (flipped,))
+    before = snapshot(app)
+    response = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "2"})
+    assert response.status_code == 409
+    assert "Undo cannot step back" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+    restored = f"{url}/history/1/restore"
+    again = client.post(restored, data={"csrf_token": csrf(client), "version": "2"})
+    assert again.status_code == 303  # the history's own restore still works
