@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -38,13 +37,18 @@ def instance_folder() -> Path:
     return platformdirs.user_data_path("phase10-scorekeeper", appauthor=False)
 
 
-def _secret_key(instance: Path) -> str:
-    """A random key kept in the instance folder, so sessions survive restarts."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
+def _new_private_file(path: str) -> str | None:
+    """A games file that does not exist yet, made empty and for its owner only (0600)
+    before SQLite writes anything in it; None when it exists (or lives in memory)."""
+    if path == ":memory:":
+        return None
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return None
+    except OSError:
+        return None  # SQLite will say what is wrong with the place, in its own words
+    return path
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -76,14 +80,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_prefixed_env("SCOREKEEPER")
     if test_config:
         app.config.from_mapping(test_config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
-
-    from . import actions, store
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only
+    from . import actions, secret, store
     from .web import register
 
-    database = store.connect(app.config["DATABASE"])  # create or migrate the schema at start-up
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = secret.kept_key(Path(app.instance_path), app.logger)
+    made = _new_private_file(app.config["DATABASE"])  # SQLite gives its -wal the same mode
+    try:
+        database = store.connect(app.config["DATABASE"])  # create or migrate the schema
+    except BaseException:
+        if made and os.path.getsize(made) == 0:
+            os.unlink(made)  # never leave an empty games file behind: the next start refuses it
+        raise
     actions.purge_deleted(database)  # what was deleted long enough ago (purge.py)
     register(app)
     return app

@@ -554,6 +554,13 @@ def undo(db: Database, game_id: str, seen: int) -> Result:
     if step is None:
         return Refused(_("Nothing to undo yet."))
     undone, target = step
+    if undone is None:
+        return Refused(
+            _(
+                "This game's history is damaged at its latest change, so Undo cannot step "
+                "back. An earlier version can still be brought back from the history."
+            )
+        )
     after = store.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
     moved = undone.action == "move"

@@ -35,11 +35,13 @@ RESERVED_FILES = 64  # descriptors kept for the games file, its log, logs and th
 
 def patch() -> None:
     """Make the standard library cooperative (gevent's monkey patching), before any
-    request is served. ``serve`` calls this first thing."""
+    request is served: ``serve`` calls this once the app is made."""
     from gevent import monkey
 
     if not monkey.is_module_patched("socket"):
-        monkey.patch_all()
+        # ssl stays as it is: HTTPS is a proxy's job here (self-hosting.md), and patching a
+        # module already imported (by urllib3, say) is what gevent warns against
+        monkey.patch_all(ssl=False)
 
 
 def open_files_limit() -> int:

@@ -766,23 +766,22 @@ def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
         hands.append(detail["hand"])
 
 
-def undo_step(db: Database, game_id: str) -> tuple[Change, int] | None:
+def undo_step(db: Database, game_id: str) -> tuple[Change | None, int] | None:
     """(the change Undo takes back, the version it goes back to), or None if nothing is left.
 
     Each undo cancels one earlier change, so tapping Undo again keeps stepping back;
     the target is kept with every change, so this reads two rows, never the whole log.
+    The change is None when the target kept is no earlier version (a damaged row).
     """
     row = db.execute(
-        "SELECT c.undo_to FROM games g JOIN changes c "
+        "SELECT c.undo_to, g.version FROM games g JOIN changes c "
         "ON c.game_id = g.id AND c.version = g.version WHERE g.id = ?",
         [game_id],
     ).fetchone()
     if row is None or row[0] is None:
         return None
-    target = row[0]
-    undone = get_change(db, game_id, target + 1)
-    assert undone is not None  # versions have no gaps
-    return undone, target
+    target, version = row
+    return (get_change(db, game_id, target + 1) if 0 < target < version else None), target
 
 
 @dataclass(frozen=True)

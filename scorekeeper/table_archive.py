@@ -205,8 +205,12 @@ class _Reader:
         self.left -= size
         try:
             return parse_json(b"".join(chunks).decode("utf-8"))
-        except (UnicodeDecodeError, JsonError) as error:
+        except UnicodeDecodeError as error:
             raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error
+        except JsonError as error:
+            raise ArchiveError(
+                _("This backup is damaged: part of it cannot be read (%(reason)s).", reason=error)
+            ) from error
 
 
 def _too_big() -> ArchiveError:

@@ -68,6 +68,12 @@ def surrogate(where: str) -> bytes:
     return backup(json.dumps(table).replace("@", "\\ud800"))
 
 
+def unclosed_quotes(size: int = 1024 * 1024) -> bytes:
+    """table.json of ``size`` bytes: one quote, then escaped quotes to the end. It packs to
+    about a kilobyte; a check retried from every quote would cost hours (issue 32)."""
+    return backup('"' + '\\"' * ((size - 1) // 2))
+
+
 def big_roster(count: int = 2000) -> bytes:
     return backup(index(players=[{"name": f"Player {n}"} for n in range(count)]))
 
@@ -112,6 +118,7 @@ HOSTILE = {
     "a surrogate in the table's name": lambda: surrogate("table"),
     "a surrogate in a player's name": lambda: surrogate("roster"),
     "a surrogate in an alias": lambda: surrogate("alias"),
+    "1 MB of unclosed quotes": unclosed_quotes,
     "2,000 players": big_roster,
     "200 references to one file": many_references,
     "25 big games": many_big_games,

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -79,9 +81,10 @@ class Server:
             self.process.wait(timeout=10)
 
 
-def call(url: str, body: dict | None = None, timeout: float = 5) -> tuple[int, dict]:
-    """The status and JSON answer of a GET (or, with a body, a POST) to the API."""
-    data = None if body is None else json.dumps(body).encode()
+def call(url: str, body: dict | str | None = None, timeout: float = 5) -> tuple[int, dict]:
+    """The status and JSON answer of a GET (or, with a body, a POST) to the API; a body
+    given as text is sent as it is."""
+    data = None if body is None else (body if isinstance(body, str) else json.dumps(body)).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
@@ -143,3 +146,34 @@ class Phone:
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None  # the 303 itself is the answer a test checks
+
+
+class Visitor:
+    """A browser's part in a form post to a real server: its cookies and its CSRF token."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with self.opener.open(base + "/", timeout=10) as page:
+            found = re.search(r'"X-CSRF-Token": "([^"]+)"', page.read().decode())
+        assert found, "the start page carries no CSRF token"
+        self.token = found.group(1)
+
+    def upload(self, path: str, field: str, data: bytes, timeout: float = 10) -> tuple[int, str]:
+        """The status and text of posting ``data`` as the file in form field ``field``."""
+        boundary = secrets.token_hex(16)
+        head = (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
+            f'filename="upload"\r\nContent-Type: application/octet-stream\r\n\r\n'
+        )
+        body = head.encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        headers = {
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "X-CSRF-Token": self.token,
+        }
+        request = urllib.request.Request(self.base + path, data=body, headers=headers)
+        try:
+            with self.opener.open(request, timeout=timeout) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()

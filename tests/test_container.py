@@ -314,7 +314,8 @@ def test_the_containerfile_has_no_architecture_specific_step():
 def test_compose_runs_the_image_with_its_volume_port_and_settings():
     service = yaml.safe_load((SOURCE / "compose.yaml").read_text())["services"]["scorekeeper"]
     assert service["build"] == "."
-    assert "5010:5010" in service["ports"]  # the image's EXPOSE and serve's default port
+    # the image's EXPOSE and serve's default port, on every interface unless told otherwise
+    assert service["ports"] == ["${SCOREKEEPER_PUBLISH:-5010}:5010"]
     assert [volume.split(":")[1] for volume in service["volumes"]] == ["/data"]
     settings = {"SCOREKEEPER_PUBLIC_URL", "SCOREKEEPER_TRUST_PROXY", "SCOREKEEPER_REPLICATE"}
     assert settings <= service["environment"].keys()

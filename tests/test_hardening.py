@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import logging
 import sqlite3
 
+import hostile_backups as hostile
 import pytest
 from pypdf import PdfReader
 from webutil import csrf, new_game, player_links, record
@@ -190,12 +192,56 @@ def test_odd_digits_sent_from_a_players_link_are_a_clear_422(app, client, points
 SURROGATE = '{"players": ["A\\ud800", "B"]}'  # JSON's escape for a lone surrogate
 
 
-def test_a_lone_surrogate_in_an_imported_name_is_a_clear_422(app, client):
+def test_a_lone_surrogate_in_an_imported_name_is_a_clear_4xx(app, client):
     response = client.post("/import", data={"csrf_token": csrf(client), "text": SURROGATE})
     assert response.status_code == 422
     assert "U+D800" in response.get_data(as_text=True)
     refused = client.post("/api/games", data=SURROGATE, content_type="application/json")
-    assert refused.status_code == 422 and "U+D800" in refused.get_json()["error"]
+    assert refused.status_code == 400 and "U+D800" in refused.get_json()["error"]
+    assert snapshot(app) == []
+
+
+# Issue 32: a surrogate anywhere else in a game file gave a 500 while the refusal was shown.
+GAME_FILE = {
+    "players": ["Ann", "Bob"],
+    "dealer": "Ann",
+    "hands": [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}],
+}
+SURROGATE_PLACES = {
+    "dealer": lambda game: game.update(dealer="@"),
+    "went_out": lambda game: game["hands"][0].update(went_out="@"),
+    "made": lambda game: game["hands"][0].update(made=["@"]),
+    "a points key": lambda game: game["hands"][0].update(points={"@": 50}),
+    "a card kind": lambda game: game["hands"][0].update(cards={"Bob": {"@": 1}}),
+    "floaters": lambda game: game["hands"][0].update(floaters=["@"]),
+}
+
+
+def with_surrogate(place: str) -> str:
+    """The game file with ``@`` put at ``place``, then written as JSON's ``\\ud800``."""
+    game = json.loads(json.dumps(GAME_FILE))
+    SURROGATE_PLACES[place](game)
+    return json.dumps(game).replace("@", "\\ud800")
+
+
+@pytest.mark.parametrize("place", list(SURROGATE_PLACES))
+def test_a_lone_surrogate_anywhere_in_an_imported_game_is_a_clear_4xx(app, client, place):
+    text = with_surrogate(place)
+    response = client.post("/import", data={"csrf_token": csrf(client), "text": text})
+    assert response.status_code == 422
+    assert "U+D800 is half of a character" in response.get_data(as_text=True)
+    refused = client.post("/api/games", data=text, content_type="application/json")
+    assert refused.status_code == 400 and "U+D800" in refused.get_json()["error"]
+    assert snapshot(app) == []
+
+
+@pytest.mark.parametrize("place", ["dealer", "a points key"])
+def test_a_lone_surrogate_in_a_backups_game_is_a_clear_422(app, client, place):
+    backup = hostile.backup(hostile.index(), {"games/001.json": with_surrogate(place).encode()})
+    upload = {"csrf_token": csrf(client), "file": (io.BytesIO(backup), "table.zip")}
+    response = client.post("/tables/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "U+D800 is half of a character" in response.get_data(as_text=True)
     assert snapshot(app) == []
 
 
@@ -390,3 +436,23 @@ def test_a_games_history_stops_growing_at_its_cap_with_a_clear_message(app, clie
     assert page.status_code in (409, 422)
     assert "the most one game keeps" in page.get_data(as_text=True)
     assert snapshot(app) == before
+
+
+# --- a damaged undo_to (issue 32) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flipped", [999, 2, 0, -7])
+def test_a_damaged_undo_target_is_a_clear_refusal_not_a_500_forever(app, client, flipped):
+    """The latest change says which version Undo goes back to; a flipped bit there (999, the
+    version itself, one that never existed) made every Undo answer 500."""
+    url = one_hand_played(client)  # version 2: the game, then its first hand
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        conn.execute("UPDATE changes SET undo_to = ? WHERE version = 2", (flipped,))
+    before = snapshot(app)
+    response = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "2"})
+    assert response.status_code == 409
+    assert "Undo cannot step back" in response.get_data(as_text=True)
+    assert snapshot(app) == before
+    restored = f"{url}/history/1/restore"
+    again = client.post(restored, data={"csrf_token": csrf(client), "version": "2"})
+    assert again.status_code == 303  # the history's own restore still works

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import re
+import tracemalloc
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -12,6 +14,7 @@ from webutil import new_game
 
 from scorekeeper import catalogues, i18n
 from scorekeeper.i18n import Pseudo
+from scorekeeper.web import language
 
 
 def lang_of(page: str) -> str:
@@ -146,3 +149,50 @@ def test_text_outside_a_request_speaks_the_language_asked_for():
             assert i18n.language() == "es" and i18n.join(["a", "b"]) == "a y b"
         assert i18n.language() == "de"
     assert i18n.language() == "en"
+
+
+# --- Accept-Language read within bounds, nothing kept (issue 32) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "wanted"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.5", ["de-DE", "de", "en"]),
+        ("en;q=0.5, fr ;q=0.8,it", ["it", "fr", "en"]),  # best first, whatever the order
+        ("es;q=0.5,pl;q=0.5", ["es", "pl"]),  # ties in the header's order
+        ("de;q=0,fr;Q=1.000", ["fr"]),
+        ("de;q=2,fr;q=abc,it;level=1,pl", ["pl"]),  # a quality that cannot be read: left out
+        ("", []),
+        (None, []),
+        (",,;q=1,", []),
+    ],
+)
+def test_the_accepted_languages_are_read_best_first(header, wanted):
+    assert language.accepted_languages(header) == wanted
+
+
+def test_only_the_start_of_a_long_header_is_read():
+    assert language.accepted_languages("de," + "x" * 200_000) == ["de", "x" * 253]
+    assert language.accepted_languages("x" * 200_000 + ",de") == ["x" * language.MAX_ACCEPT]
+    many = ",".join(["nl"] * 10 + ["fr"] + ["nl"] * 10)
+    assert language.accepted_languages(many).count("nl") == language.MAX_LANGUAGES - 1
+    assert language.accepted_languages(",".join(["nl"] * 20 + ["fr"])) == ["nl"] * 16
+
+
+def test_distinct_long_headers_leave_nothing_behind(client):
+    """1,024 distinct 20 KB headers, even to /healthz: what the app holds afterwards has
+    not grown with them (the choice was cached by the raw header: 20 MB kept)."""
+    client.get("/healthz", headers={"Accept-Language": "de"})  # what a first request loads
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for number in range(1024):
+            header = f"fr;q=0.{number % 9 + 1},{number:05d}" + "x" * 20_000
+            response = client.get("/healthz", headers={"Accept-Language": header})
+            assert response.status_code == 200
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 1024 * 1024, f"{grown} bytes kept after the requests"

@@ -133,6 +133,9 @@ DRAWS_NOTHING = {
     "blank Braille pattern": "Ann\u2800",
     "only a Hangul filler": "\u3164",
     "a stray variation selector": "Ann \ufe0f",
+    "a musical null notehead": "Ann\U0001d159",  # issue 32
+    "an object replacement character": "Ann\ufffc",
+    "only a null notehead": "\U0001d159",
 }
 
 
@@ -184,6 +187,16 @@ def test_a_name_that_only_adds_something_invisible_is_a_look_alike():
     """Games stored before the rule may hold such names: they are pointed out."""
     assert lookalikes(["Ann", "Ann\u3164", "Bob"]) == [("Ann", "Ann\u3164")]
     assert lookalikes(["Zed", "Z\u200bed"]) == [("Zed", "Z\u200bed")]
+
+
+@pytest.mark.parametrize("selector", ["\ufe0f", "\U000e0100"])
+def test_a_variation_selector_after_a_letter_makes_a_look_alike(client, selector):
+    """Issue 32: a variation selector draws nothing after a letter, so "Ann" and "Ann" with one
+    are two players nobody at the table could tell apart. They are pointed out."""
+    assert lookalikes(["Ann", "Ann" + selector]) == [("Ann", "Ann" + selector)]
+    response = client.post("/api/games", json={"players": ["Ann", "Ann" + selector, "Bob"]})
+    assert response.status_code == 201
+    assert any("look alike" in warning for warning in response.get_json()["warnings"])
 
 
 def test_a_hidden_filler_beside_the_same_name_is_refused_by_the_api(app, client):

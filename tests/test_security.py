@@ -146,6 +146,20 @@ def test_edit_pages_send_no_referrer_and_are_not_cached(client):
         assert response.headers["Cache-Control"] == "no-store", page
 
 
+def test_json_answers_carrying_a_key_are_not_cached(client):
+    """Issue 32: the API's answers, the one with the new game's edit link included, had no
+    Cache-Control, so a shared cache could keep an edit key."""
+    created = client.post("/api/games", json={"players": ["Ann", "Bob"]})
+    assert created.status_code == 201 and "edit_url" in created.get_json()
+    hands_url = created.get_json()["hands_url"]
+    hand = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50}}
+    recorded = client.post(hands_url, json=hand)
+    read = client.get(created.get_json()["view_url"].replace("/v/", "/api/games/"))
+    for response in (created, recorded, read):
+        assert response.mimetype == "application/json"
+        assert response.headers["Cache-Control"] == "no-store", response.request.path
+
+
 def test_the_real_server_never_logs_the_edit_key(tmp_path):
     port = free_port()
     process = subprocess.Popen(

@@ -42,9 +42,10 @@ def test_the_handmade_backup_is_a_good_one():
     [
         (hostile.deep, "damaged: part of it cannot be read"),
         (hostile.huge_number, "damaged: part of it cannot be read"),
-        (lambda: hostile.surrogate("table"), "The table's name in this backup cannot be used"),
-        (lambda: hostile.surrogate("roster"), "Player 1 in this backup cannot be used"),
-        (lambda: hostile.surrogate("alias"), "A merged name in this backup cannot be used"),
+        (lambda: hostile.surrogate("table"), "damaged: .*U\\+D800 is half of a character"),
+        (lambda: hostile.surrogate("roster"), "damaged: .*U\\+D800 is half of a character"),
+        (lambda: hostile.surrogate("alias"), "damaged: .*U\\+D800 is half of a character"),
+        (hostile.unclosed_quotes, "damaged: part of it cannot be read \\(this is not JSON"),
         (hostile.big_roster, "more than 300 players"),
         (hostile.many_references, "Games 1 and 2 in this backup are the same file"),
         (hostile.many_big_games, "unpacks to more than this app accepts"),

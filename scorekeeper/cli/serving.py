@@ -20,17 +20,13 @@ DEFAULT_PORT = 5010
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from .. import create_app, server, store, workers
+    from ..secret import SecretKeyError
     from ..web.security import SettingError
 
     if args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
-    if args.workers == 1 or not workers.available():
-        # Before the app opens its games file: its locks must be gevent's, and nothing the
-        # check above opened may be used after (a thread of the system, a plain lock).
-        store.close_all()
-        server.patch()
     try:
         app = create_app(config)
     except sqlite3.Error as error:
@@ -39,8 +35,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             if args.db
             else _("cannot open the database in instance/: %(error)s", error=error)
         ) from None
-    except SettingError as error:
+    except (SettingError, SecretKeyError) as error:
         raise BadInput(str(error)) from None
+    if args.workers == 1 or not workers.available():
+        # The app is sound: from here on gevent serves it. What the start-up opened is
+        # closed first (its connections, its checkpoint thread), so the connections and
+        # locks the pages use are made after the patch, gevent's.
+        store.close_all()
+        server.patch()
     given = args.public_url or app.config.get("PUBLIC_URL")
     public = checked_public_url(str(given)) if given else None
     url = _announce(app, args, public)
@@ -60,7 +62,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
     import qrcode
 
     from ..printing.qr import error_correction
-    from ..web.security import count_setting
+    from ..web.proxy import trust_setting
 
     url: str | None
     guessed_for_phones = False
@@ -70,7 +72,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
             "Phase 10 Scorekeeper is running. Open %(url)s on any phone on this network.",
             url=url,
         )
-    elif count_setting(app, "TRUST_PROXY"):
+    elif trust_setting(app):
         url = None
         message = _(
             "Phase 10 Scorekeeper is running behind a proxy: links and QR codes use the "
@@ -119,14 +121,14 @@ def _replicate(db: str, url: str):
 def _run_server(app, config, args: argparse.Namespace) -> int:
     from .. import purge, server, workers
     from ..ready import ready
-    from ..web.security import count_setting
+    from ..web.proxy import trust_setting
 
     if args.workers > 1 and workers.available():
         workers.serve(config, args.host, args.port, args.workers)
         return 0
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
-    behind_proxy = bool(count_setting(app, "TRUST_PROXY"))
+    behind_proxy = bool(trust_setting(app))
     purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
     try:
         server.run(

@@ -31,8 +31,11 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 ZWJ = "\u200d"
 # Letters and signs that draw nothing at all, though Unicode counts them as letters,
 # marks or symbols: Hangul fillers, the blank Braille pattern, the combining grapheme
-# joiner, Khmer's inherent vowels, Mongolian variation selectors.
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+# joiner, Khmer's inherent vowels, Mongolian variation selectors, the musical null
+# notehead, and the object replacement character (a stand-in for something not there).
+BLANKS = frozenset(
+    "\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f\U0001d159\ufffc"
+)
 # A variation selector picks how the character before it is drawn (the emoji form of a
 # heart); alone, or after a space, it draws nothing.
 _VARIATION = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
@@ -154,9 +157,14 @@ def _joins_emoji(name: str, i: int) -> bool:
 
 def skeleton(name: str) -> str:
     """What the name looks like: compatibility forms folded, look-alikes made Latin,
-    characters that draw nothing left out."""
+    characters that draw nothing (and variation selectors, which at most change how the
+    character before them is drawn) left out."""
     latin = unicodedata.normalize("NFKC", name).translate(_CAPITALS)
-    drawn = "".join(c for c in latin if c not in BLANKS and unicodedata.category(c) != "Cf")
+    drawn = "".join(
+        c
+        for c in latin
+        if c not in BLANKS and unicodedata.category(c) != "Cf" and not _VARIATION.fullmatch(c)
+    )
     return " ".join(drawn.casefold().translate(_SKELETON).split())
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .cards import deck
 from .phases import Phase, Rules
-from .solve import MAX_HAND, held_phases
+from .solve import MAX_HAND, Work, held_phases
 
 DEALT = 10
 DEFAULT_TURNS = 5
@@ -32,6 +32,10 @@ MAX_TURNS = 10
 DEFAULT_TRIALS = 1000
 MAX_TRIALS = 5000
 MAX_WORK = 24_000  # groups x trials in one rating: a longer list gets fewer trials
+# The solver's steps in one rating (solve.Work, about 5-7 microseconds each): the official
+# lists get their 1,000 deals whole (Super Wild's at 10 turns takes 244,000), and a list
+# whose every deal is slow to judge (colour groups, a Super Wild, no draws) gets fewer.
+MAX_STEPS = 250_000
 DEFAULT_SEED = 10  # the same list always gets the same figures unless told otherwise
 Z95 = 1.959964
 
@@ -90,6 +94,7 @@ class ListRating:
     average: float
     interval: tuple[float, float]
     ordered: bool  # easiest first (False: as given)
+    steps: int = 0  # the solver's work (not in the answer: it is the server's business)
 
     @property
     def too_big(self) -> tuple[PhaseRating, ...]:
@@ -129,7 +134,11 @@ def rate(
     ordered: bool = True,
 ) -> ListRating:
     """Rate each phase and the list: the chance a hand dealt from ``rules``' deck holds it
-    after ``turns`` draws (the game's Wild and natural-card rules apply)."""
+    after ``turns`` draws (the game's Wild and natural-card rules apply).
+
+    Deals stop early once the solver has taken MAX_STEPS, so what a rating costs is
+    bounded by the work it does, not only by its count of deals; the answer says how
+    many deals it made, and the same request always makes the same ones."""
     if not phases:
         raise ValueError("no phases to rate")
     if not 0 <= turns <= MAX_TURNS:
@@ -141,11 +150,16 @@ def rate(
     asked = [phases[i] for i in playable]
     made = [0] * len(phases)
     shares: list[float] = []
+    work = Work()
     for _ in range(trials):
-        held = held_phases(rules, asked, rng.sample(cards, DEALT + turns)) if asked else []
+        if work.steps >= MAX_STEPS:
+            break
+        dealt = rng.sample(cards, DEALT + turns)
+        held = held_phases(rules, asked, dealt, work) if asked else []
         for i, yes in zip(playable, held, strict=True):
             made[i] += yes
         shares.append(sum(held) / len(phases))
+    trials = len(shares)
     ratings = [
         PhaseRating(i + 1, phase, made[i], trials, too_big=i not in playable)
         for i, phase in enumerate(phases)
@@ -156,4 +170,4 @@ def rate(
     spread = math.sqrt(sum((s - average) ** 2 for s in shares) / max(trials - 1, 1))
     half = Z95 * spread / math.sqrt(trials)
     interval = (max(0.0, average - half), min(1.0, average + half))
-    return ListRating(tuple(ratings), turns, trials, seed, average, interval, ordered)
+    return ListRating(tuple(ratings), turns, trials, seed, average, interval, ordered, work.steps)

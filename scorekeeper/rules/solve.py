@@ -116,26 +116,43 @@ def _best_plan(pool: _Pool, phase: Phase, rules: Rules) -> _Plan:
     return best
 
 
-def held_phases(rules: Rules, phases: Sequence[Phase], cards: Sequence[Card]) -> list[bool]:
+@dataclass
+class Work:
+    """What the searches asked of it have cost: one step per group choice tried and one
+    per layout searched. A caller that asks many times (a rating) bounds itself by it."""
+
+    steps: int = 0
+
+
+def held_phases(
+    rules: Rules, phases: Sequence[Phase], cards: Sequence[Card], work: Work | None = None
+) -> list[bool]:
     """For each phase, whether ``cards`` hold it (any number of cards, known to exist together).
 
     For estimates over many deals (``rules.rating``): no hand-size limit and no
     check of the cards; the cards are counted once for every phase, and each
-    search stops as soon as it finds that nothing is missing.
+    search stops as soon as it finds that nothing is missing. ``work`` adds up its cost.
     """
     pool = _Pool.of(tuple(cards), rules)
     per_phase = rules.natural_per_phase
-    return [any(_holds(pool, layout, per_phase) for layout in phase.layouts) for phase in phases]
+    work = work if work is not None else Work()
+    return [
+        any(_holds(pool, layout, per_phase, work) for layout in phase.layouts) for phase in phases
+    ]
 
 
 _NOTHING_MISSING = (1, 0)  # a bound only a plan with no card missing beats
 
 
-def _holds(pool: _Pool, layout: Layout, per_phase: bool) -> bool:
+def _holds(pool: _Pool, layout: Layout, per_phase: bool, work: Work) -> bool:
     """Whether the pool makes this layout; one group of plain cards is read off the counts."""
+    work.steps += 1
     if len(layout) == 1 and not pool.super_wilds and not pool.blue_skips:
         return _holds_one(pool, layout[0])
-    return _Search(pool, layout, per_phase).run(_NOTHING_MISSING) is not None
+    search = _Search(pool, layout, per_phase)
+    held = search.run(_NOTHING_MISSING) is not None
+    work.steps += search.steps
+    return held
 
 
 def _holds_one(pool: _Pool, spec: GroupSpec) -> bool:
@@ -327,6 +344,7 @@ class _Search:
         self.colour_totals = pool.colour_totals
         self.best_key: tuple[int, int] | None = None
         self.best: tuple[tuple[_Group, _Option], ...] | None = None
+        self.steps = 0  # group choices tried
 
     def run(self, bound: tuple[int, int] | None) -> _Plan | None:
         self.best_key = bound
@@ -365,6 +383,7 @@ class _Search:
             self.demand = [0] * 13
             self.colour_demand = [0] * 4
             self.chosen: list[int] = []
+            self.steps += len(self.groups)  # each group's options made
             self._prepare_numbers()
             self._dfs(0)
         if self.best is None or self.best_key is None:  # set together, in _leaf
@@ -378,6 +397,7 @@ class _Search:
         cells = self.pool.cells
         used = [c for c in range(4) if self.colour_demand[c]]
         subsets = [[used[i] for i in range(len(used)) if m >> i & 1] for m in range(1 << len(used))]
+        self.steps += len(subsets)  # each subset's sums cost about one choice's work
         skips = len(self.pool.blue_skips)
         if skips and not self.natural_per_phase and not self.pool.skip_natural:
             skips = min(
@@ -517,6 +537,7 @@ class _Search:
         ):
             first = self.chosen[-1]  # same group twice: choices in order, no repeats
         colour_phase = depth < self.colour_groups
+        self.steps += len(group.options) - first
         for index in range(first, len(group.options)):
             option = group.options[index]
             self.chosen.append(index)

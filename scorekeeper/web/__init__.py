@@ -26,6 +26,7 @@ from . import (
     phase_lists,
     players,
     printables,
+    proxy,
     security,
     tables,
     tools,
@@ -64,7 +65,7 @@ def register(app: Flask) -> None:
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked
-    security.behind_proxy(app)  # last: its ProxyFix reads each request before anything else
+    proxy.behind_proxy(app)  # last: it reads each request before anything else
 
 
 def _shard(app: Flask) -> None:

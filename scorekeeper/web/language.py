@@ -12,9 +12,9 @@ Unicode's isolate marks instead.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import date
-from functools import lru_cache
 from urllib.parse import urlsplit
 
 from babel import Locale
@@ -27,8 +27,6 @@ from flask_babel import (
     get_locale,
 )
 from markupsafe import Markup, escape
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
 from .. import i18n
 
@@ -37,21 +35,45 @@ COOKIE = "lang"
 YEAR = 365 * 24 * 3600
 
 
+# Browsers send a few languages in well under a hundred characters. Only this much of the
+# header is read, so a request costs the same whatever it sends, and nothing is kept.
+MAX_ACCEPT = 256
+MAX_LANGUAGES = 16
+_QUALITY = re.compile(r"\s*q\s*=\s*(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)\s*", re.IGNORECASE)
+
+
 def choose() -> str:
     """The switcher's choice, else the browser's best match, else English."""
     return choice(request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
 
 
-@lru_cache(maxsize=1024)
 def choice(cookie: str | None, accepted: str | None) -> str:
-    """The language for this cookie and Accept-Language header (each pair is read once)."""
-    if chosen := i18n.supported(cookie):
+    """The language for this cookie and Accept-Language header."""
+    if chosen := i18n.supported((cookie or "")[:MAX_ACCEPT]):
         return chosen
-    # Best first; "fr-FR" is French even when a bare "en" comes after it.
-    for wanted, quality in parse_accept_header(accepted, LanguageAccept):
-        if quality > 0 and (found := i18n.supported(wanted)):
+    for wanted in accepted_languages(accepted):
+        if found := i18n.supported(wanted):
             return found
     return i18n.DEFAULT
+
+
+def accepted_languages(header: str | None) -> list[str]:
+    """The languages an Accept-Language header asks for, best first (ties in its order),
+    from its first MAX_ACCEPT characters and MAX_LANGUAGES entries. One with ``q=0``, or a
+    quality that cannot be read, is left out."""
+    ranked = []
+    entries = (header or "")[:MAX_ACCEPT].split(",", MAX_LANGUAGES)[:MAX_LANGUAGES]
+    for position, entry in enumerate(entries):
+        tag, _, parameter = entry.partition(";")
+        if not parameter:
+            quality = 1.0
+        elif found := _QUALITY.fullmatch(parameter):
+            quality = float(found.group(1))
+        else:
+            continue
+        if quality > 0 and tag.strip():
+            ranked.append((-quality, position, tag.strip()))
+    return [tag for _quality, _position, tag in sorted(ranked)]
 
 
 _LOCALES = {code: Locale.parse(code) for code in i18n.LANGUAGES}

@@ -1,22 +1,16 @@
 """What keeps the app safe: headers, CSRF tokens, rate limits, keys kept out of logs.
 
 - Every answer carries the security headers below unless its view set its own;
-  HTML is never stored by a shared cache.
+  HTML and JSON (either may carry an edit link) are never stored by any cache.
 - Forms carry the session's CSRF token (htmx sends it as a header, from <body>);
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
-  on short codes and on the checkers, one count per address (per server process
-  unless RATELIMIT_STORAGE_URI is set); docs/scaling.md has the table.
+  on short codes and on the checkers, one count per address shared by every
+  server process (limit_counts.py); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
-- Behind a reverse proxy that speaks HTTPS (docs/self-hosting.md),
-  ``SCOREKEEPER_TRUST_PROXY=N`` trusts the ``X-Forwarded-*`` headers of the N
-  proxies in front (werkzeug's ``ProxyFix``), so links, QR codes and redirects
-  carry the proxy's scheme and host; off by default, since without a proxy
-  anyone could forge them. Cookies are ``Secure`` whenever the request came
-  over HTTPS; ``SCOREKEEPER_HSTS_MAX_AGE=SECONDS`` adds
-  ``Strict-Transport-Security`` (off by default: a browser that saw it refuses
-  plain HTTP to that host for that long).
+- Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
+  through a reverse proxy the app trusts: web/proxy.py).
 """
 
 from __future__ import annotations
@@ -34,8 +28,8 @@ from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
-from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .. import limit_counts
 from ..i18n import _
 
 if TYPE_CHECKING:
@@ -52,6 +46,7 @@ HEADERS = (
     ("X-Frame-Options", "DENY"),
 )
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+_NOT_KEPT = ("text/html", "application/json")
 FIELD = "csrf_token"
 HEADER = "X-CSRF-Token"
 LIMITS = {  # per address (docs/scaling.md)
@@ -136,7 +131,8 @@ def limit_views(app: Flask) -> None:
     (Flask-Limiter, one limiter per app)."""
     for key, value in LIMITS.items():
         app.config.setdefault(key, value)
-    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    # one count per address for every process serving the games file (limit_counts.py)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", limit_counts.uri_beside(app.config["DATABASE"]))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
     app.extensions[LIMITER] = limiter
@@ -193,23 +189,6 @@ class Sessions(SecureCookieSessionInterface):
         return super().get_cookie_secure(app) or request.is_secure
 
 
-def behind_proxy(app: Flask) -> None:
-    """Call last: ``ProxyFix`` must rewrite each request before anything else reads it."""
-    hops = count_setting(app, "TRUST_PROXY")
-    hsts = count_setting(app, "HSTS_MAX_AGE")
-    if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
-        )
-    if hsts:
-
-        @app.after_request
-        def strict_transport(response: Response) -> Response:
-            if request.is_secure:
-                response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts}")
-            return response
-
-
 def init_app(app: Flask) -> None:
     app.session_interface = Sessions()
     app.jinja_env.globals["csrf_token"] = csrf_token
@@ -238,6 +217,7 @@ def init_app(app: Flask) -> None:
         for name, value in HEADERS:
             if name.lower() not in present:
                 response.headers.add(name, value)
-        if response.mimetype == "text/html" and "cache-control" not in present:
+        # pages and JSON answers may carry a key (an edit link): never kept by any cache
+        if response.mimetype in _NOT_KEPT and "cache-control" not in present:
             response.headers.add("Cache-Control", "no-store")
         return response
