@@ -211,9 +211,12 @@
   });
   window.addEventListener("offline", function () { connection(false); });
 
-  // A Save that cannot reach the server is kept on the phone (this page's storage), shown
-  // plainly, and sent again as soon as the connection is back, on the next page load too.
-  // The server records a hand once however often it is sent (by its number).
+  // A Save (or a Fix's "Save the correction") that cannot reach the server is kept on the
+  // phone (this page's storage), shown plainly beside the button just tapped, and sent again
+  // as soon as the connection is back, on the next page load too. The server records a hand
+  // once however often it is sent (by its number), and a correction only on the version it
+  // was made on. The answer is a whole page, as a Save's answer is: the game page, or the
+  // form with the reasons it was refused.
   var PENDING = "scorekeeper:pending:";
   var sending = false;
   function pendingKey() { return PENDING + location.pathname; }
@@ -232,33 +235,34 @@
     });
     return parts.join(", ");
   }
-  function showPending() {
+  function showPending(scroll) {
     var kept = pending();
-    var record = document.getElementById("record");
     var old = document.querySelector(".notice.pending");
     if (old) { old.remove(); }
-    if (!kept || !record) { return; }
-    var template = record.querySelector("template.pending-notice");
-    var heading = record.querySelector("h2");
-    if (!template || !heading) { return; }
+    var form = document.querySelector("form.hand-form");
+    var template = form && form.querySelector("template.pending-notice");
+    var save = form && form.querySelector("button[type=submit]");
+    if (!kept || !template || !save) { return; }
     var notice = template.content.firstElementChild.cloneNode(true);
     notice.querySelector(".pending-hand").textContent = kept.words;
-    heading.before(notice);
+    save.before(notice);
+    if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
   }
   function sendPending() {
     var kept = pending();
     if (!kept || sending || !navigator.onLine) { return; }
     sending = true;
-    fetch(kept.url, {
+    fetch(kept.url, {  // a plain form post: its answer is a whole page, never a fragment
       method: "POST",
       body: kept.body,
       credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" }
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (response) {
       if (response.status >= 500) { throw new Error("not yet"); }
       localStorage.removeItem(pendingKey());  // recorded, refused or already there: say which
       return response.text().then(function (page) {
         leaving();
+        if (response.redirected) { history.replaceState(null, "", response.url); }
         htmx.swap(document.body, page, { swapStyle: "innerHTML" });
         landOnNextHand(true);
       });
@@ -268,14 +272,30 @@
   }
   document.addEventListener("htmx:sendError", function (event) {
     var form = event.detail.elt;
-    if (!form || !form.matches || !form.matches("#record form.hand-form")) { return; }
-    var body = new URLSearchParams(new FormData(form)).toString();
-    var url = form.getAttribute("action").split("#")[0];
-    var template = document.querySelector("#record template.pending-notice");
-    var words = handInWords(form, template ? template.dataset.out : "");
-    localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
-    showPending();
+    if (!form || !form.matches || !form.matches("form")) { return; }
+    if (form.matches("form.hand-form")) {
+      var body = new URLSearchParams(new FormData(form)).toString();
+      var url = form.getAttribute("action").split("#")[0];
+      var template = form.querySelector("template.pending-notice");
+      var words = handInWords(form, template ? template.dataset.out : "");
+      localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
+      showPending(true);
+    } else {
+      notSent(form);
+    }
   });
+  // Any other change (Undo, End the game, Go back to this...) is not kept: it is refused at
+  // once beside its button, saying nothing was changed.
+  function notSent(form) {
+    var template = document.getElementById("offline-refused");
+    var button = form.querySelector("button[type=submit], button:not([type])");
+    var old = form.querySelector(".alert.offline");
+    if (old) { old.remove(); }
+    if (!template || !button) { return; }
+    var alert = template.content.firstElementChild.cloneNode(true);
+    button.before(alert);
+    button.scrollIntoView({ block: "nearest" });
+  }
   window.addEventListener("online", sendPending);
   setInterval(sendPending, 5000);
   document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });
