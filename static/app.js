@@ -98,7 +98,10 @@
   ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTyping); });
   function markTyping(event) {
     var form = event.isTrusted && event.target.closest && event.target.closest("#record form, form[data-keep-typed]");
-    if (form) { form.dataset.typing = "1"; }
+    if (form) {
+      form.dataset.typing = "1";
+      if (event.target.name) { event.target.dataset.typed = "1"; }  // moved with the hand
+    }
   }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
@@ -121,7 +124,8 @@
     }
   });
   // Another phone saved the hand this one is typing: say so beside Save at once, keep what was
-  // typed, and let the scorekeeper save it as the next hand instead, or discard it.
+  // typed, and let the scorekeeper move it to the next hand, or discard it. The Save for the
+  // hand already saved goes away: this form no longer holds the next hand.
   function savedElsewhere(record, form, fragment) {
     var next = fragment.cloneNode(true);
     var notice = next.querySelector("template.stale-notice");
@@ -131,26 +135,47 @@
     if (!notice || !save) { return; }
     var alert = notice.content.firstElementChild.cloneNode(true);
     save.before(alert);
+    save.hidden = true;
     var keep = alert.querySelector("[data-stale=keep]");
-    var incoming = next.querySelector("form.hand-form");
-    if (!incoming) { keep.remove(); }  // the game is over: nothing more to save
-    keep.addEventListener("click", function () {
-      ["hand_number", "version"].forEach(function (name) {
-        var mine = form.querySelector("input[name=" + name + "]");
-        var theirs = incoming.querySelector("input[name=" + name + "]");
-        if (mine && theirs) { mine.value = theirs.value; }
-      });
-      var heading = record.querySelector("h2");
-      var theirHeading = next.querySelector("h2");
-      if (heading && theirHeading) { heading.textContent = theirHeading.textContent; }
-      save.textContent = incoming.querySelector("button[type=submit]").textContent;
-      alert.remove();
-      save.focus();
-    });
+    var incoming = next.querySelector("#record");
+    if (!incoming.querySelector("form.hand-form")) { keep.remove(); }  // the game is over
+    keep.addEventListener("click", function () { moveToNextHand(record, form, incoming); });
     alert.querySelector("[data-stale=discard]").addEventListener("click", function () {
-      record.replaceChildren.apply(record, Array.from(next.querySelector("#record").childNodes));
+      record.replaceChildren.apply(record, Array.from(incoming.childNodes));
       htmx.process(record);
     });
+  }
+  // What was typed moves into the next hand's own form (its number, phases and Save), each
+  // moved field marked, with a word above Save that these numbers were typed for the hand
+  // before; the live check judges them against the new phases. Nothing is saved yet.
+  function moveToNextHand(record, form, incoming) {
+    var typed = Array.from(form.elements).filter(function (field) { return field.dataset.typed; });
+    var names = typed.map(function (field) { return field.name; });
+    record.replaceChildren.apply(record, Array.from(incoming.childNodes));
+    htmx.process(record);
+    var fresh = record.querySelector("form.hand-form");
+    fresh.dataset.typing = "1";
+    names.forEach(function (name, i) {
+      if (names.indexOf(name) !== i) { return; }
+      var mine = form.elements[name];
+      var theirs = fresh.elements[name];
+      if (!mine || !theirs) { return; }
+      var marked = theirs;
+      if (mine instanceof RadioNodeList) {
+        theirs.value = mine.value;
+        marked = fresh.querySelector("input[name=" + name + "]:checked");
+      } else if (mine.type === "checkbox") {
+        theirs.checked = mine.checked;
+      } else {
+        theirs.value = mine.value;
+      }
+      if (marked) { marked.classList.add("moved"); marked.dataset.typed = "1"; }
+    });
+    var template = record.querySelector("template.moved-notice");
+    var save = fresh.querySelector("button[type=submit]");
+    if (template && save) { save.before(template.content.firstElementChild.cloneNode(true)); }
+    fresh.dispatchEvent(new Event("change", { bubbles: true }));
+    if (save) { save.focus(); }
   }
   function sameHand(form, other) {
     var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };

@@ -138,7 +138,7 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
         expect(notice).to_contain_text("Hand 2 was just saved on another phone", timeout=SOON)
         expect(notice).to_contain_text(re.compile("Bob\u2069? 20, \u2068?Cy\u2069? 35"))
         expect(a.locator("input[name=points-1]")).to_have_value("60")  # what was typed is kept
-        a.click("button:has-text('Save it as hand 3 instead')")
+        a.click("button:has-text('Move it to hand 3')")
         a.click("#record button[type=submit]")
         expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4", timeout=SOON)
         hands = _hands(server, keeper_url)
