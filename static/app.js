@@ -1,5 +1,14 @@
 // Small enhancements; every flow also works without JavaScript.
 (function () {
+  // The family's own clock: the server shows every date and time in this phone's time zone,
+  // which it learns from this cookie (web/language.py).
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) === -1) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax" +
+        (location.protocol === "https:" ? "; secure" : "");
+    }
+  } catch (e) { /* no Intl: the server's own zone */ }
   function enhance(root) {
     root.querySelectorAll("button.step[hidden], button.copy-button[hidden], [data-js-only][hidden]").forEach(function (el) {
       el.hidden = false;

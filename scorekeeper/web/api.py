@@ -28,6 +28,7 @@ from ..rules.gamefile import read_hand
 from ..rules.names import lookalike_warning, lookalikes
 from .access import db, public_url
 from .forms import JsonError, request_json
+from .language import zone
 from .phase_lists import rate_answer
 from .security import checking, creating, csrf_exempt, rating
 from .tools import BadRequest, Tool, house_rules, make_tool, run_hit, run_solve
@@ -152,7 +153,7 @@ def bgstats_play():
     """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
     current = _current()
     try:
-        play = bgstats.stored_play(db(), current.stored, current.game, current.standings)
+        play = bgstats.stored_play(db(), current.stored, current.game, current.standings, zone())
     except bgstats.NotFinished as error:
         raise ApiError(409, str(error)) from None
     return jsonify(play=play, url=bgstats.push_link(play))

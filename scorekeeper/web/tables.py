@@ -69,7 +69,7 @@ def _render_table(status: int = 200, error: str | None = None):
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
     playing.sort(key=lambda s: s.stored.updated, reverse=True)
-    finished.sort(key=lambda s: s.stored.updated, reverse=True)
+    finished.sort(key=lambda s: s.played_until, reverse=True)  # the last played first
     show_all = request.args.get("all") == "1"
     link = public_url("tables.table_page")
     screen = public_url("watch.table_screen", view_id=table.view_id)
@@ -94,7 +94,7 @@ def _render_table(status: int = 200, error: str | None = None):
 def table_stats():
     table = g.table
     played = [
-        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
+        PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes)
         for summary in _summaries(table.id)
         if summary.standings.over
     ]
@@ -112,7 +112,7 @@ def table_stats():
 
 def _summaries(table_id: str) -> list[GameSummary]:
     found = (readable(db(), game_id) for game_id in tables.game_ids(db(), table_id))
-    summaries = (summarise(stored) for stored in found if stored is not None)
+    summaries = (summarise(db(), stored) for stored in found if stored is not None)
     return [summary for summary in summaries if summary is not None]
 
 
@@ -243,7 +243,7 @@ def table_add_game():
         match = GAME_LINK.search(text)
         game_id, key = match.groups() if match else ("", "")
     stored = store.get_game(db(), game_id) if game_id else None
-    summary = summarise(stored) if stored and store.edit_key_matches(stored, key) else None
+    summary = summarise(db(), stored) if stored and store.edit_key_matches(stored, key) else None
     if summary is None:
         message = _(
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."

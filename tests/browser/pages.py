@@ -142,6 +142,7 @@ def browser_app(database: Path, **config):
             "SECRET_KEY": "browser",
             "POLL_SECONDS": POLL_SECONDS,
             "POLL_HOLD": POLL_HOLD,
+            "TIME_ZONE": "UTC",  # not the machine's; a phone's own zone wins (its cookie)
             **config,
         }
     )
