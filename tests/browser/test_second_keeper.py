@@ -61,3 +61,31 @@ def test_a_hand_typed_while_another_phone_saved_it_moves_to_the_next_hand_in_one
     finally:
         for page in (a, b):
             page.context.close()
+
+
+def test_a_second_scorekeeper_gets_the_rematch_when_the_game_ends_on_the_other_phone(
+    browser, server
+):
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob"], first="2")
+    keeper_url = a.url
+    enter_hand(a, "Ann", {"1": "50"})
+    b = open_page(browser, keeper_url, **PHONE)
+    try:
+        end_now = b.get_by_role("link", name="End the game now…")
+        rematch = b.get_by_role("button", name="Rematch: same players, next dealer")
+        expect(end_now).to_be_visible()
+        expect(rematch).to_have_count(0)
+        a.click("text=End the game now…")
+        a.click("button:has-text('End the game:')")
+        expect(a.locator("#scoreboard")).to_contain_text("Ann wins")
+        # b taps nothing
+        expect(b.locator("#scoreboard")).to_contain_text("Ann wins", timeout=SOON)
+        expect(rematch).to_be_visible()
+        expect(end_now).to_have_count(0)
+        rematch.click()
+        b.wait_for_url(lambda url: url != keeper_url)
+        expect(b.locator("#record-heading")).to_have_text("Record hand 1")
+    finally:
+        for page in (a, b):
+            page.context.close()
