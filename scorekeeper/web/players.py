@@ -107,8 +107,21 @@ def page() -> Response | str | tuple[str, int]:
     points = 0 if went_out else whole_number(values["points"]) or 0
     entry = self_entry.Entry(seat, points, went_out or bool(values["made"]), went_out, store.now())
     self_entry.submit(db(), link.game_id, standings.hand_number, entry)
-    flash(_("Sent to the scorekeeper. Nothing is saved until they save the hand."))
-    return redirect(url_for("players.page"), 303)
+    return redirect(url_for("players.page"), 303)  # the status says it is sent, until saved
+
+
+@bp.post("/p/<game_id>/<token>/check")
+def check() -> str:
+    """The verdict on the points being typed (htmx), as Send would give it; saves nothing.
+    Nothing typed yet is no problem yet."""
+    seat = g.seat
+    current = game()
+    if seat is None or seat >= len(current.game.players):
+        abort(404)
+    values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
+    typed = values["went_out"] or values["points"].strip()
+    problem = _problem(values, current, current.game.players[seat]) if typed else None
+    return render_template("_entry_check.html", verdict=problem[1] if problem else None)
 
 
 def _problem(values: dict[str, str], current: actions.Current, name: str) -> tuple[int, str] | None:
