@@ -741,27 +741,39 @@ def send_points(
         return Refused(_(NO_GAME))
     if closed := sending_closed(now, hand_number):
         return closed
+    if refused := judge_points(now, seat, points, made=made, went_out=went_out):
+        return refused
     if went_out:
         points, made = 0, True
-    else:  # kept as the player ticked it; under 50 it is implied for the engine's judgement
-        name = now.game.players[seat]
-        implied = made or laid_down_implied(points) is not None
-        hand = HandRecord(None, made=(name,) if implied else (), points={name: points})
-        problems = entry_problems(now.game, hand, [name], now.kept)
-        errors = [p for p in problems if not p.warning]
-        if errors and errors[0].rule is CARD_POINTS:  # said as the player's page always said it
-            message = _(
-                "Points: %(points)s is not a multiple of 5. "
-                "Every card is worth %(listed)s or %(most)s.",
-                points=points,
-                **card_worths(now.game.rules),
-            )
-            return Refused(message, tuple(problems), CARD_POINTS)
-        if errors:
-            return Refused(str(errors[0]), tuple(problems), errors[0].rule)
     entry = self_entry.Entry(seat, points, made, went_out, store.now())
     self_entry.submit(db, game_id, now.standings.hand_number, entry)
     return entry
+
+
+def judge_points(
+    now: Current, seat: int, points: int, *, made: bool, went_out: bool
+) -> Refused | None:
+    """What is wrong with one player's points for the current hand, as the scorekeeper's
+    form judges each total on its own (``entry_problems``), or None; saves nothing. A total
+    under 50 says the player made their phase."""
+    if went_out:
+        return None
+    name = now.game.players[seat]
+    implied = made or laid_down_implied(points) is not None  # kept as the player ticked it
+    hand = HandRecord(None, made=(name,) if implied else (), points={name: points})
+    problems = entry_problems(now.game, hand, [name], now.kept)
+    errors = [p for p in problems if not p.warning]
+    if errors and errors[0].rule is CARD_POINTS:  # said as the player's page always said it
+        message = _(
+            "Points: %(points)s is not a multiple of 5. "
+            "Every card is worth %(listed)s or %(most)s.",
+            points=points,
+            **card_worths(now.game.rules),
+        )
+        return Refused(message, tuple(problems), CARD_POINTS)
+    if errors:
+        return Refused(str(errors[0]), tuple(problems), errors[0].rule)
+    return None
 
 
 # --- new links --------------------------------------------------------------------------

@@ -17,8 +17,10 @@ What is sent, and where it comes from:
   kept through renames and merges, so BG Stats matches each person once; outside
   a table, ``name:`` and the name in lower case, the same across games.
 - ``startPlayer``: the first dealer's left-hand neighbour, who plays first.
-- ``playDate`` (UTC) and ``durationMin``: from the game's first change to its last
-  (left out when they were one moment: a game imported whole).
+- ``playDate``: when the game started, on the family's own clock (BG Stats reads it
+  as local time: the web layer passes the zone, clock.py); ``durationMin``: its
+  playing time, to the hand that ended it (``store.played_until``; left out when
+  it was no time at all: a game imported whole).
 - ``location``: the table's name; ``comments``: the rules, the phases each player
   made, and an early end.
 """
@@ -29,12 +31,13 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
 from typing import Any
 from urllib.parse import quote
 
 from sqlite_utils import Database
 
-from . import playtime, store, tables
+from . import clock, playtime, store, tables
 from .i18n import _, isolate, join
 from .rules.game import Game, Standings
 from .rules.house_rules import rules_line
@@ -58,19 +61,21 @@ class PlayFacts:
 
     game_id: str
     started: str  # when it was created (ISO 8601, UTC)
-    ended: str  # its latest change
+    ended: str  # when its playing time ended (store.played_until)
     table: str | None = None  # the table's name
     player_ids: Mapping[str, str] = field(default_factory=dict)  # name -> roster player id
+    zone: tzinfo = UTC  # the family's own clock, for playDate
 
 
-def facts(db: Database, stored: store.StoredGame) -> PlayFacts:
+def facts(db: Database, stored: store.StoredGame, zone: tzinfo = UTC) -> PlayFacts:
     """The facts of a stored game: its times, and its table's name and roster ids."""
+    ended = store.played_until(db, stored)
     table_id = tables.table_of_game(db, stored.id)
     table = tables.get_table(db, table_id) if table_id else None
     if table is None:
-        return PlayFacts(stored.id, stored.created, stored.updated)
+        return PlayFacts(stored.id, stored.created, ended, zone=zone)
     ids = tables.player_ids(db, table.id)
-    return PlayFacts(stored.id, stored.created, stored.updated, table.name, ids)
+    return PlayFacts(stored.id, stored.created, ended, table.name, ids, zone)
 
 
 def play_id(game_id: str) -> str:
@@ -105,7 +110,7 @@ def play(game: Game, standings: Standings, facts: PlayFacts) -> dict[str, Any]:
     data: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(facts.game_id),
-        "playDate": playtime.moment(facts.started).strftime(PLAY_DATE),
+        "playDate": clock.local(facts.started, facts.zone).strftime(PLAY_DATE),
         "durationMin": playtime.minutes(facts.started, facts.ended),
         "comments": comments(game, standings),
         "game": {
@@ -117,7 +122,7 @@ def play(game: Game, standings: Standings, facts: PlayFacts) -> dict[str, Any]:
         },
         "players": players,
     }
-    if not data["durationMin"]:  # first and last change at once: a game imported whole
+    if not data["durationMin"]:  # no playing time: a game imported whole
         del data["durationMin"]
     if facts.table:
         data["location"] = facts.table
@@ -125,10 +130,14 @@ def play(game: Game, standings: Standings, facts: PlayFacts) -> dict[str, Any]:
 
 
 def stored_play(
-    db: Database, stored: store.StoredGame, game: Game, standings: Standings
+    db: Database,
+    stored: store.StoredGame,
+    game: Game,
+    standings: Standings,
+    zone: tzinfo = UTC,
 ) -> dict[str, Any]:
     """The play of a stored game, with its times, table and roster ids (``facts``)."""
-    return play(game, standings, facts(db, stored))
+    return play(game, standings, facts(db, stored, zone))
 
 
 def comments(game: Game, standings: Standings) -> str:

@@ -142,10 +142,14 @@ def update() -> list[Path]:
 
 
 def merged(language: str) -> Catalog:
-    """A language's areas as one catalogue."""
+    """A language's areas as one catalogue, with the plural rule their headers give (a newer
+    Babel's locale data may count more forms than the catalogues were translated with)."""
     whole = _new_catalogue(language)
     for area in AREAS:
-        for message in read(language, area):
+        catalogue = read(language, area)
+        if po_path(language, area).exists():
+            whole.mime_headers = [("Plural-Forms", catalogue.plural_forms)]
+        for message in catalogue:
             if message.id and message.string and not message.fuzzy:
                 whole[message.id] = _copy(message)
     return whole

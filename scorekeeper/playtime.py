@@ -1,8 +1,9 @@
-"""How long a game took: from its first change to its last, as the store timed them (UTC).
+"""How long a game took: its playing time, as the store timed it (UTC).
 
 The store writes when each change was made (``store.now``), so a game's length
-is the time from its creation to its latest change: the last hand recorded, or
-the moment it was ended. A game in progress has taken that long so far.
+is the time from its creation to the hand that ended it (``store.played_until``:
+later corrections, an undo and its restore do not move it). A game in progress
+has taken that long so far, to its latest hand.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 
 from . import playtime
 from .rules.game import Game, Standings
@@ -25,9 +25,9 @@ from .rules.replay import standings_by_hand
 @dataclass(frozen=True)
 class PlayedGame:
     game: Game
-    date: str  # when it ended, ISO format; the games come oldest first
+    date: str  # when it was played (its start), ISO format; the games come oldest first
     steps: Sequence[Standings] | None = None  # standings_by_hand, when already worked out
-    minutes: int | None = None  # how long it took, first change to last (playtime.py)
+    minutes: int | None = None  # its playing time (playtime.py)
 
 
 @dataclass
@@ -43,10 +43,11 @@ class PlayerStats:
     best_date: str = ""
 
     @property
-    def best_day(self) -> date | None:
-        """The day of the best game, for the pages' ``day`` filter (None if unknown)."""
+    def best_time(self) -> datetime | None:
+        """When the best game was played, for the pages' ``day_of`` (which shows the day it
+        was on the family's own clock); None if unknown."""
         try:
-            return datetime.fromisoformat(self.best_date).date() if self.best_date else None
+            return playtime.moment(self.best_date) if self.best_date else None
         except ValueError:
             return None
 

@@ -699,6 +699,27 @@ def get_change(db: Database, game_id: str, version: int) -> Change | None:
     return Change(*row) if row else None
 
 
+def played_until(db: Database, game: StoredGame) -> str:
+    """When the game's playing time ends: the moment it first had as many hands as it has
+    now, that is when the hand that ended it (or the latest so far) was recorded. Later
+    corrections, an undo and its restore leave it where it was. Without a hand: when it was
+    created. A game that came whole (imported with its hands): its latest change, as the
+    file it came from said."""
+    with reading(game.id):
+        row = db.execute(
+            "SELECT version, at, hands FROM changes WHERE game_id = ?1 AND hands >= "
+            "(SELECT hands FROM changes WHERE game_id = ?1 AND version = ?2) "
+            "ORDER BY version LIMIT 1",
+            [game.id, game.version],
+        ).fetchone()
+    if row is None:
+        return game.updated
+    version, at, hands = row
+    if version == 1:  # no hand yet: the start; all of them at once: as the file said
+        return game.updated if hands else game.created
+    return str(at)
+
+
 def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
     """The game file as it was at ``version``, rebuilt from the log.
 

@@ -1,5 +1,14 @@
 // Small enhancements; every flow also works without JavaScript.
 (function () {
+  // The family's own clock: the server shows every date and time in this phone's time zone,
+  // which it learns from this cookie (web/language.py).
+  try {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) === -1) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax" +
+        (location.protocol === "https:" ? "; secure" : "");
+    }
+  } catch (e) { /* no Intl: the server's own zone */ }
   function enhance(root) {
     root.querySelectorAll("button.step[hidden], button.copy-button[hidden], [data-js-only][hidden]").forEach(function (el) {
       el.hidden = false;
@@ -99,7 +108,10 @@
   ["input", "change"].forEach(function (kind) { document.addEventListener(kind, markTyping); });
   function markTyping(event) {
     var form = event.isTrusted && event.target.closest && event.target.closest("#record form, form[data-keep-typed]");
-    if (form) { form.dataset.typing = "1"; }
+    if (form) {
+      form.dataset.typing = "1";
+      if (event.target.name) { event.target.dataset.typed = "1"; }  // moved with the hand
+    }
   }
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
     var target = event.detail.target;
@@ -122,7 +134,8 @@
     }
   });
   // Another phone saved the hand this one is typing: say so beside Save at once, keep what was
-  // typed, and let the scorekeeper save it as the next hand instead, or discard it.
+  // typed, and let the scorekeeper move it to the next hand, or discard it. The Save for the
+  // hand already saved goes away: this form no longer holds the next hand.
   function savedElsewhere(record, form, fragment) {
     var next = fragment.cloneNode(true);
     var notice = next.querySelector("template.stale-notice");
@@ -132,26 +145,47 @@
     if (!notice || !save) { return; }
     var alert = notice.content.firstElementChild.cloneNode(true);
     save.before(alert);
+    save.hidden = true;
     var keep = alert.querySelector("[data-stale=keep]");
-    var incoming = next.querySelector("form.hand-form");
-    if (!incoming) { keep.remove(); }  // the game is over: nothing more to save
-    keep.addEventListener("click", function () {
-      ["hand_number", "version"].forEach(function (name) {
-        var mine = form.querySelector("input[name=" + name + "]");
-        var theirs = incoming.querySelector("input[name=" + name + "]");
-        if (mine && theirs) { mine.value = theirs.value; }
-      });
-      var heading = record.querySelector("h2");
-      var theirHeading = next.querySelector("h2");
-      if (heading && theirHeading) { heading.textContent = theirHeading.textContent; }
-      save.textContent = incoming.querySelector("button[type=submit]").textContent;
-      alert.remove();
-      save.focus();
-    });
+    var incoming = next.querySelector("#record");
+    if (!incoming.querySelector("form.hand-form")) { keep.remove(); }  // the game is over
+    keep.addEventListener("click", function () { moveToNextHand(record, form, incoming); });
     alert.querySelector("[data-stale=discard]").addEventListener("click", function () {
-      record.replaceChildren.apply(record, Array.from(next.querySelector("#record").childNodes));
+      record.replaceChildren.apply(record, Array.from(incoming.childNodes));
       htmx.process(record);
     });
+  }
+  // What was typed moves into the next hand's own form (its number, phases and Save), each
+  // moved field marked, with a word above Save that these numbers were typed for the hand
+  // before; the live check judges them against the new phases. Nothing is saved yet.
+  function moveToNextHand(record, form, incoming) {
+    var typed = Array.from(form.elements).filter(function (field) { return field.dataset.typed; });
+    var names = typed.map(function (field) { return field.name; });
+    record.replaceChildren.apply(record, Array.from(incoming.childNodes));
+    htmx.process(record);
+    var fresh = record.querySelector("form.hand-form");
+    fresh.dataset.typing = "1";
+    names.forEach(function (name, i) {
+      if (names.indexOf(name) !== i) { return; }
+      var mine = form.elements[name];
+      var theirs = fresh.elements[name];
+      if (!mine || !theirs) { return; }
+      var marked = theirs;
+      if (mine instanceof RadioNodeList) {
+        theirs.value = mine.value;
+        marked = fresh.querySelector("input[name=" + name + "]:checked");
+      } else if (mine.type === "checkbox") {
+        theirs.checked = mine.checked;
+      } else {
+        theirs.value = mine.value;
+      }
+      if (marked) { marked.classList.add("moved"); marked.dataset.typed = "1"; }
+    });
+    var template = record.querySelector("template.moved-notice");
+    var save = fresh.querySelector("button[type=submit]");
+    if (template && save) { save.before(template.content.firstElementChild.cloneNode(true)); }
+    fresh.dispatchEvent(new Event("change", { bubbles: true }));
+    if (save) { save.focus(); }
   }
   function sameHand(form, other) {
     var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };
@@ -226,9 +260,12 @@
   }
   window.addEventListener("offline", function () { connection(false); });
 
-  // A Save that cannot reach the server is kept on the phone (this page's storage), shown
-  // plainly, and sent again as soon as the connection is back, on the next page load too.
-  // The server records a hand once however often it is sent (by its number).
+  // A Save (or a Fix's "Save the correction") that cannot reach the server is kept on the
+  // phone (this page's storage), shown plainly beside the button just tapped, and sent again
+  // as soon as the connection is back, on the next page load too. The server records a hand
+  // once however often it is sent (by its number), and a correction only on the version it
+  // was made on. The answer is a whole page, as a Save's answer is: the game page, or the
+  // form with the reasons it was refused.
   var PENDING = "scorekeeper:pending:";
   var sending = false;
   function pendingKey() { return PENDING + location.pathname; }
@@ -247,33 +284,34 @@
     });
     return parts.join(", ");
   }
-  function showPending() {
+  function showPending(scroll) {
     var kept = pending();
-    var record = document.getElementById("record");
     var old = document.querySelector(".notice.pending");
     if (old) { old.remove(); }
-    if (!kept || !record) { return; }
-    var template = record.querySelector("template.pending-notice");
-    var heading = record.querySelector("h2");
-    if (!template || !heading) { return; }
+    var form = document.querySelector("form.hand-form");
+    var template = form && form.querySelector("template.pending-notice");
+    var save = form && form.querySelector("button[type=submit]");
+    if (!kept || !template || !save) { return; }
     var notice = template.content.firstElementChild.cloneNode(true);
     notice.querySelector(".pending-hand").textContent = kept.words;
-    heading.before(notice);
+    save.before(notice);
+    if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
   }
   function sendPending() {
     var kept = pending();
     if (!kept || sending || !navigator.onLine) { return; }
     sending = true;
-    fetch(kept.url, {
+    fetch(kept.url, {  // a plain form post: its answer is a whole page, never a fragment
       method: "POST",
       body: kept.body,
       credentials: "same-origin",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true" }
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (response) {
       if (response.status >= 500) { throw new Error("not yet"); }
       localStorage.removeItem(pendingKey());  // recorded, refused or already there: say which
       return response.text().then(function (page) {
         leaving();
+        if (response.redirected) { history.replaceState(null, "", response.url); }
         htmx.swap(document.body, page, { swapStyle: "innerHTML" });
         landOnNextHand(true);
       });
@@ -283,14 +321,30 @@
   }
   document.addEventListener("htmx:sendError", function (event) {
     var form = event.detail.elt;
-    if (!form || !form.matches || !form.matches("#record form.hand-form")) { return; }
-    var body = new URLSearchParams(new FormData(form)).toString();
-    var url = form.getAttribute("action").split("#")[0];
-    var template = document.querySelector("#record template.pending-notice");
-    var words = handInWords(form, template ? template.dataset.out : "");
-    localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
-    showPending();
+    if (!form || !form.matches || !form.matches("form")) { return; }
+    if (form.matches("form.hand-form")) {
+      var body = new URLSearchParams(new FormData(form)).toString();
+      var url = form.getAttribute("action").split("#")[0];
+      var template = form.querySelector("template.pending-notice");
+      var words = handInWords(form, template ? template.dataset.out : "");
+      localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
+      showPending(true);
+    } else {
+      notSent(form);
+    }
   });
+  // Any other change (Undo, End the game, Go back to this...) is not kept: it is refused at
+  // once beside its button, saying nothing was changed.
+  function notSent(form) {
+    var template = document.getElementById("offline-refused");
+    var button = form.querySelector("button[type=submit], button:not([type])");
+    var old = form.querySelector(".alert.offline");
+    if (old) { old.remove(); }
+    if (!template || !button) { return; }
+    var alert = template.content.firstElementChild.cloneNode(true);
+    button.before(alert);
+    button.scrollIntoView({ block: "nearest" });
+  }
   window.addEventListener("online", sendPending);
   setInterval(sendPending, 5000);
   document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });

@@ -18,6 +18,7 @@ def app(tmp_path):
             "SECRET_KEY": "test",
             "SERVER_NAME": "table.test",
             "POLL_HOLD": 0,  # the test client asks one thing at a time: never hold a poll
+            "TIME_ZONE": "UTC",  # not the machine's: a test sets the zone it needs
         }
     )
     store.close_all()  # the connections each test's threads opened

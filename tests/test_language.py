@@ -118,6 +118,22 @@ def test_a_compiled_catalogue_is_current_when_its_messages_are_not_its_bytes():
     assert not catalogues._same_messages(shipped, _mo(three, {"Hand": "Mano"}))
 
 
+@pytest.mark.parametrize("language", catalogues.TARGETS)
+def test_the_compiled_catalogue_counts_plural_forms_as_its_translators_did(language):
+    """Babel's locale data may know more forms than were translated (Spanish "many" since
+    CLDR 42): the catalogues' own header decides, or every counted text falls back to English."""
+    import gettext
+    import io
+
+    compiled = gettext.GNUTranslations(io.BytesIO(catalogues.compiled(language)))
+    header = catalogues.read(language, "game").plural_forms
+    assert compiled.info()["plural-forms"] == header
+    english = "Game imported with %(num)s hands"
+    for count in (1, 2, 5, 22, 1_000_000):
+        shown = compiled.ngettext("Game imported with %(num)s hand", english, count)
+        assert shown != english
+
+
 def test_the_pseudo_language_dresses_words_but_keeps_placeholders_and_tags():
     dressed = Pseudo().gettext('Phase %(number)s is <a href="/rules#sets">%(phase)s</a>')
     assert dressed.startswith("⟦") and dressed.endswith("⟧")

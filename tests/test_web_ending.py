@@ -32,8 +32,9 @@ def test_the_confirmation_names_the_winner_it_will_declare(client, clock):
 
 def test_ending_the_game_says_so_everywhere(client, clock):
     game_url = new_game(client)
+    clock.at = "2026-11-23T20:25:00+00:00"  # the hands that ended it
     two_hands(client, game_url)
-    clock.at = "2026-11-23T20:25:00+00:00"
+    clock.at = "2026-11-23T20:40:00+00:00"  # ended a while later: not playing time
     response = client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
     assert response.status_code == 303
     page = plain_names(client.get(game_url).get_data(as_text=True))
@@ -108,8 +109,8 @@ def test_statistics_give_the_average_length_and_the_games_ended_early(client, cl
     for length in ("19:30", "20:30"):
         clock.at = "2026-11-23T19:00:00+00:00"
         game_url = table_game(client, table_url)
-        two_hands(client, game_url)
         clock.at = f"2026-11-23T{length}:00+00:00"
+        two_hands(client, game_url)
         client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
     page = client.get(f"{table_url}/stats").get_data(as_text=True)
     assert "A game takes 1 h on average" in page  # 30 and 90 minutes

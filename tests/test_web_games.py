@@ -226,6 +226,22 @@ def test_a_hand_typed_while_another_phone_saved_it_is_kept_as_the_next_hand(clie
     assert export(client, url)["hands"][0]["went_out"] == "Ann"
 
 
+def test_a_half_typed_hand_for_a_hand_already_saved_is_told_which_hand_first(client):
+    """A stale "Save hand 1" with a field still empty: which hand it was for comes first,
+    not four errors about the fields of a hand that is no longer next."""
+    url = new_game(client)
+    assert record(client, url, 1, went_out=0, points={1: 50, 2: 20}).status_code == 303
+    data = {"csrf_token": csrf(client), "hand_number": "1", "went_out": "1", "points-0": "90"}
+    answer = client.post(f"{url}/hands", data=data)
+    assert answer.status_code == 409
+    page = answer.get_data(as_text=True)
+    assert "Hand 1 was saved on another phone while you typed it" in page
+    assert "kept below as hand 2" in page and field_errors(answer) == []
+    assert re.search(r'name="points-0"[^>]*value="90"', page)
+    assert 'name="hand_number" value="2"' in page
+    assert len(export(client, url)["hands"]) == 1
+
+
 def test_the_live_check_explains_a_bad_total_without_saving(client):
     url = new_game(client)
     data = {

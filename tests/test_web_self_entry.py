@@ -139,3 +139,16 @@ def test_nothing_can_be_sent_once_the_game_is_over(app, client):
     response = send(phone, links["Bob"], hand_number=2, points="25")
     assert response.status_code == 409
     assert "nothing more to send" in response.get_data(as_text=True)
+
+
+def test_a_players_points_are_checked_as_they_are_typed_and_nothing_is_sent(client, game):
+    game_url, _pick, links = game
+    link = links["Bob"]
+    data = {"csrf_token": csrf(client), "hand_number": "1"}
+    page = client.post(f"{link}/check", data={**data, "points": "7"}).get_data(as_text=True)
+    assert "Points: 7 is not a multiple of 5" in page
+    assert 'hx-post="' + link.removeprefix("http://table.test") + '/check"' in page  # checks on
+    for quiet in ({"points": ""}, {"points": "45"}, {"went_out": "1"}):
+        page = client.post(f"{link}/check", data={**data, **quiet}).get_data(as_text=True)
+        assert "field-error" in page and "Points" not in page
+    assert phone_lines(client, game_url) == {}

@@ -31,6 +31,7 @@ from .checking import BadRequest, Tool, house_rules, make_tool, run_hit, run_sol
 from .forms import JsonError, request_json
 from .ratings import rate_answer
 from .security import checking, creating, csrf_exempt, rating
+from .zones import zone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 NOT_FOUND = actions.NO_GAME  # say it with _(NOT_FOUND)
@@ -152,7 +153,7 @@ def bgstats_play():
     """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
     current = _current()
     try:
-        play = bgstats.stored_play(db(), current.stored, current.game, current.standings)
+        play = bgstats.stored_play(db(), current.stored, current.game, current.standings, zone())
     except bgstats.NotFinished as error:
         raise ApiError(409, str(error)) from None
     return jsonify(play=play, url=bgstats.push_link(play))

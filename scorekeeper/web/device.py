@@ -13,17 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 
 from flask import session
 from markupsafe import Markup
 from sqlite_utils import Database
 
-from .. import playtime, store, tables
+from .. import clock, playtime, store, tables
 from ..actions import Current, current
 from ..rules.game import Game, GameError, Standings
 from ..rules.phases import RulesError
-from .language import bdi_join
+from .language import bdi_join, zone
 
 KEY = "device"
 MAX_GAMES = 24
@@ -89,6 +89,7 @@ class GameSummary:
     stored: store.StoredGame
     game: Game
     standings: Standings
+    played_until: str  # when its playing time ends (store.played_until)
     edit_key: str | None = None  # known to this device: open the scorekeeper page
 
     @property
@@ -102,36 +103,27 @@ class GameSummary:
 
     @property
     def started(self) -> date | None:
-        """The day the game was started, for the pages' ``day`` filter (dates in the
-        reader's language); None if the stored date cannot be read."""
-        return _day(self.stored.created)
+        """The day the game was played (it started), on the family's own clock, for the
+        pages' ``day_of``; None if the stored date cannot be read."""
+        return clock.day(self.stored.created, zone())
 
     @property
     def minutes(self) -> int | None:
-        """How long the game took (so far), its first change to its last; None when they were
-        one moment (a game imported whole)."""
-        return playtime.minutes(self.stored.created, self.stored.updated) or None
-
-    @property
-    def last_played(self) -> date | None:
-        """The day of the game's latest change: for a finished game, the day it ended."""
-        return _day(self.stored.updated)
+        """Its playing time (so far): from its start to the hand that ended it (or the
+        latest); None when they were one moment (a game imported whole)."""
+        return playtime.minutes(self.stored.created, self.played_until) or None
 
 
-def _day(text: str) -> date | None:
-    try:
-        return datetime.fromisoformat(text).date()
-    except ValueError:
-        return None
-
-
-def summarise(stored: store.StoredGame, edit_key: str | None = None) -> GameSummary | None:
+def summarise(
+    db: Database, stored: store.StoredGame, edit_key: str | None = None
+) -> GameSummary | None:
     """None for a game that can no longer be read (it is skipped, never shown broken)."""
     try:
         found: Current = current(stored)
+        played_until = store.played_until(db, stored)
     except (GameError, RulesError, store.UnreadableGame):
         return None
-    return GameSummary(stored, found.game, found.standings, edit_key)
+    return GameSummary(stored, found.game, found.standings, played_until, edit_key)
 
 
 def device_games(db: Database) -> list[GameSummary]:
@@ -145,7 +137,7 @@ def device_games(db: Database) -> list[GameSummary]:
             continue
         if key and not store.edit_key_matches(stored, key):
             key = None
-        summary = summarise(stored, key)
+        summary = summarise(db, stored, key)
         if summary is None:
             continue
         following = _next(db, summary) if summary.standings.over else None
@@ -163,7 +155,7 @@ def _next(db: Database, summary: GameSummary) -> GameSummary | None:
     stored = readable(db, link.next_game) if link and link.next_game else None
     if stored is None:
         return None
-    return summarise(stored, stored.edit_key if summary.edit_key else None)
+    return summarise(db, stored, stored.edit_key if summary.edit_key else None)
 
 
 def readable(db: Database, game_id: str) -> store.StoredGame | None:

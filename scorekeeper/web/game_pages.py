@@ -24,6 +24,7 @@ from . import device, live
 from .access import db, game
 from .charts import score_chart
 from .forms import HandForm
+from .zones import zone
 
 
 def view_context(current: actions.Current) -> dict:
@@ -41,18 +42,19 @@ def view_context(current: actions.Current) -> dict:
 
 @dataclass(frozen=True)
 class GameFacts:
-    started: datetime  # in UTC, for the ``moment`` filter
+    started: datetime  # for the ``moment`` filter (the family's own clock)
     minutes: int
     took: str  # '1 h 25 min'
     bgstats_link: str | None  # the push link, once the game is over
 
 
 def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> GameFacts:
-    """When the game started, how long it took (first to last change), its BG Stats link."""
-    minutes = playtime.minutes(stored.created, stored.updated)
+    """When the game started, its playing time (so far), its BG Stats link."""
+    minutes = playtime.minutes(stored.created, store.played_until(db(), stored))
     link = None
     if standings.over:
-        link = bgstats.push_link(bgstats.stored_play(db(), stored, game, standings))
+        play = bgstats.stored_play(db(), stored, game, standings, zone())
+        link = bgstats.push_link(play)
     return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
 
 

@@ -54,6 +54,8 @@ def record():
     number = form_number("hand_number", current.standings.hand_number, message)
     form = parse_hand(request.form, current.game, current.standings)
     if form.hand is None:
+        if number != current.standings.hand_number:  # which hand it was for comes first
+            return _not_next(number, form, _(actions.STALE))
         typed_into(form, current.game, current.game, current.kept)
         return _refused(render_game(form, 422))
     result = actions.record(db(), current.stored.id, number, form.hand)
@@ -76,20 +78,25 @@ def record():
         return _refused(render_game(form, 422))
     if result.current is not None:
         opened(result.current)
+    return _not_next(number, form, result.message)
+
+
+def _not_next(number: int, form: HandForm, message: str) -> Response:
+    """A form for a hand that is not the next one (409). Saved on another phone while this
+    one typed it: what was typed is kept, as the next hand; otherwise ``message`` says why."""
     now = game()
-    if number < now.standings.hand_number and not now.standings.over:
-        # saved on another phone while this one typed it: keep what was typed, as the next hand
-        message = _(
-            "Hand %(number)s was saved on another phone while you typed it: %(saved)s. What "
-            "you typed is kept below as hand %(next)s: save it if that is the next hand, or "
-            "change it.",
-            number=number,
-            saved=hand_in_words(now.game, number),
-            next=now.standings.hand_number,
-        )
-        kept = HandForm(form.values, kept=True)
-        return _refused(render_game(kept, message=message, status=409))
-    return _refused(render_game(message=result.message, status=409))
+    if not number < now.standings.hand_number or now.standings.over:
+        return _refused(render_game(message=message, status=409))
+    message = _(
+        "Hand %(number)s was saved on another phone while you typed it: %(saved)s. What "
+        "you typed is kept below as hand %(next)s: save it if that is the next hand, or "
+        "change it.",
+        number=number,
+        saved=hand_in_words(now.game, number),
+        next=now.standings.hand_number,
+    )
+    kept = HandForm(form.values, kept=True)
+    return _refused(render_game(kept, message=message, status=409))
 
 
 def _refused(rendered: tuple[str, int], address: str | None = None) -> Response:

@@ -4,7 +4,9 @@ The browser's Accept-Language decides, unless someone picked a language with
 the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
 the engine alike, is translated through scorekeeper/i18n.py from the same
-catalogues (docs/decisions.md says why). Names in pages are isolated with <bdi>,
+catalogues (docs/decisions.md says why). Every date and time is shown on the family's
+own clock (``zone``): the phone's time zone, which app.js keeps in a cookie, else the
+server's ``SCOREKEEPER_TIME_ZONE``, else the machine's. Names in pages are isolated with <bdi>,
 so a right-to-left name cannot reorder the text around it; where markup cannot go
 (a page's <title>, an SVG label, an attribute), ``isolate`` wraps the name in
 Unicode's isolate marks instead.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date
+from datetime import date, datetime
 from urllib.parse import urlsplit
 
 from babel import Locale
@@ -28,7 +30,10 @@ from flask_babel import (
 )
 from markupsafe import Markup, escape
 
-from .. import i18n
+from .. import clock, i18n
+from ..i18n import _
+from .security import SettingError
+from .zones import zone
 
 bp = Blueprint("language", __name__)
 COOKIE = "lang"
@@ -105,11 +110,27 @@ def _same_site(target: str) -> str:
     return target
 
 
-def day_of(day: date | None) -> Markup:
-    """A day as the reader's language writes it, marked up as a <time>."""
-    if day is None:
+def moment(when: str | datetime) -> str:
+    """A stored time as the reader's language writes it, on the family's own clock."""
+    return format_datetime(clock.local(when, zone()), "short", rebase=False)
+
+
+def _day(when: date | datetime) -> date:
+    """A time is taken as the day it was on the family's own clock."""
+    return clock.local(when, zone()).date() if isinstance(when, datetime) else when
+
+
+def day(when: date | datetime) -> str:
+    """A day (or the day of a time) as the reader's language writes it."""
+    return format_date(_day(when))
+
+
+def day_of(when: date | datetime | None) -> Markup:
+    """A day (or the day of a time) as the reader's language writes it, as a <time>."""
+    if when is None:
         return Markup("")
-    return Markup('<time datetime="%s">%s</time>') % (day.isoformat(), format_date(day))
+    found = _day(when)
+    return Markup('<time datetime="%s">%s</time>') % (found.isoformat(), format_date(found))
 
 
 def bdi(name: object) -> Markup:
@@ -122,6 +143,16 @@ def bdi_join(names: Iterable[object], separator: str = ", ") -> Markup:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PSEUDO_LOCALE", False)
+    setting = app.config.get("TIME_ZONE")  # SCOREKEEPER_TIME_ZONE
+    app.config["ZONE"] = clock.zone(setting) if setting else clock.machine_zone()
+    if app.config["ZONE"] is None:
+        raise SettingError(
+            _(
+                "SCOREKEEPER_TIME_ZONE must name a time zone, such as Europe/Berlin or "
+                "America/New_York, not %(value)s",
+                value=repr(setting),
+            )
+        )
     Babel(app, locale_selector=_locale)
     pseudo = i18n.Pseudo()
 
@@ -157,8 +188,8 @@ def init_app(app: Flask) -> None:
         bdi_join=bdi_join,
         isolate=i18n.isolate,
         decimal=format_decimal,
-        day=format_date,
-        moment=lambda when: format_datetime(when, "short"),
+        day=day,
+        moment=moment,
     )
     app.jinja_env.globals.update(
         day_of=day_of,

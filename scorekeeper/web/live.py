@@ -36,6 +36,7 @@ from .. import actions, i18n, store
 from ..i18n import _
 from . import access, security
 from .access import db
+from .zones import zone
 
 htmx = HTMX()  # init_app in web/__init__.py: `request.htmx`-style checks, `htmx` in templates
 
@@ -199,12 +200,12 @@ def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
     """A watcher's fragment, rendered once for every watcher of this version of the game.
 
     ``key`` names everything the fragment shows (the game's version, what follows it, its
-    size); the database and the reader's language are added here. When one hand is saved,
-    five watchers' polls wake together: one renders, the others take its copy
-    (docs/decisions.md has the figures).
+    size); the database, the reader's language and time zone are added here. When one
+    hand is saved, five watchers' polls wake together: one renders, the others take its
+    copy (docs/decisions.md has the figures).
     """
     config = current_app.config
-    key = (config["DATABASE"], i18n.language(), config["PSEUDO_LOCALE"], *key)
+    key = (config["DATABASE"], i18n.language(), str(zone()), config["PSEUDO_LOCALE"], *key)
     with _shared_lock:
         found = _shared.get(key)
     if found is None:

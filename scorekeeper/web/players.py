@@ -114,8 +114,28 @@ def page() -> Response | str | tuple[str, int]:
         return refused(409, sent.message)
     if isinstance(sent, actions.Refused):
         return refused(422, sent.message)
-    flash(_("Sent to the scorekeeper. Nothing is saved until they save the hand."))
-    return redirect(url_for("players.page"), 303)
+    return redirect(url_for("players.page"), 303)  # the status says it is sent, until saved
+
+
+@bp.post("/p/<game_id>/<token>/check")
+def check() -> str:
+    """The verdict on the points being typed (htmx), as Send would give it; saves nothing.
+    Nothing typed yet is no problem yet."""
+    seat = g.seat
+    current = game()
+    if seat is None or seat >= len(current.game.players):
+        abort(404)
+    values = {k: request.form.get(k, "") for k in ("points", "made", "went_out")}
+    went_out = bool(values["went_out"])
+    if not went_out and not values["points"].strip():
+        return render_template("_entry_check.html", verdict=None)
+    points = 0 if went_out else _typed_points(values["points"])
+    if isinstance(points, str):
+        return render_template("_entry_check.html", verdict=points)
+    refused = actions.judge_points(
+        current, seat, points, made=bool(values["made"]), went_out=went_out
+    )
+    return render_template("_entry_check.html", verdict=refused.message if refused else None)
 
 
 def _typed_points(text: str) -> int | str:

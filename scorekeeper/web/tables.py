@@ -107,7 +107,7 @@ def table_stats():
 
 def _work_out_stats(table_id: str) -> stats.TableStats:
     played = [
-        PlayedGame(summary.game, summary.stored.updated, minutes=summary.minutes)
+        PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes)
         for summary in _summaries(table_id)
         if summary.standings.over
     ]
@@ -121,7 +121,7 @@ def _summaries(table_id: str) -> list[GameSummary]:
 
 def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
     found = (readable(db(), game_id) for game_id in game_ids)
-    summaries = (summarise(stored) for stored in found if stored is not None)
+    summaries = (summarise(db(), stored) for stored in found if stored is not None)
     return [summary for summary in summaries if summary is not None]
 
 
@@ -282,7 +282,7 @@ def table_add_game():
         match = GAME_LINK.search(text)
         game_id, key = match.groups() if match else ("", "")
     stored = store.get_game(db(), game_id) if game_id else None
-    summary = summarise(stored) if stored and store.edit_key_matches(stored, key) else None
+    summary = summarise(db(), stored) if stored and store.edit_key_matches(stored, key) else None
     if summary is None:
         message = _(
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."

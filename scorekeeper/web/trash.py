@@ -167,7 +167,7 @@ def deleted_of_table(table_id: str) -> list[tuple[GameSummary, datetime | None]]
     found = []
     for game_id, at in tables.deleted_games(db(), table_id):
         stored = store.get_game(db(), game_id, deleted=True)
-        summary = summarise(stored) if stored is not None else None
+        summary = summarise(db(), stored) if stored is not None else None
         if summary is not None:
             found.append((summary, until(at)))
     return found

@@ -30,6 +30,7 @@ from . import device, live
 from .access import NO_GAME, db, game, public_url
 from .game_pages import view_context
 from .security import looking_up
+from .zones import zone
 
 bp = Blueprint("watch", __name__)
 
@@ -184,7 +185,7 @@ def watch_code(stored: store.StoredGame | None) -> WatchCode | None:
 def _play() -> dict:
     current = game()
     try:
-        return bgstats.stored_play(db(), current.stored, current.game, current.standings)
+        return bgstats.stored_play(db(), current.stored, current.game, current.standings, zone())
     except bgstats.NotFinished as error:
         abort(409, str(error))
 

@@ -95,6 +95,15 @@ def enter_hand(page, went_out: str, points: dict[str, str]):
     page.click("form.hand-form button[type=submit]")
 
 
+def player_links(page, keeper_url: str) -> dict[str, str]:
+    """Each player's own link, from the scorekeeper's "Players enter their own points"."""
+    page.goto(f"{keeper_url}/players")
+    links = page.locator("input.link-field").evaluate_all("(els) => els.map((e) => e.value)")
+    names = page.locator("details.player-code summary strong").all_inner_texts()
+    page.goto(keeper_url)
+    return dict(zip(names, links[1:], strict=True))
+
+
 def score_of(page, name: str):
     return page.locator("#scoreboard li.player", has_text=name).locator(".score strong")
 
@@ -146,6 +155,7 @@ def browser_app(database: Path, **config):
             "SECRET_KEY": "browser",
             "POLL_SECONDS": POLL_SECONDS,
             "POLL_HOLD": POLL_HOLD,
+            "TIME_ZONE": "UTC",  # not the machine's; a phone's own zone wins (its cookie)
             **config,
         }
     )

@@ -7,7 +7,16 @@ import json
 import re
 import urllib.request
 
-from pages import TABLET, enter_hand, open_page, score_of, settled, start_game, start_table
+from pages import (
+    TABLET,
+    enter_hand,
+    open_page,
+    player_links,
+    score_of,
+    settled,
+    start_game,
+    start_table,
+)
 from playwright.sync_api import expect
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True}
@@ -27,14 +36,6 @@ def _game_from_table(page, table_url: str, **options) -> str:
     return page.url
 
 
-def _player_links(page, keeper_url: str) -> dict[str, str]:
-    page.goto(f"{keeper_url}/players")
-    links = page.locator("input.link-field").evaluate_all("(els) => els.map((e) => e.value)")
-    names = page.locator("details.player-code summary strong").all_inner_texts()
-    page.goto(keeper_url)
-    return dict(zip(names, links[1:], strict=True))
-
-
 def _is_poll(response) -> bool:
     headers = response.request.headers
     return headers.get("hx-request") == "true" and "hx-boosted" not in headers
@@ -52,7 +53,7 @@ def test_every_screen_follows_the_table_into_the_rematch(browser, server):
     game_id = keeper_url.split("/")[-2]
     keeper.goto(table_url)
     screen_url = keeper.locator("#table-screen input").input_value()
-    players = _player_links(keeper, keeper_url)
+    players = player_links(keeper, keeper_url)
     screens = {
         "watcher": open_page(browser, f"{server}/v/{game_id}", **PHONE),
         "table screen": open_page(browser, screen_url, **TABLET),
@@ -115,7 +116,7 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
     a = open_page(browser, server, **PHONE)
     start_game(a, server, ["Ann", "Bob", "Cy"])
     keeper_url = a.url
-    players = _player_links(a, keeper_url)
+    players = player_links(a, keeper_url)
     c = open_page(browser, keeper_url, **PHONE)
     ann = open_page(browser, players["Ann"], **PHONE)
     try:
@@ -137,7 +138,7 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
         expect(notice).to_contain_text("Hand 2 was just saved on another phone")
         expect(notice).to_contain_text(re.compile("Bob\u2069? 20, \u2068?Cy\u2069? 35"))
         expect(a.locator("input[name=points-1]")).to_have_value("60")  # what was typed is kept
-        a.click("button:has-text('Save it as hand 3 instead')")
+        a.click("button:has-text('Move it to hand 3')")
         a.click("#record button[type=submit]")
         expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4")
         hands = _hands(server, keeper_url)

@@ -18,8 +18,8 @@ from scorekeeper.i18n import LANGUAGES
 PLAYERS = ("Ann", "Bob", "Cy")
 TABLE = "Smiths"
 # Names that are the same in every language: the game's own name and each language's own name.
-# (and UTC, which the history's times are in; dates and times, in <time>, are the locale's own.)
-PROPER = ("Phase 10", "Phase\xa010", *LANGUAGES.values(), "UTC")
+# (Dates and times, in <time>, are the locale's own.)
+PROPER = ("Phase 10", "Phase\xa010", *LANGUAGES.values())
 
 TEXTS = """() => {
   // The page's text in order, as one string: a translation with markup inside spans nodes.

@@ -183,7 +183,7 @@ def test_two_players_send_points_and_the_scorekeepers_form_fills_in_live(browser
         bob.fill("#points", "25")
         bob.check("input[name=made]")
         bob.click("text=Send to the scorekeeper")
-        expect(bob.locator(".notice")).to_contain_text("Nothing is saved until")
+        expect(bob.locator("#player-status")).to_contain_text("Nothing is saved until")
         shot(bob, "tables-05-player-sent")
 
         # the scorekeeper's open page fills in without a reload

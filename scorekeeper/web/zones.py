@@ -1,0 +1,24 @@
+"""The family's own clock: the time zone a request's dates and times are shown in.
+
+The phone's zone, which static/app.js keeps in a cookie; else the server's
+``SCOREKEEPER_TIME_ZONE``; else the machine's (``clock.py``, read at start by
+language.py). Kept apart from the language blueprint so every blueprint can ask it.
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+
+from flask import current_app, g, request
+
+from .. import clock
+
+ZONE_COOKIE = "tz"  # the phone's time zone, kept by app.js
+
+
+def zone() -> tzinfo:
+    """The family's own clock for this request: the zone the phone says, else the server's."""
+    found = g.get("zone")
+    if found is None:
+        found = g.zone = clock.zone(request.cookies.get(ZONE_COOKIE)) or current_app.config["ZONE"]
+    return found

@@ -1,0 +1,91 @@
+"""A second scorekeeper: the form knows which hand it holds, and the page follows the game
+when it ends on the other phone."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+from pages import PHONE, enter_hand, open_page, settled, start_game
+from playwright.sync_api import expect
+
+SOON = 5000  # ms: the held poll answers as soon as a change is saved
+
+
+def _hands(keeper_url: str) -> list[dict]:
+    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
+        return json.loads(answer.read())["hands"]
+
+
+def _top(locator) -> float:
+    return locator.evaluate("(el) => el.getBoundingClientRect().top")
+
+
+def test_a_hand_typed_while_another_phone_saved_it_moves_to_the_next_hand_in_one_tap(
+    browser, server
+):
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob", "Cy"])
+    keeper_url = a.url
+    b = open_page(browser, keeper_url, **PHONE)
+    try:
+        settled(a)
+        a.click("label.pill:text-is('Cy')")
+        a.fill("input[name=points-0]", "15")
+        a.fill("input[name=points-1]", "60")
+        enter_hand(b, "Ann", {"1": "20", "2": "60"})  # Bob makes phase 1 on the other phone
+        box = a.locator("#record .alert.stale")
+        expect(box).to_contain_text("Hand 1 was just saved on another phone", timeout=SOON)
+        expect(box).to_contain_text("What you typed is kept above")
+        assert _top(box) > _top(a.locator("input[name=points-1]"))  # it is above indeed
+        # no Save for a hand that is no longer next
+        expect(a.locator("#record form.hand-form button[type=submit]")).to_be_hidden()
+
+        a.click("button:has-text('Move it to hand 2')")
+        expect(a.locator("#record-heading")).to_have_text("Record hand 2")
+        expect(a.locator("#record fieldset.seat-1 legend")).to_contain_text("phase 2")
+        for seat, typed in (("0", "15"), ("1", "60")):
+            field = a.locator(f"input[name=points-{seat}]")
+            expect(field).to_have_value(typed)
+            expect(field).to_have_class("moved")
+        expect(a.locator("#out-2")).to_be_checked()
+        moved = a.locator("#record .notice.moved")
+        expect(moved).to_contain_text("typed for hand 1 and are now in hand 2")
+        save = a.locator("#record form.hand-form button[type=submit]")
+        expect(save).to_have_text("Save hand 2")
+        save.click()
+        expect(a.locator("#scoreboard .status")).to_contain_text("Hand 3", timeout=SOON)
+        hands = _hands(keeper_url)
+        assert len(hands) == 2 and hands[1]["went_out"] == "Cy"
+        assert hands[1]["points"] == {"Ann": 15, "Bob": 60}
+    finally:
+        for page in (a, b):
+            page.context.close()
+
+
+def test_a_second_scorekeeper_gets_the_rematch_when_the_game_ends_on_the_other_phone(
+    browser, server
+):
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob"], first="2")
+    keeper_url = a.url
+    enter_hand(a, "Ann", {"1": "50"})
+    b = open_page(browser, keeper_url, **PHONE)
+    try:
+        end_now = b.get_by_role("link", name="End the game now…")
+        rematch = b.get_by_role("button", name="Rematch: same players, next dealer")
+        expect(end_now).to_be_visible()
+        expect(rematch).to_have_count(0)
+        a.click("text=End the game now…")
+        a.click("button:has-text('End the game:')")
+        expect(a.locator("#scoreboard")).to_contain_text("Ann wins")
+        # b taps nothing
+        expect(b.locator("#scoreboard")).to_contain_text("Ann wins", timeout=SOON)
+        expect(rematch).to_be_visible()
+        expect(end_now).to_have_count(0)
+        rematch.click()
+        b.wait_for_url(lambda url: url != keeper_url)
+        expect(b.locator("#record-heading")).to_have_text("Record hand 1")
+    finally:
+        for page in (a, b):
+            page.context.close()
