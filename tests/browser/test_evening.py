@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 
 from pages import (
     TABLET,
+    WAIT,
     enter_hand,
     open_page,
     player_links,
@@ -16,6 +18,7 @@ from pages import (
     settled,
     start_game,
     start_table,
+    until,
 )
 from playwright.sync_api import expect
 
@@ -230,6 +233,36 @@ def test_watchers_say_they_are_reconnecting_while_the_server_is_gone(browser, re
         keeper.goto(keeper_url)
         enter_hand(keeper, "Ann", {"1": "50"})
         expect(score_of(watcher, "Bob")).to_have_text("50")
+    finally:
+        watcher.context.close()
+        keeper.context.close()
+
+
+def test_a_page_that_cannot_reach_the_server_asks_less_and_less_often(browser, restartable_server):
+    """After a restart a thousand phones must not all ask at once: each failure makes the page
+    wait longer (2, 4, 8 ... s, at random between half and all of it); waking the phone still
+    asks at once."""
+    server = restartable_server
+    keeper = open_page(browser, server.url, **PHONE)
+    start_game(keeper, server.url, ["Ann", "Bob"])
+    watcher = open_page(browser, f"{server.url}/v/{keeper.url.split('/')[-2]}", **PHONE)
+    failed: list[float] = []
+
+    def note(request) -> None:
+        if request.headers.get("hx-request") == "true":
+            failed.append(time.monotonic())
+
+    watcher.on("requestfailed", note)
+    try:
+        server.stop()
+        until(watcher, lambda: len(failed) >= 4, timeout=4 * WAIT)
+        gaps = [later - earlier for earlier, later in zip(failed, failed[1:], strict=False)]
+        # without backing off the page would ask every POLL_SECONDS (1 s here); after its
+        # third failure it waits at least half of 8 s
+        assert gaps[2] >= 3.5, gaps
+        server.start()
+        watcher.evaluate("window.dispatchEvent(new Event('focus'))")  # the phone wakes up
+        expect(watcher.locator("#reconnecting")).to_be_hidden()
     finally:
         watcher.context.close()
         keeper.context.close()
