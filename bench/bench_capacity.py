@@ -344,11 +344,16 @@ async def chromium_watchers(base: str, table: Table, count: int, seconds: float)
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
         pages = []
-        for _ in range(count):
-            page = await (await browser.new_context()).new_page()
-            await page.goto(base + table.view)
-            pages.append(page)
-        await asyncio.sleep(seconds - 5)
+        started = time.perf_counter()
+        try:
+            for _ in range(count):
+                page = await (await browser.new_context()).new_page()
+                await page.goto(base + table.view, timeout=seconds * 1000)
+                pages.append(page)
+        except Exception as error:  # noqa: BLE001 (a figure to print, not a crash)
+            await browser.close()
+            return f"chromium pages on table 1: not loaded ({type(error).__name__})"
+        await asyncio.sleep(max(1.0, seconds - 5 - (time.perf_counter() - started)))
         hand = f"Hand {table.version}"  # a game at version v is at hand v (one hand a change)
         shown = [await page.locator(".status").first.inner_text() for page in pages]
         await browser.close()
