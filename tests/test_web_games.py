@@ -564,3 +564,11 @@ def test_the_game_page_names_the_rules_in_the_familys_language(client, language,
     line = re.search(r'<p class="hint" id="rules-line">(.*?)</p>', house).group(1)
     assert line.startswith(rules) and house_rule in line and "20" in line
     assert "wild points" not in line and "wild_points" not in line
+
+
+@pytest.mark.parametrize("number", ["0", "-1"])
+def test_a_half_typed_form_for_hand_zero_is_refused_not_a_500(client, number):
+    """Found by the fuzzer after the hand form learned to say which hand comes first."""
+    url = new_game(client)
+    response = client.post(f"{url}/hands", data={"csrf_token": csrf(client), "hand_number": number})
+    assert 400 <= response.status_code < 500

@@ -85,7 +85,7 @@ def _not_next(number: int, form: HandForm, message: str) -> Response:
     """A form for a hand that is not the next one (409). Saved on another phone while this
     one typed it: what was typed is kept, as the next hand; otherwise ``message`` says why."""
     now = game()
-    if not number < now.standings.hand_number or now.standings.over:
+    if not 1 <= number < now.standings.hand_number or now.standings.over:
         return _refused(render_game(message=message, status=409))
     message = _(
         "Hand %(number)s was saved on another phone while you typed it: %(saved)s. What "

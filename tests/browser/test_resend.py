@@ -77,7 +77,9 @@ def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, 
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
     phone.get_by_role("link", name="Fix hand 1").click()
     settled(phone)
-    phone.fill("input[name=points-1]", "40")
+    with phone.expect_response(re.compile(r"/hands/1/check$")):  # its live check is in
+        phone.fill("input[name=points-1]", "40")
+    expect(phone.locator("input[name=points-1]")).to_have_value("40")
     offline(phone)
     phone.click("button:has-text('Save the correction')")
     pending = phone.locator(".notice.pending")
@@ -98,7 +100,9 @@ def test_a_fix_made_offline_that_no_longer_fits_is_refused_with_its_reason(brows
     enter_hand(phone, "Ann", {"1": "35"})
     phone.get_by_role("link", name="Fix hand 1").click()
     settled(phone)
-    phone.fill("input[name=points-1]", "40")
+    with phone.expect_response(re.compile(r"/hands/1/check$")):  # its live check is in
+        phone.fill("input[name=points-1]", "40")
+    expect(phone.locator("input[name=points-1]")).to_have_value("40")
     offline(phone)
     phone.click("button:has-text('Save the correction')")
     expect(phone.locator(".notice.pending")).to_contain_text("Not sent yet")
