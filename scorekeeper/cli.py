@@ -263,7 +263,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 def cmd_print(args: argparse.Namespace) -> int:
     from .codes import normalise
-    from .printing import LayoutError, game_sheet
+    from .printing import LayoutError, fonts, game_sheet
 
     game = _read_game(args.game)[0]
     if args.link and urlsplit(args.link).scheme not in ("http", "https"):
@@ -296,6 +296,17 @@ def cmd_print(args: argparse.Namespace) -> int:
         raise BadInput(
             _("cannot write %(path)s: %(error)s", path=args.out, error=error.strerror)
         ) from None
+    missing = fonts.missing_packages([*game.players, args.title or ""])
+    for package, letters in missing.items():
+        print(
+            _(
+                "Note: %(letters)s printed as code points (U+...): install Debian's %(package)s "
+                "to print them (sudo apt-get install %(package)s).",
+                letters=" ".join(letters),
+                package=package,
+            ),
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps({"file": args.out, "bytes": len(data)}))
     else:

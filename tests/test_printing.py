@@ -214,7 +214,9 @@ def test_a_hostile_player_name_prints_literally_not_as_markup(tmp_path):
 def test_names_in_any_script_print_as_written_and_unknown_letters_never_as_boxes(cjk_font):
     for name in ("Łukasz Şahin", "Zoë Ødegård", "Δήμητρα", "Дмитрий", "李雷", "דוד", "محمد"):
         assert plain(name) == name
-    assert plain("\U0001d11e") == "?"  # a musical clef: no font has it, never a black box
+    assert plain("\U0001d11e") == "\U0001d11e"  # a musical clef, in Symbola
+    # An emoji newer than every font: its code point, never a black box or "?"
+    assert plain("Ann \U0001fae0") == "Ann [U+1FAE0]"
 
 
 def test_a_blank_sheet_has_six_columns_and_rows_for_a_long_game():
@@ -738,8 +740,12 @@ def test_a_finished_game_a_row_too_long_squeezes_onto_one_page():
     assert squeezed  # rather than a second page for the last hand and the End row
 
 
-def test_names_in_other_scripts_are_bold_in_bold_headings_and_copied_in_reading_order():
-    """Hebrew, Arabic and Chinese fonts have no bold: their letters are also stroked."""
+def test_names_in_other_scripts_are_bold_in_bold_headings_and_copied_in_reading_order(
+    cjk_font, tmp_path
+):
+    """Hebrew and Arabic print in their own bold faces; the Chinese font has no bold, so its
+    letters are also stroked."""
+    require("pdffonts")
     players = ["שרה", "محمد", "李雷", "Ann"]
     game = load_game({"players": players, "hands": []})
     data = game_sheet(game)
@@ -748,6 +754,12 @@ def test_names_in_other_scripts_are_bold_in_bold_headings_and_copied_in_reading_
         xobject.get_data() for xobject in reader.pages[0]["/Resources"]["/XObject"].values()
     )
     assert b"2 Tr" in streams  # filled and stroked
+    (tmp_path / "sheet.pdf").write_bytes(data)
+    listed = subprocess.run(
+        ["pdffonts", str(tmp_path / "sheet.pdf")], capture_output=True, text=True, check=True
+    ).stdout
+    if (fonts.NOTO / "NotoSansHebrew-Bold.ttf").is_file():
+        assert "NotoSansHebrew-Bold" in listed and "NotoSansArabic-Bold" in listed
     latin = game_sheet(load_game({"players": ["Ann", "Bob"], "hands": []}))
     assert b"2 Tr" not in b" ".join(
         x.get_data() for x in PdfReader(BytesIO(latin)).pages[0]["/Resources"]["/XObject"].values()

@@ -44,14 +44,13 @@ from ..rules.cards import (
 )
 from ..rules.house_rules import progression_note, rules_line
 from ..rules.phases import Rules
-from . import text
+from . import fonts, text
 from .labels import Label, fit_label
 from .layout import (
     AUTHOR,
     FONT,
     FONT_BOLD,
     FONT_MONO,
-    FONT_SYMBOLS,
     INK,
     LIGHT,
     SHADE,
@@ -454,7 +453,7 @@ class DeckGuide:
             rows.append(
                 [
                     self._p(
-                        f"<font name='{FONT_SYMBOLS}'>{SUIT_GLYPHS[suit]}</font>&nbsp; "
+                        f"<font name='{fonts.suits_font()}'>{SUIT_GLYPHS[suit]}</font>&nbsp; "
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from . import bidi, fonts
+from . import bidi, fonts, shaping
 from .layout import FONT_BOLD, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
 
 STEP = 0.25  # pt: how much smaller each try is
@@ -193,22 +193,55 @@ def _label(lines: list[str], font: str, size: float, cut: bool = False) -> Label
     )
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A part of one line in one font, in drawing order: shaped when its script needs it."""
+
+    font: str
+    text: str
+    made_bold: bool  # a font with no bold of its own, filled and stroked
+    shaped: shaping.Shaped | None
+
+    def width(self, size: float) -> float:
+        if self.shaped is not None:
+            return self.shaped.width(size)
+        return stringWidth(self.text, self.font, size)
+
+
 @lru_cache(maxsize=16384)
 def line_width(line: str, font: str, size: float) -> float:
     """How wide one line of text is drawn, in any script."""
-    return sum(stringWidth(part, face, size) for face, part, _bold in _parts(line, font))
+    return sum(piece.width(size) for piece in pieces(line, font))
 
 
-def _parts(line: str, font: str) -> list[tuple[str, str, bool]]:
-    """(font, text, made bold) for each run of one line in drawing order."""
-    return [
-        (fallback or font, part, fallback is not None and font == FONT_BOLD)
-        for fallback, part in fonts.runs(bidi.visual(line))
-    ]
+@lru_cache(maxsize=16384)
+def pieces(line: str, font: str) -> tuple[Piece, ...]:
+    """Each run of one line in drawing order, in the font that draws it (its real bold when
+    the label is bold and the font has one)."""
+    out = []
+    bold = font == FONT_BOLD
+    for fallback, part in fonts.runs(bidi.visual(line)):
+        face = fallback or font
+        if bold and fallback is not None and fonts.has_bold(fallback):
+            face = f"{fallback}-Bold"
+        shaped = None
+        if shaping.needs_shaping(part):
+            backwards = bidi.has_right_to_left(part)  # a right-to-left run, reversed for drawing
+            shaped = shaping.shape(face, part[::-1] if backwards else part, backwards)
+        else:
+            part = "".join(char for char in part if not fonts.attaches(char) or char.isprintable())
+        made_bold = bold and fallback is not None and not fonts.has_bold(fallback)
+        out.append(Piece(face, part, made_bold, shaped))
+    return tuple(out)
 
 
 def put(run: TextRun, x: float, baseline: float, line: str, font: str, size: float) -> None:
     """One line, in its drawing order, at ``x`` (its left end) on ``baseline``."""
-    for face, part, bold in _parts(line, font):
-        (run.put_bold if bold else run.put)(x, baseline, part, face, size)
-        x += run.width(part, face, size)
+    for piece in pieces(line, font):
+        if piece.shaped is not None:
+            run.put_shaped(x, baseline, piece.shaped, piece.font, size, bold=piece.made_bold)
+        elif piece.made_bold:
+            run.put_bold(x, baseline, piece.text, piece.font, size)
+        else:
+            run.put(x, baseline, piece.text, piece.font, size)
+        x += piece.width(size)

@@ -29,12 +29,12 @@ from .. import i18n
 from ..i18n import _
 from . import bidi, fonts
 from .fonts import FONT, FONT_BOLD, FONT_MONO
+from .shaping import Shaped
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 
 __all__ = ["FONT", "FONT_BOLD", "FONT_MONO"]  # re-exported for the renderers
 fonts.register()
-FONT_SYMBOLS = "ZapfDingbats"  # has the four suits; a standard font, nothing to install
 
 INK = black
 GREY = Color(0.45, 0.45, 0.45)
@@ -92,27 +92,38 @@ _SPACES = re.compile(r"[ \t\n\r\f\v\u2028\u2029\u3000]+")
 def plain(text: str) -> str:
     """Text our fonts can show, in reading (logical) order, white space squeezed.
 
-    A letter no embedded font has loses its accent or becomes ``?``, so nothing
-    prints as a box.
+    A letter no installed font has becomes a plain stand-in where there is an
+    obvious one (a curly quote), else its code point ("[U+0E2A]"): a name is
+    never printed as boxes or as question marks, and two such names still differ.
     """
     text = _SPACES.sub(" ", str(text)).strip(" ")  # a no-break space stays one
     if text.isascii() and text.isprintable():
         return text
     text = unicodedata.normalize("NFC", text)
-    out = []
+    out: list[str] = []
+    unknown: list[str] = []
     for char in text:
         if fonts.printable(char) or char in KEPT:
+            if unknown:
+                out.append(_code_points(unknown))
+                unknown = []
             out.append(char)
             continue
-        char = char.translate(_STAND_INS)
-        if all(fonts.printable(c) for c in char):
-            out.append(char)
-            continue
-        base = "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        out.append(base if base and all(fonts.printable(c) for c in base) else "?")
+        stand_in = char.translate(_STAND_INS)
+        if unicodedata.category(char) == "Zs":  # a thin or narrow space: "1 000" in French
+            out.append("\u00a0" if "<noBreak>" in unicodedata.decomposition(char) else " ")
+        elif stand_in != char and all(fonts.printable(c) for c in stand_in):
+            out.append(stand_in)
+        elif char.isprintable():
+            unknown.append(char)
+    if unknown:
+        out.append(_code_points(unknown))
     return "".join(out)
+
+
+def _code_points(chars: list[str]) -> str:
+    """Letters no font has, as their code points: "[U+0E2A U+0E21]"."""
+    return "[" + " ".join(f"U+{ord(char):04X}" for char in chars) + "]"
 
 
 def _xml(text: str) -> str:
@@ -292,6 +303,29 @@ class TextRun:
         self.put(x, y, words, font, size)
         self.ops.append("0 Tr")
         self.stroked = True
+
+    def put_shaped(
+        self, x: float, y: float, shaped: Shaped, font: str, size: float, *, bold: bool = False
+    ) -> None:
+        """A shaped run, glyph by glyph where the shaper put each, marked with its letters
+        (what a reader copies or a screen reader says)."""
+        if (font, size) != self.font:
+            self.font, self.subset = (font, size), -1
+        self.ops.append(f"/Span <</ActualText <FEFF{shaped.seen.encode('utf-16-be').hex()}>>> BDC")
+        if bold:
+            self.ops.append(f"2 Tr {fp_str(size * BOLD_STROKE)} w")
+            self.stroked = True
+        for glyph in shaped.glyphs:
+            at = (x + glyph.x * size / 1000, y + glyph.y * size / 1000)
+            self.ops.append(f"1 0 0 1 {fp_str(*at)} Tm")
+            for subset, shown in self._encode(glyph.char, font):
+                if subset != self.subset:
+                    self.ops.append(self._select(font, size, subset))
+                    self.subset = subset
+                self.ops.append(shown)
+        if bold:
+            self.ops.append("0 Tr")
+        self.ops.append("EMC")
 
     def close(self) -> None:
         self.canvas.setFillColor(INK)
