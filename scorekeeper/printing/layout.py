@@ -42,7 +42,7 @@ LIGHT = Color(0.75, 0.75, 0.75)
 SHADE = Color(0.93, 0.93, 0.93)
 
 # The smallest type we print: below this a family at the table cannot read it.
-MIN_FONT_SIZE = 6.5
+MIN_FONT_SIZE = 9  # issue 30: nothing a player reads is smaller
 LEADING = 1.2  # line height as a multiple of the font size
 BOLD_STROKE = 0.035  # of the size: the outline that makes a regular font bold
 

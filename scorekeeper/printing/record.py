@@ -28,6 +28,8 @@ class Cell:
     note: str = ""  # "out" for who went out, "float" for a floater (in the sheet's language)
     total: str = ""
     strong: bool = False  # the winner's final total
+    reached: int | None = None  # the End row: the phase reached (ticked when finished)
+    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,12 @@ def _result_row(game: Game, standings: Standings) -> Row:
             else "",
             total=str(standings.player(name).score),
             strong=name in winners,
+            reached=None
+            if game.rules.progression is Progression.TEN_HANDS
+            else max(standings.player(name).phases_done, default=0)
+            if standings.player(name).finished
+            else standings.player(name).phase,
+            finished=standings.player(name).finished,
         )
         for name in game.players
     )
