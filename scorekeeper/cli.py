@@ -278,6 +278,7 @@ def cmd_print(args: argparse.Namespace) -> int:
                 code=args.code,
             )
         )
+    played = _played(args)
     try:
         with i18n.using(args.language):  # the sheet in --lang, even when answering in JSON
             data = game_sheet(
@@ -287,6 +288,7 @@ def cmd_print(args: argparse.Namespace) -> int:
                 code=code,
                 pagesize=args.size,
                 large=args.large,
+                played=played,
             )
     except (LayoutError, ValueError) as error:
         raise BadInput(str(error)) from None
@@ -312,6 +314,34 @@ def cmd_print(args: argparse.Namespace) -> int:
     else:
         print(args.out)
     return 0
+
+
+def _played(args: argparse.Namespace) -> Any:
+    """When, how long and where the game was played, from --started, --minutes, --table and
+    --time-zone (None without --started)."""
+    from .playtime import moment
+    from .printing.record import Played, time_zone
+
+    try:
+        zone = time_zone(args.time_zone)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    if not args.started:
+        if args.minutes is not None or args.table:
+            raise BadInput(_("--minutes and --table need --started"))
+        return None
+    try:
+        started = moment(args.started).astimezone(zone)
+    except ValueError:
+        raise BadInput(
+            _(
+                "--started must be a date and time, e.g. 2026-11-27T19:05, not %(value)r",
+                value=args.started,
+            )
+        ) from None
+    if args.minutes is not None and args.minutes < 0:
+        raise BadInput(_("--minutes cannot be negative"))
+    return Played(started, args.minutes or 0, args.table)
 
 
 def cmd_printables(args: argparse.Namespace) -> int:
@@ -821,6 +851,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--large", action="store_true", help=_("large print (2 to 4 players)"))
     p.add_argument("--title", default="", help=_("the heading (default: the players' names)"))
     p.add_argument("--link", help=_("the game's watch link, printed with a QR code"))
+    p.add_argument(
+        "--started",
+        help=_("when the game started (2026-11-27T19:05, UTC unless it says its offset)"),
+    )
+    p.add_argument("--minutes", type=int, help=_("how long the game took, in minutes"))
+    p.add_argument("--table", help=_("the table (family or club) the game was played at"))
+    p.add_argument(
+        "--time-zone",
+        help=_(
+            "the time zone the record gives times in (default: SCOREKEEPER_TIME_ZONE, "
+            "else this machine's)"
+        ),
+    )
     p.add_argument(
         "--code", help=_("the game's short code, printed with the app's address to read aloud")
     )

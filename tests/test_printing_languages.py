@@ -477,7 +477,7 @@ def test_right_to_left_names_are_units_of_a_sentence_in_the_languages_direction(
     for said, data in sheets.items():
         lines = read_aloud(data, tmp_path)
         assert lines[0] == "Phase 10: שרה, محمد, José"  # seat order, as the columns
-        assert said in lines, lines[:4]
+        assert said in " ".join(lines[:5]), lines[:5]  # the sentence may run on a line
 
 
 def test_a_name_cannot_reach_outside_its_isolate():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 from io import BytesIO
 from xml.sax.saxutils import escape as _xml_escape
 
@@ -337,8 +338,20 @@ class TextRun:
 # --- documents --------------------------------------------------------------------
 
 
-def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
-    """A canvas with ``invariant=1``, so the same input always gives the same bytes."""
+def new_canvas(
+    buffer: BytesIO,
+    pagesize: tuple[float, float],
+    title: str,
+    subject: str,
+    *,
+    created: datetime | None = None,
+) -> Canvas:
+    """A canvas with ``invariant=1``, so the same input always gives the same bytes.
+
+    ``created``: the PDF's creation date (a game's start); without it, reportlab's fixed
+    date, so the standard set stays the same byte for byte. The title keeps names as
+    written, each isolated, so a title bar shows them in seat order.
+    """
     fonts.register()
     canvas = Canvas(
         buffer,
@@ -348,8 +361,22 @@ def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subje
         initialFontName=FONT,  # not Helvetica, which no page uses and no PDF embeds
         lang=i18n.language(),
     )
-    canvas.setTitle(plain(title))
-    canvas.setSubject(plain(subject))
+    canvas.setTitle(_metadata(title))
+    canvas.setSubject(_metadata(subject))
     canvas.setAuthor(AUTHOR)
     canvas.setCreator(AUTHOR)
+    if created is not None:
+        stamp = pdf_date(created)
+        canvas.setDateFormatter(lambda *_parts: stamp)
     return canvas
+
+
+def _metadata(text: str) -> str:
+    """Text for the document's properties: as written (NFC), white space squeezed."""
+    return unicodedata.normalize("NFC", _SPACES.sub(" ", text).strip(" "))
+
+
+def pdf_date(when: datetime) -> str:
+    """A PDF date with its offset from UTC: D:20261127190500+01'00'."""
+    offset = when.strftime("%z") or "+0000"
+    return when.strftime("D:%Y%m%d%H%M%S") + f"{offset[:3]}'{offset[3:]}'"

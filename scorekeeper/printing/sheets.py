@@ -53,7 +53,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
-from .record import Cell, Record, Row, game_record
+from .record import Cell, Played, Record, Row, game_record
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_LARGE_PLAYERS = 4
@@ -66,6 +66,7 @@ RULES_SIZE = 9
 SUMMARY_SIZE = 11
 SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # at least two lines at 11 pt, the same on every page
 TITLE_LINES = 4  # six names of 40 letters each, whole
+FACTS_GAP = 0.8 * mm  # between the rules and when the game was played
 LINK_HEIGHT = 1 * mm + 2 * 10 * 1.25  # the caption and the link under the summary
 NAME_ROW = 12 * mm  # names: taller when a long name needs more than two lines
 NAME_LINES = 4
@@ -162,6 +163,7 @@ class ScoreSheet:
     large: bool = False
     kept: Sequence[Kept] | None = None  # the game's state after each hand, if the store kept it
     code: str | None = None
+    played: Played | None = None  # when, how long and where, for a game's record
     columns: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -213,8 +215,9 @@ class ScoreSheet:
         canvas = new_canvas(
             buffer,
             (self.width, self.height),
-            bidi.strip(self.title),
+            self.title,
             _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
+            created=self.played.started if self.played is not None else None,
         )
         # What every page repeats is drawn once, as a form each page refers to.
         canvas.beginForm("footer")
@@ -272,7 +275,7 @@ class ScoreSheet:
             if totals is not None:
                 cells = tuple(Cell(total=cell.total) for cell in totals.cells)
                 carried = Row(carried_label, kind="carried", cells=cells)
-        if not self.record.over:  # blank rows for the hands to come
+        if not self.record.over and not self.record.tiebreak:  # rows for the hands to come
             last = pages[-1]
             number = self.record.next_hand
             while len(last) < capacity:
@@ -327,6 +330,26 @@ class ScoreSheet:
             min_size=self.floor,
         )
 
+    @cached_property
+    def _facts(self) -> Label | None:
+        """When the game was played (in the table's time zone), how long it took, where."""
+        if self.played is None:
+            return None
+        return fit_label(
+            self.played.words(),
+            FONT,
+            self._header_width(),
+            size=self._type(RULES_SIZE),
+            min_size=self.floor,
+            lines=3,
+        )
+
+    @property
+    def _rules_height(self) -> float:
+        """The rules and, for a game, when and where it was played."""
+        facts = self._facts
+        return self._rules.height + (FACTS_GAP + facts.height if facts is not None else 0.0)
+
     def _summary(self, page_label: str, height: float | None = None) -> Label:
         words = " ".join(filter(None, (self.record.summary if self.record else "", page_label)))
         return fit_label(
@@ -370,7 +393,7 @@ class ScoreSheet:
 
     def _header_bottom(self) -> float:
         """The y where the table may start (the same on every page)."""
-        y = self.height - MARGIN - self._title_height - 1 * mm - self._rules.height
+        y = self.height - MARGIN - self._title_height - 1 * mm - self._rules_height
         if self.record is not None:
             y -= 1.5 * mm + self._summary_height
         if self.view_url:
@@ -391,6 +414,11 @@ class ScoreSheet:
             title.draw(run, left, top - ACCENTS * title.size)
             run.close()
             y = self._rules.draw(canvas, left, top - self._title_height - 1 * mm)
+            if self._facts is not None:
+                run = TextRun(canvas)
+                self._facts.draw(run, left, y - FACTS_GAP)
+                run.close()
+                y -= FACTS_GAP + self._facts.height
             if self.record is not None:
                 y -= 1.5 * mm + self._summary_height
             if self.view_url:
@@ -402,7 +430,7 @@ class ScoreSheet:
             canvas.doForm("qr")
         canvas.doForm("header")
         if self.record is not None:
-            y = top - self._title_height - 1 * mm - self._rules.height - 1.5 * mm
+            y = top - self._title_height - 1 * mm - self._rules_height - 1.5 * mm
             run = TextRun(canvas)
             self._summary(page_label).draw(run, left, y)
             run.close()
@@ -1036,12 +1064,15 @@ def game_sheet(
     pagesize: str = "letter",
     large: bool = False,
     kept: Sequence[Kept] | None = None,
+    played: Played | None = None,
 ) -> bytes:
     """A game's record as PDF bytes: every hand, the result, blank rows for hands to come.
 
     ``view_url``: the watch link (the QR code); ``code``: the game's short code,
     printed as the link to read aloud (``link.printed_link``). ``kept``: the
-    state the store kept after each hand; with it nothing is replayed.
+    state the store kept after each hand; with it nothing is replayed. ``played``:
+    when the game started (in the time zone it is to be read in), how long it took and
+    its table, printed under the rules and as the PDF's creation date.
     """
     return ScoreSheet(
         game.rules,
@@ -1052,6 +1083,7 @@ def game_sheet(
         game=game,
         large=large,
         kept=kept,
+        played=played,
     ).build()
 
 
