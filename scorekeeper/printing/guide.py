@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import CMYKColor
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -54,6 +54,7 @@ from .layout import (
     INK,
     LIGHT,
     SHADE,
+    WHITE,
     LayoutError,
     TextRun,
     escape,
@@ -63,6 +64,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
+from .tagging import TaggedCanvas
 
 MARGIN = 13 * mm
 BODY_SIZES = (11, 10.5, 10, 9.5, 9)  # the largest that keeps the guide to one page
@@ -75,12 +77,13 @@ NUMBER_RANKS = 12  # Ace to Queen: the Kings are Wild
 SUITS_PER_DECK = 4
 JOKERS_PER_DECK = 2
 
-# Ink for the colour swatches; the word and letter are always printed beside them.
+# Ink for the colour swatches, in a print shop's process colours (CMYK); the word and letter
+# are always printed beside them.
 INKS = {
-    Colour.RED: Color(0.82, 0.12, 0.12),
-    Colour.BLUE: Color(0.12, 0.32, 0.78),
-    Colour.GREEN: Color(0.1, 0.55, 0.22),
-    Colour.YELLOW: Color(0.96, 0.78, 0.08),
+    Colour.RED: CMYKColor(0, 0.9, 0.85, 0.1),
+    Colour.BLUE: CMYKColor(0.9, 0.6, 0, 0.05),
+    Colour.GREEN: CMYKColor(0.85, 0.1, 0.95, 0.1),
+    Colour.YELLOW: CMYKColor(0, 0.15, 0.95, 0),
 }
 QR_SIZE = 22 * mm
 QR_COLUMN = QR_SIZE + 4 * mm  # the QR code and its caption, beside the opening
@@ -139,7 +142,7 @@ class Swatch(Flowable):
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.5)
         canvas.rect(0, 0, SWATCH, SWATCH, stroke=1, fill=1)
-        canvas.setFillColor(INK if self.colour is Colour.YELLOW else Color(1, 1, 1))
+        canvas.setFillColor(INK if self.colour is Colour.YELLOW else WHITE)
         canvas.setFont(FONT_BOLD, 9)
         canvas.drawCentredString(SWATCH / 2, SWATCH / 2 - 2.8, self.colour.value)
 
@@ -212,7 +215,7 @@ class DeckGuide:
             bottomPadding=0,
         )
         document.addPageTemplates([PageTemplate("guide", [frame], onPage=self._qr)])
-        document.build(self._story(document.width))
+        document.build(self._story(document.width), canvasmaker=TaggedCanvas)
         return buffer.getvalue(), document.page
 
     def _caption(self) -> Label:

@@ -15,7 +15,7 @@ from datetime import datetime
 from io import BytesIO
 from xml.sax.saxutils import escape as _xml_escape
 
-from reportlab.lib.colors import Color, black
+from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -31,16 +31,20 @@ from ..i18n import _
 from . import bidi, fonts
 from .fonts import FONT, FONT_BOLD, FONT_MONO
 from .shaping import Shaped
+from .tagging import TaggedCanvas
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 
 __all__ = ["FONT", "FONT_BOLD", "FONT_MONO"]  # re-exported for the renderers
 fonts.register()
 
-INK = black
-GREY = Color(0.45, 0.45, 0.45)
-LIGHT = Color(0.75, 0.75, 0.75)
-SHADE = Color(0.93, 0.93, 0.93)
+# Black and greys in black ink alone (CMYK with only K): a print shop prints small black type
+# with one plate, never as four-colour black that blurs when the plates are a hair apart.
+INK = CMYKColor(0, 0, 0, 1)
+GREY = CMYKColor(0, 0, 0, 0.55)
+LIGHT = CMYKColor(0, 0, 0, 0.25)
+SHADE = CMYKColor(0, 0, 0, 0.07)
+WHITE = CMYKColor(0, 0, 0, 0)
 
 # The smallest type we print: below this a family at the table cannot read it.
 MIN_FONT_SIZE = 9  # issue 30: nothing a player reads is smaller
@@ -353,7 +357,7 @@ def new_canvas(
     written, each isolated, so a title bar shows them in seat order.
     """
     fonts.register()
-    canvas = Canvas(
+    canvas = TaggedCanvas(
         buffer,
         pagesize=pagesize,
         invariant=1,
