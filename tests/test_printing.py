@@ -90,7 +90,7 @@ def game_rules():
 def test_a_reference_card_lists_each_phase_of_its_profile_by_number(profile, phases):
     text = words(reference_cards(make_rules(profile)))
     for number, phase in phases:
-        assert f"{number} {phase}" in text
+        assert f"{number}. {phase}" in text  # the number set apart from the phase
 
 
 def test_the_even_phases_card_leaves_out_the_odd_phases():
@@ -101,8 +101,8 @@ def test_the_even_phases_card_leaves_out_the_odd_phases():
 
 def test_the_super_wild_card_gives_phase_7_three_ways_and_lets_a_skip_be_blue():
     text = words(reference_cards(make_rules("super-wild")))
-    assert "7 2 sets of 4 OR 3 sets of 3 OR 5 sets of 2" in text
-    assert "8 7 cards of one colour (a Skip may count as a blue card)" in text
+    assert "7. 2 sets of 4 OR 3 sets of 3 OR 5 sets of 2" in text
+    assert "8. 7 cards of one colour (a Skip may count as a blue card)" in text
     assert "Super Wild 50" in text and "Super Skip 25" in text
 
 
@@ -139,7 +139,7 @@ def test_a_card_with_every_house_rule_carries_on_to_a_second_pair(tmp_path):
     text = words(data)
     assert "Phase 10 + 10, even only" in text
     assert "The game ends when someone has made 4 phases" in text
-    assert "2 1 set of 3 + 1 run of 4" in text and "8 7 cards of one colour" in text
+    assert "2. 1 set of 3 + 1 run of 4" in text and "8. 7 cards of one colour" in text
     assert "Super Wild 50" in text
     assert_cards_unclipped(data, tmp_path)
 
@@ -148,8 +148,8 @@ def test_a_custom_phase_list_prints_under_its_own_heading():
     rules = make_rules("official", {"custom_phases": "run of 3 + 3 of one colour; 2 runs of 4"})
     text = words(reference_cards(rules))
     assert "Our own phases" in text
-    assert "1 1 run of 3 + 3 cards of one colour" in text
-    assert "2 2 runs of 4" in text
+    assert "1. 1 run of 3 + 3 cards of one colour" in text
+    assert "2. 2 runs of 4" in text
 
 
 def test_thirty_long_custom_phases_carry_on_to_more_faces_instead_of_shrinking(tmp_path):
@@ -158,7 +158,7 @@ def test_thirty_long_custom_phases_carry_on_to_more_faces_instead_of_shrinking(t
     data = reference_cards(rules)
     text = words(data)
     for number in range(1, 31):
-        assert f"{number} 1 set of 3 + 1 run of 4" in text
+        assert f"{number}. 1 set of 3 + 1 run of 4" in text
     assert "PHASES 6 TO 10" in text and "PHASES 26 TO 30" in text  # not "phase ten goes on"
     assert_cards_unclipped(data, tmp_path)
 
@@ -227,7 +227,7 @@ def test_a_blank_sheet_has_six_columns_and_rows_for_a_long_game():
     assert text.count("Ph. Pts Tot.") == 6  # the short forms: a 9 pt floor in narrow columns
     assert "Date" in text
     for number, phase in enumerate(OFFICIAL, 1):
-        assert f"{number} {phase}" in text  # the phase list in the margin
+        assert f"{number}. {phase}" in text  # the phase list in the margin
     for cards, points in (("1 to 9", 5), ("10, 11, 12", 10), ("Skip", 15), ("Wild", 25)):
         assert f"{cards} {points}" in text
 
@@ -354,9 +354,10 @@ def test_the_guide_shows_the_card_mapping_the_count_and_the_points():
     assert pages(data) == 1
     for line in ("Ace 1 5", "Jack 11 10", "Queen 12 10", "King Wild 25", "Joker Skip 15"):
         assert line in text
-    assert "Ace to Queen: 12 ranks x 4 suits x 2 decks 96" in text
-    assert "Kings: 4 per deck x 2 decks 8 Wilds" in text
-    assert "Jokers: 2 per deck x 2 decks 4 Skips" in text
+    assert "Ace to Queen: 12 ranks × 4 suits × 2 decks 96" in text
+    assert "Kings: 4 per deck × 2 decks 8 Wilds" in text
+    assert "Jokers: 2 per deck × 2 decks 4 Skips" in text
+    assert "numbers 1–12: 12 × 4 colours × 2" in text  # issue 30: every factor, × and –
     assert "Total 108" in text
 
 

@@ -201,7 +201,7 @@ class ReferenceCards:
 
     def _phase_blocks(self, rows: list[tuple[int, str]], size: float) -> list[Block] | None:
         blocks: list[Block] = []
-        widest = str(max(self.rules.sequence))
+        widest = text.numbered(max(self.rules.sequence))
         gutter = stringWidth(widest, FONT_BOLD, size) + NUMBER_SPACE
         width = INNER_WIDTH - gutter
         for index, (number, words) in enumerate(rows):
@@ -210,7 +210,7 @@ class ReferenceCards:
                 return None
             if index:
                 blocks.append(_gap(size * PHASE_GAP))
-            blocks.append((gutter, paragraph, str(number)))
+            blocks.append((gutter, paragraph, text.numbered(number)))
         return blocks
 
     def _sections(self) -> list[list[list[Block]]]:

@@ -19,6 +19,7 @@ from io import BytesIO
 
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -39,7 +40,6 @@ from ..rules.cards import (
     DECK_WILDS,
     DEFAULT_SUIT_COLOURS,
     Colour,
-    Kind,
     deck,
 )
 from ..rules.house_rules import progression_note, rules_line
@@ -366,12 +366,16 @@ class DeckGuide:
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading(Kind.SUPER_WILD.word),
+                *self._heading(_("The marked cards")),
                 self._p(
                     _(
                         "Mark one King as the Super Wild and one Joker as the Super Skip (a "
                         "sticker or a pen dot) before the first deal."
                     )
+                ),
+                self._p(
+                    # Translators: keep SW and SS: they are typed.
+                    _("The marked King is typed <b>SW</b>, the marked Joker <b>SS</b>.")
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
@@ -379,10 +383,7 @@ class DeckGuide:
         if note:
             right += [self._p(escape(note)), Spacer(1, 1 * mm)]
         if self.phase_list:
-            right += [
-                self._p(f"<b>{number}</b>&nbsp; {escape(words)}", style(self.size, indent=4 * mm))
-                for number, words in text.phase_rows(self.rules)
-            ]
+            right.append(self._phase_list(width * 0.5))
         else:
             right.append(self._p(_("The phases are listed on the phase reference cards.")))
         table = Table([[left, right]], colWidths=[width * 0.5, width * 0.5], hAlign="LEFT")
@@ -393,6 +394,34 @@ class DeckGuide:
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
                     ("RIGHTPADDING", (0, 0), (0, 0), 4 * mm),
+                    ("RIGHTPADDING", (1, 0), (1, 0), 0),  # the phase list's own width
+                ]
+            )
+        )
+        return table
+
+    def _phase_list(self, width: float) -> Table:
+        """The phases, each number right-aligned in a column of its own: 1. to 10. line up."""
+        rows = text.phase_rows(self.rules)
+        gutter = stringWidth(text.numbered(max(n for n, _words in rows)), FONT_BOLD, self.size)
+        table = Table(
+            [[text.numbered(number), self._p(escape(words))] for number, words in rows],
+            colWidths=[gutter + 1 * mm, width - gutter - 1 * mm],
+            hAlign="LEFT",
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
+                    ("FONT", (0, 0), (0, -1), FONT_BOLD, self.size),
+                    ("LEADING", (0, 0), (0, -1), self.size * 1.2),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (0, -1), 1 * mm),
+                    ("RIGHTPADDING", (1, 0), (1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ]
             )
         )
@@ -486,7 +515,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Ace to Queen: %(ranks)s ranks x %(suits)s suits x %(decks)s decks",
+                        "Ace to Queen: %(ranks)s ranks × %(suits)s suits × %(decks)s decks",
                         ranks=NUMBER_RANKS,
                         suits=SUITS_PER_DECK,
                         decks=DECKS,
@@ -495,7 +524,8 @@ class DeckGuide:
                 str(count.numbers),
                 self._p(
                     _(
-                        "numbers 1-12: %(colours)s colours x %(copies)s",
+                        "numbers 1–12: %(numbers)s × %(colours)s colours × %(copies)s",
+                        numbers=NUMBER_RANKS,
                         colours=len(Colour),
                         copies=COPIES_PER_NUMBER_AND_COLOUR,
                     )
@@ -504,7 +534,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Kings: %(kings)s per deck x %(decks)s decks",
+                        "Kings: %(kings)s per deck × %(decks)s decks",
                         kings=SUITS_PER_DECK,
                         decks=DECKS,
                     )
@@ -515,7 +545,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Jokers: %(jokers)s per deck x %(decks)s decks",
+                        "Jokers: %(jokers)s per deck × %(decks)s decks",
                         jokers=JOKERS_PER_DECK,
                         decks=DECKS,
                     )

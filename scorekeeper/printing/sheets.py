@@ -1028,7 +1028,7 @@ class ScoreSheet:
                 cell_top = top
             canvas.setFont(FONT_BOLD, cell.size)  # the gutter is as wide as the widest number
             canvas.setFillColor(INK)
-            canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, str(number))
+            canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, text.numbered(number))
             cell_top = cell.draw(canvas, x + gutter, cell_top)
         return top + 1 * mm
 
