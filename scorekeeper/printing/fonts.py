@@ -45,6 +45,8 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from . import shaping
+
 FONT = "FiraSans"
 FONT_BOLD = "FiraSans-Bold"
 FONT_MONO = "PlexMono"
@@ -192,9 +194,7 @@ def _tag(base: str, subset: Iterable[int]) -> str:
 
 @cache
 def _advance(font: str, glyph: int) -> float:
-    """A glyph's advance in thousandths of an em."""
-    from . import shaping  # uharfbuzz reads the font's own metrics
-
+    """A glyph's advance in thousandths of an em (HarfBuzz reads the font's own metrics)."""
     return shaping.advance(font, glyph)
 
 

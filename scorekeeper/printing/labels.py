@@ -8,9 +8,9 @@ no size fits it whole); only when even that is too big is it cut short with
 Text is plain and in reading order, in any script, with names isolated
 (``bidi.isolate``); each line is wrapped first and then put in drawing order,
 as the bidirectional algorithm asks. ``Label.draw`` puts the lines into a
-``TextRun``: letters the main font lacks are set in their script's font, made
-bold (filled and stroked) when the label is bold, since those fonts have no
-bold of their own.
+``TextRun``: letters the main font lacks are set in their script's font (its
+bold in a bold label; filled and stroked only for a font with no bold, the
+CJK one), shaped where the script needs it (``shaping``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Shared page geometry, fonts, text safety and fitting for every printable.
 
 Everything is measured in mm (``reportlab.lib.units.mm``) so the constants
-read like a ruler. Text is set in embedded fonts (see ``fonts``) that cover
-Latin, Greek, Cyrillic, Hebrew, Arabic and CJK names; a character none of them
-has is replaced by a close Latin letter or ``?`` rather than printed as a box.
+read like a ruler. Text is set in embedded fonts (see ``fonts``) chosen per run
+of text for any script; a character no installed font has is printed as its
+code point ("[U+0E2A]") rather than as a box or ``?``.
 """
 
 from __future__ import annotations
