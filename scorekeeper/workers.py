@@ -13,7 +13,7 @@ from typing import Any
 
 
 def available() -> bool:
-    """gunicorn runs on Linux (and other Unix) only; waitress is the fallback everywhere."""
+    """gunicorn runs on Linux (and other Unix) only; elsewhere one gevent process serves."""
     if not sys.platform.startswith("linux"):
         return False
     try:

@@ -78,7 +78,7 @@ def assert_cards_unclipped(data: bytes, tmp_path: Path) -> None:
     width, height = page_size("letter", turned=True)
     grid_width = card_layout.GRID_COLUMNS * card_layout.PAIR_WIDTH
     grid_height = card_layout.GRID_ROWS * card_layout.CARD_HEIGHT
-    left, top = (width - grid_width) / 2, (height - grid_height) / 2
+    left, top = (width - grid_width) / 2, (height - grid_height) / 2 - card_layout.LIFT
     pad = card_layout.PAD - 0.5
     faces = [
         (

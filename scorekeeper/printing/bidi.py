@@ -8,8 +8,9 @@ paragraph's direction comes from the language being spoken, never from the
 first letter of the text, so "محمد won" stays an English sentence.
 
 reportlab draws glyphs left to right, so each line is put in drawing order
-(python-bidi) with Arabic letters joined (arabic-reshaper) just before it is
-measured and drawn; the isolate marks themselves are never drawn.
+(python-bidi) just before it is measured and drawn; Arabic letters are joined
+and marks placed by the shaper (``shaping``). The isolate marks themselves are
+never drawn.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-import arabic_reshaper
 from bidi import get_display
 
 from .. import i18n
@@ -59,11 +59,10 @@ def has_right_to_left(text: str) -> bool:
 
 
 def visual(line: str) -> str:
-    """One line in the order its glyphs are drawn, Arabic letters joined, no marks left."""
+    """One line in the order its glyphs are drawn, no steering marks left (a right-to-left
+    run's letters reversed; the shaper reverses them back to join and place them)."""
     if not has_right_to_left(line) and direction() == "L":
         return strip(line)
-    if any(unicodedata.bidirectional(c) == "AL" for c in line):
-        line = arabic_reshaper.reshape(line)
     return strip(get_display(line, base_dir=direction()))
 
 

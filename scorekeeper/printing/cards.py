@@ -35,6 +35,7 @@ from .layout import (
     FONT_BOLD,
     INK,
     LIGHT,
+    MIN_FONT_SIZE,
     Fitted,
     LayoutError,
     TextRun,
@@ -54,16 +55,18 @@ PAIRS_PER_PAGE = GRID_COLUMNS * GRID_ROWS
 MARK_GAP = 1 * mm  # cut marks start this far from the card edge...
 MARK_LENGTH = 3.5 * mm  # ...and are this long, so the margins keep 6 mm clear on A4
 PAGE_EDGE = 6 * mm  # nothing printed nearer the page's edge than this
+LIFT = 2 * mm  # the grid sits this much above the middle: two lines of instructions fit under it
 CHECK_BAR = 50 * mm  # printed at true size, it measures 50 mm
 NUMBER_SPACE = 1.5 * mm  # between a phase number and its words
 PHASE_MAX_SIZE = 13
 PHASE_MIN_SIZE = 9  # below this, carry on to another face instead
 PHASE_GAP = 0.12  # least space between two phases, in lines; more when there is room
 BACK_SIZE = 9  # the explanations, at the size of the rules text everywhere
-LABEL_SIZE = 7  # "PHASE 10" at the top of a face
+LABEL_SIZE = 9  # "PHASE 10" at the top of a face: the least any text is printed
 INNER_WIDTH = CARD_WIDTH - 2 * PAD
 INNER_HEIGHT = CARD_HEIGHT - 2 * PAD
 ORDER_BOX = 5.2 * mm  # a box to write a phase number in (Mixed-up Masters)
+NUMBERS = 11  # pt: the row of numbers under the boxes, at 9 pt
 SECTION_GAP = 0.75  # lines between the sections of the explanations
 
 Block = tuple[float, Fitted | None, str]  # (x offset or gap height, paragraph, phase number)
@@ -98,17 +101,18 @@ class OrderRow(Flowable):
         self.count = count
         self.box = min(ORDER_BOX, width / count)
         self.width = self.box * count
-        self.height = self.box + 9
+        self.height = self.box + NUMBERS
 
     def draw(self) -> None:
         canvas = self.canv
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.6)
         for index in range(self.count):
-            canvas.rect(index * self.box, 9, self.box, self.box, stroke=1, fill=0)
+            canvas.rect(index * self.box, NUMBERS, self.box, self.box, stroke=1, fill=0)
         run = TextRun(canvas)
         for index in range(self.count):
-            run.put((index + 0.5) * self.box, 2, str(index + 1), FONT, 6.5, "centre")
+            put = (index + 0.5) * self.box, 2.5, str(index + 1), FONT, MIN_FONT_SIZE, "centre"
+            run.put(*put)
         run.close()
 
 
@@ -197,7 +201,7 @@ class ReferenceCards:
 
     def _phase_blocks(self, rows: list[tuple[int, str]], size: float) -> list[Block] | None:
         blocks: list[Block] = []
-        widest = str(max(self.rules.sequence))
+        widest = text.numbered(max(self.rules.sequence))
         gutter = stringWidth(widest, FONT_BOLD, size) + NUMBER_SPACE
         width = INNER_WIDTH - gutter
         for index, (number, words) in enumerate(rows):
@@ -206,7 +210,7 @@ class ReferenceCards:
                 return None
             if index:
                 blocks.append(_gap(size * PHASE_GAP))
-            blocks.append((gutter, paragraph, str(number)))
+            blocks.append((gutter, paragraph, text.numbered(number)))
         return blocks
 
     def _sections(self) -> list[list[list[Block]]]:
@@ -265,7 +269,7 @@ class ReferenceCards:
         grid_width = GRID_COLUMNS * PAIR_WIDTH
         grid_height = GRID_ROWS * CARD_HEIGHT
         left = (self.width - grid_width) / 2
-        bottom = (self.height - grid_height) / 2
+        bottom = (self.height - grid_height) / 2 + LIFT
         for index, (front, back) in enumerate(pairs):
             row, column = divmod(index, GRID_COLUMNS)
             x = left + column * PAIR_WIDTH
@@ -276,6 +280,15 @@ class ReferenceCards:
         used_rows = math.ceil(len(pairs) / GRID_COLUMNS)
         used_columns = min(len(pairs), GRID_COLUMNS)
         self._marks(canvas, left, bottom + grid_height, used_columns, used_rows)
+        # The cards a print shop cuts out: nothing is printed past them, so no bleed.
+        trim = [
+            left,
+            bottom + grid_height - used_rows * CARD_HEIGHT,
+            left + used_columns * PAIR_WIDTH,
+            bottom + grid_height,
+        ]
+        canvas.setTrimBox(trim)
+        canvas.setBleedBox(trim)
         self._instructions(canvas, bottom + grid_height - used_rows * CARD_HEIGHT, players)
 
     def _outline(self, canvas: Canvas, x: float, y: float) -> None:
@@ -360,7 +373,13 @@ def _fitted(flowable: Flowable, size: float) -> Fitted:
 
 
 def _heading_block(words: str, size: float) -> Block:
-    return (0.0, measure(escape(words.upper()), style(size * 0.85, bold=True), INNER_WIDTH), "")
+    return (
+        0.0,
+        measure(
+            escape(words.upper()), style(max(size * 0.85, MIN_FONT_SIZE), bold=True), INNER_WIDTH
+        ),
+        "",
+    )
 
 
 def _flow(fronts: list[list[Block]], sections: list[list[list[Block]]]) -> list[list[Block]]:

@@ -2,18 +2,37 @@
 
 The page text is Fira Sans (Latin, Greek, Cyrillic), with IBM Plex Mono for
 links, both from pinned PyPI packages so ``printables/`` comes out byte for
-byte the same on any machine. A name in another script borrows a font for just
-those letters: Heebo for Hebrew, Noto Sans Arabic for Arabic (both pinned PyPI
-packages) and Droid Sans Fallback for Chinese, Japanese and Korean (the Debian
-package ``fonts-droid-fallback``). All are under the SIL Open Font Licence or
-the Apache licence, which allow embedding. Fallback fonts load only when a name
-needs them, so a sheet in Latin letters stays fast and small.
+byte the same on any machine. A name in another script borrows a font for
+just those letters, chosen per run of text:
 
-Right-to-left words are put in drawing order before they get here (``bidi``).
+- the script's own Noto Sans, regular and bold (Debian's ``fonts-noto-core``:
+  Devanagari, Thai, Armenian, Georgian, Hebrew, Arabic, Tamil, Ethiopic, ...),
+  found by the first word of each letter's Unicode name;
+- Hebrew and Arabic also from pinned PyPI packages (Heebo, Noto Sans Arabic),
+  for a machine without Debian's fonts;
+- Droid Sans Fallback for Chinese, Japanese and Korean (``fonts-droid-fallback``);
+- for anything else, Noto Sans, Noto Sans Symbols, the monochrome emoji of
+  Symbola (``fonts-symbola``) and DejaVu Sans (``fonts-dejavu-core``), whose
+  card suits the two-deck guide prints.
+
+All allow embedding (SIL Open Font Licence, Apache, Symbola's free licence).
+A letter no installed font has is printed as its code point, never as ``?``
+(``layout.plain``), and ``missing_packages`` names the Debian package that
+would draw it. Fonts load only when a name needs them.
+
+``EmbeddedFont`` is reportlab's TrueType font with three repairs a print shop
+and a screen reader need: every subset gets its own tag (reportlab gives all
+``AAAAAA+``), the ToUnicode map reaches past U+FFFF (an emoji), and glyphs
+that no character maps to (a Devanagari conjunct, an Arabic joined form, made
+by ``shaping``) are embedded under a private code that reads back as the text
+they draw.
 """
 
 from __future__ import annotations
 
+import hashlib
+import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,58 +42,160 @@ import fontpkg_heebo
 import fontpkg_ibm_plex_mono
 import fontpkg_noto_sans_arabic
 from reportlab.lib.fonts import addMapping
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+
+from . import shaping
 
 FONT = "FiraSans"
 FONT_BOLD = "FiraSans-Bold"
 FONT_MONO = "PlexMono"
+SUITS = "DejaVuSans"  # the four card suits, embedded like every other font
 
 _MAIN = {
     FONT: fontpkg_fira_sans.ROOT / "files" / "FiraSans-Regular.ttf",
     FONT_BOLD: fontpkg_fira_sans.ROOT / "files" / "FiraSans-Bold.ttf",
     FONT_MONO: fontpkg_ibm_plex_mono.ROOT / "files" / "IBMPlexMono-Regular.ttf",
 }
-CJK_FONT_FILE = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+DEBIAN_FONTS = Path("/usr/share/fonts/truetype")
+NOTO = DEBIAN_FONTS / "noto"
+CJK_FONT_FILE = DEBIAN_FONTS / "droid" / "DroidSansFallbackFull.ttf"
+SUITS_FILE = DEBIAN_FONTS / "dejavu" / "DejaVuSans.ttf"
+PRIVATE = 0xF0000  # plane 15: a glyph with no character of its own is embedded as PRIVATE + id
+
+# Debian packages, by what they draw (named in messages and in docs/decisions.md).
+NOTO_PACKAGE = "fonts-noto-core"
+CJK_PACKAGE = "fonts-droid-fallback"
+SYMBOLS_PACKAGE = "fonts-symbola"
+SUITS_PACKAGE = "fonts-dejavu-core"
+
+# The first word of a CJK character's Unicode name.
+_CJK_WORDS = frozenset(
+    "CJK HIRAGANA KATAKANA HANGUL BOPOMOFO IDEOGRAPHIC KANGXI HALFWIDTH FULLWIDTH".split()
+)
 
 
 @dataclass(frozen=True)
-class Fallback:
-    """A font for the letters of one script the main font lacks."""
+class Face:
+    """A fallback font: its name in reportlab, its file, and its real bold, if it has one."""
 
     name: str
     path: Path
-    ranges: tuple[tuple[int, int], ...]
+    bold: Path | None = None
+    package: str = NOTO_PACKAGE
 
-    def covers(self, char: str) -> bool:
-        point = ord(char)
-        return any(low <= point <= high for low, high in self.ranges)
+    @property
+    def bold_name(self) -> str:
+        return f"{self.name}-Bold"
 
 
-FALLBACKS = (
-    Fallback(
-        "Hebrew",
-        fontpkg_heebo.ROOT / "files" / "Heebo[wght].ttf",
-        ((0x0590, 0x05FF), (0xFB1D, 0xFB4F)),
+# Tried, in order, for any letter that its script's own font does not have.
+GENERAL = (
+    Face("NotoSans", NOTO / "NotoSans-Regular.ttf", NOTO / "NotoSans-Bold.ttf"),
+    Face("NotoSansSymbols2", NOTO / "NotoSansSymbols2-Regular.ttf"),
+    Face(
+        "NotoSansSymbols", NOTO / "NotoSansSymbols-Regular.ttf", NOTO / "NotoSansSymbols-Bold.ttf"
     ),
-    Fallback(
-        "Arabic",
-        fontpkg_noto_sans_arabic.ROOT / "files" / "NotoSansArabic[wdth,wght].ttf",
-        ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF), (0xFE70, 0xFEFF)),
+    Face("NotoSansMath", NOTO / "NotoSansMath-Regular.ttf"),
+    Face(
+        "Symbola",
+        DEBIAN_FONTS / "ancient-scripts" / "Symbola_hint.ttf",
+        package=SYMBOLS_PACKAGE,
     ),
-    Fallback(
-        "CJK",
-        CJK_FONT_FILE,
-        (
-            (0x1100, 0x11FF),  # Hangul jamo
-            (0x2E80, 0x9FFF),  # CJK radicals, kana, ideographs
-            (0xA960, 0xA97F),
-            (0xAC00, 0xD7FF),  # Hangul syllables
-            (0xF900, 0xFAFF),
-            (0xFF00, 0xFFEF),  # full-width forms
-        ),
+    SUITS_FACE := Face(
+        SUITS, SUITS_FILE, DEBIAN_FONTS / "dejavu" / "DejaVuSans-Bold.ttf", SUITS_PACKAGE
     ),
 )
+CJK = Face("DroidSansFallback", CJK_FONT_FILE, package=CJK_PACKAGE)
+# Pinned PyPI fonts for two scripts, used when Debian's are not installed (no bold of their own).
+_PYPI = {
+    "HEBREW": Face("Heebo", fontpkg_heebo.ROOT / "files" / "Heebo[wght].ttf", package=""),
+    "ARABIC": Face(
+        "NotoSansArabicVF",
+        fontpkg_noto_sans_arabic.ROOT / "files" / "NotoSansArabic[wdth,wght].ttf",
+        package="",
+    ),
+}
+
+
+class EmbeddedFont(TTFont):
+    """A TrueType font embedded as subsets with distinct tags and a full ToUnicode map."""
+
+    def __init__(self, name: str, path: Path):
+        super().__init__(name, str(path), shapable=False)
+        self.glyph_text: dict[int, str] = {}  # private code -> the text its glyph draws
+
+    def code_for(self, glyph: int, text: str) -> str:
+        """The character that selects ``glyph`` in this font: its own, or a private code that
+        reads back as ``text``."""
+        face = self.face
+        chars = face.glyphToChar.get(glyph)
+        if chars and chars[0] < PRIVATE:
+            return chr(chars[0])
+        code = PRIVATE + glyph
+        if code not in face.charToGlyph:
+            face.charToGlyph[code] = glyph
+            face.glyphToChar.setdefault(glyph, []).append(code)
+            face.charWidths[code] = _advance(self.fontName, glyph)
+        self.glyph_text.setdefault(code, text)
+        return chr(code)
+
+    def addObjects(self, doc: pdfdoc.PDFDocument) -> None:
+        subsets = [list(subset) for subset in self.state[doc].subsets]
+        names = [self.getSubsetInternalName(n, doc)[1:] for n in range(len(subsets))]
+        super().addObjects(doc)
+        fonts = doc.idToObject["BasicFonts"].dict
+        for name, subset in zip(names, subsets, strict=True):
+            pdf_font = fonts[name]
+            old = pdf_font.BaseFont
+            new = f"{_tag(old, subset)}+{old.split('+', 1)[1]}"
+            pdf_font.BaseFont = new
+            descriptor = doc.idToObject[f"fontDescriptor:{old}"]
+            descriptor.dict["FontName"] = pdfdoc.PDFName(new)
+            doc.idToObject[f"toUnicodeCMap:{old}"].content = self._to_unicode(new, subset)
+
+    def _to_unicode(self, name: str, subset: list[int]) -> str:
+        """A ToUnicode CMap for one subset, in UTF-16 (surrogate pairs past U+FFFF)."""
+        pairs = [
+            f"<{code:02X}> <{_utf16(self.glyph_text.get(char, chr(char)))}>"
+            for code, char in enumerate(subset)
+        ]
+        return "\n".join(
+            [
+                "/CIDInit /ProcSet findresource begin",
+                "12 dict begin",
+                "begincmap",
+                f"/CIDSystemInfo << /Registry ({name}) /Ordering ({name}) /Supplement 0 >> def",
+                f"/CMapName /{name} def",
+                "/CMapType 2 def",
+                "1 begincodespacerange",
+                f"<00> <{len(subset) - 1:02X}>",
+                "endcodespacerange",
+                f"{len(pairs)} beginbfchar",
+                *pairs,
+                "endbfchar",
+                "endcmap",
+                "CMapName currentdict /CMap defineresource pop",
+                "end",
+                "end",
+            ]
+        )
+
+
+def _utf16(text: str) -> str:
+    return text.encode("utf-16-be").hex().upper()
+
+
+def _tag(base: str, subset: Iterable[int]) -> str:
+    """Six capitals that differ between subsets (of one font, and of different fonts)."""
+    digest = hashlib.sha256(f"{base} {list(subset)}".encode()).digest()
+    return "".join(chr(ord("A") + byte % 26) for byte in digest[:6])
+
+
+@cache
+def _advance(font: str, glyph: int) -> float:
+    """A glyph's advance in thousandths of an em (HarfBuzz reads the font's own metrics)."""
+    return shaping.advance(font, glyph)
 
 
 def register() -> None:
@@ -82,7 +203,7 @@ def register() -> None:
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
     for name, path in _MAIN.items():
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+        pdfmetrics.registerFont(EmbeddedFont(name, path))
     for bold in (0, 1):
         addMapping(FONT, bold, 0, FONT_BOLD if bold else FONT)
         addMapping(FONT, bold, 1, FONT_BOLD if bold else FONT)
@@ -91,51 +212,135 @@ def register() -> None:
 
 
 @cache
-def _fallback(char: str) -> str | None:
-    """The registered fallback font that has ``char``, or None."""
-    for fallback in FALLBACKS:
-        if fallback.covers(char) and _load(fallback) and _has(fallback.name, char):
-            return fallback.name
-    return None
-
-
-@cache
-def _load(fallback: Fallback) -> bool:
-    """Register a fallback font the first time a name needs it; False when not installed."""
-    if not fallback.path.is_file():
+def load(face: Face) -> bool:
+    """Register a fallback font (and its bold) the first time a name needs it; False when
+    its file is not installed."""
+    if not face.path.is_file():
         return False
-    pdfmetrics.registerFont(TTFont(fallback.name, str(fallback.path)))
-    for bold in (0, 1):
-        for italic in (0, 1):
-            addMapping(fallback.name, bold, italic, fallback.name)
+    pdfmetrics.registerFont(EmbeddedFont(face.name, face.path))
+    bold = face.name
+    if face.bold is not None and face.bold.is_file():
+        pdfmetrics.registerFont(EmbeddedFont(face.bold_name, face.bold))
+        bold = face.bold_name
+    for italic in (0, 1):
+        addMapping(face.name, 0, italic, face.name)
+        addMapping(face.name, 1, italic, bold)
     return True
 
 
+def suits_font() -> str:
+    """The font the card suits print in: DejaVu Sans, embedded; without it ZapfDingbats, a
+    standard font that is not embedded (a print shop may refuse the file)."""
+    return SUITS if load(SUITS_FACE) else "ZapfDingbats"
+
+
+def has_bold(name: str) -> bool:
+    """True when fallback font ``name`` has a bold face of its own (registered)."""
+    return f"{name}-Bold" in pdfmetrics.getRegisteredFontNames()
+
+
 def _has(font: str, char: str) -> bool:
-    return ord(char) in pdfmetrics.getFont(font).face.charToGlyph
+    return ord(char) in pdfmetrics.getFont(font).face.charToGlyph and ord(char) < PRIVATE
 
 
 def _main_has(char: str) -> bool:
     return _has(FONT, char)
 
 
+def _first_word(char: str) -> str:
+    return unicodedata.name(char, "").split(" ", 1)[0]
+
+
+@cache
+def _script_faces(char: str) -> tuple[Face, ...]:
+    """The fonts made for ``char``'s script, best first (none for Latin and symbols)."""
+    words = unicodedata.name(char, "").replace("-", " ").split()
+    if not words:
+        return ()
+    if words[0] in _CJK_WORDS:
+        return (CJK,)
+    faces = []
+    for count in (3, 2, 1):  # "OL CHIKI LETTER ..." -> NotoSansOlChiki
+        stem = "".join(word.capitalize() for word in words[:count])
+        path = NOTO / f"NotoSans{stem}-Regular.ttf"
+        if path.is_file():
+            faces.append(Face(f"NotoSans{stem}", path, NOTO / f"NotoSans{stem}-Bold.ttf"))
+            break
+    if words[0] in _PYPI:
+        faces.append(_PYPI[words[0]])
+    return tuple(faces)
+
+
+@cache
+def fallback(char: str) -> str | None:
+    """The registered fallback font that has ``char``, or None."""
+    for face in (*_script_faces(char), *GENERAL):
+        if load(face) and _has(face.name, char):
+            return face.name
+    return None
+
+
 @cache
 def printable(char: str) -> bool:
     """True when some font we embed can draw ``char``."""
     register()
-    return char.isprintable() and (_main_has(char) or _fallback(char) is not None)
+    if unicodedata.category(char) == "Co":  # private use: no meaning to print
+        return False
+    return char.isprintable() and (_main_has(char) or fallback(char) is not None)
+
+
+def attaches(char: str) -> bool:
+    """True for a character drawn with the one before it: a combining mark, a joiner, a
+    variation selector or an emoji modifier."""
+    return (
+        unicodedata.category(char) in ("Mn", "Mc", "Me")
+        or char in "\u200c\u200d"
+        or "\ufe00" <= char <= "\ufe0f"
+        or "\U0001f3fb" <= char <= "\U0001f3ff"
+    )
 
 
 def runs(text: str) -> list[tuple[str | None, str]]:
-    """``text`` cut where the font changes: (fallback font or None for the main font, part)."""
+    """``text`` cut where the font changes: (fallback font or None for the main font, part).
+
+    A mark stays in the font of the letter it sits on when that font has it.
+    """
     register()
     if text.isascii():
         return [(None, text)] if text else []
     out: list[tuple[str | None, str]] = []
     for char in text:
-        font = None if _main_has(char) or char.isspace() else _fallback(char)
+        if out and attaches(char):
+            font = out[-1][0]
+            if _has(font or FONT, char) or not printable(char):
+                out[-1] = (font, out[-1][1] + char)
+                continue
+        font = None if _main_has(char) or char.isspace() else fallback(char)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + char)
         else:
             out.append((font, char))
     return out
+
+
+def package_for(char: str) -> str:
+    """The Debian package with a font for ``char``."""
+    if _first_word(char) in _CJK_WORDS:
+        return CJK_PACKAGE
+    if unicodedata.category(char) == "So":
+        return SYMBOLS_PACKAGE
+    return NOTO_PACKAGE
+
+
+def missing_packages(texts: Iterable[str]) -> dict[str, str]:
+    """{Debian package: the letters it would print} for letters no installed font has."""
+    missing: dict[str, str] = {}
+    for text in texts:
+        for char in unicodedata.normalize("NFC", text):
+            if char.isprintable() and not char.isspace() and not printable(char):
+                if attaches(char):
+                    continue
+                package = package_for(char)
+                if char not in missing.get(package, ""):
+                    missing[package] = missing.get(package, "") + char
+    return missing

@@ -17,8 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from io import BytesIO
 
-from reportlab.lib.colors import Color
+from reportlab.lib.colors import CMYKColor
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -39,22 +40,21 @@ from ..rules.cards import (
     DECK_WILDS,
     DEFAULT_SUIT_COLOURS,
     Colour,
-    Kind,
     deck,
 )
 from ..rules.house_rules import progression_note, rules_line
 from ..rules.phases import Rules
-from . import text
+from . import fonts, text
 from .labels import Label, fit_label
 from .layout import (
     AUTHOR,
     FONT,
     FONT_BOLD,
     FONT_MONO,
-    FONT_SYMBOLS,
     INK,
     LIGHT,
     SHADE,
+    WHITE,
     LayoutError,
     TextRun,
     escape,
@@ -64,6 +64,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
+from .tagging import TaggedCanvas
 
 MARGIN = 13 * mm
 BODY_SIZES = (11, 10.5, 10, 9.5, 9)  # the largest that keeps the guide to one page
@@ -76,12 +77,13 @@ NUMBER_RANKS = 12  # Ace to Queen: the Kings are Wild
 SUITS_PER_DECK = 4
 JOKERS_PER_DECK = 2
 
-# Ink for the colour swatches; the word and letter are always printed beside them.
+# Ink for the colour swatches, in a print shop's process colours (CMYK); the word and letter
+# are always printed beside them.
 INKS = {
-    Colour.RED: Color(0.82, 0.12, 0.12),
-    Colour.BLUE: Color(0.12, 0.32, 0.78),
-    Colour.GREEN: Color(0.1, 0.55, 0.22),
-    Colour.YELLOW: Color(0.96, 0.78, 0.08),
+    Colour.RED: CMYKColor(0, 0.9, 0.85, 0.1),
+    Colour.BLUE: CMYKColor(0.9, 0.6, 0, 0.05),
+    Colour.GREEN: CMYKColor(0.85, 0.1, 0.95, 0.1),
+    Colour.YELLOW: CMYKColor(0, 0.15, 0.95, 0),
 }
 QR_SIZE = 22 * mm
 QR_COLUMN = QR_SIZE + 4 * mm  # the QR code and its caption, beside the opening
@@ -140,7 +142,7 @@ class Swatch(Flowable):
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.5)
         canvas.rect(0, 0, SWATCH, SWATCH, stroke=1, fill=1)
-        canvas.setFillColor(INK if self.colour is Colour.YELLOW else Color(1, 1, 1))
+        canvas.setFillColor(INK if self.colour is Colour.YELLOW else WHITE)
         canvas.setFont(FONT_BOLD, 9)
         canvas.drawCentredString(SWATCH / 2, SWATCH / 2 - 2.8, self.colour.value)
 
@@ -213,7 +215,7 @@ class DeckGuide:
             bottomPadding=0,
         )
         document.addPageTemplates([PageTemplate("guide", [frame], onPage=self._qr)])
-        document.build(self._story(document.width))
+        document.build(self._story(document.width), canvasmaker=TaggedCanvas)
         return buffer.getvalue(), document.page
 
     def _caption(self) -> Label:
@@ -364,12 +366,16 @@ class DeckGuide:
         right: list[Flowable] = []
         if self.rules.super_wild:
             right += [
-                *self._heading(Kind.SUPER_WILD.word),
+                *self._heading(_("The marked cards")),
                 self._p(
                     _(
                         "Mark one King as the Super Wild and one Joker as the Super Skip (a "
                         "sticker or a pen dot) before the first deal."
                     )
+                ),
+                self._p(
+                    # Translators: keep SW and SS: they are typed.
+                    _("The marked King is typed <b>SW</b>, the marked Joker <b>SS</b>.")
                 ),
             ]
         right += self._heading(text.phase_list_title(self.rules))
@@ -377,10 +383,7 @@ class DeckGuide:
         if note:
             right += [self._p(escape(note)), Spacer(1, 1 * mm)]
         if self.phase_list:
-            right += [
-                self._p(f"<b>{number}</b>&nbsp; {escape(words)}", style(self.size, indent=4 * mm))
-                for number, words in text.phase_rows(self.rules)
-            ]
+            right.append(self._phase_list(width * 0.5))
         else:
             right.append(self._p(_("The phases are listed on the phase reference cards.")))
         table = Table([[left, right]], colWidths=[width * 0.5, width * 0.5], hAlign="LEFT")
@@ -391,6 +394,34 @@ class DeckGuide:
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
                     ("RIGHTPADDING", (0, 0), (0, 0), 4 * mm),
+                    ("RIGHTPADDING", (1, 0), (1, 0), 0),  # the phase list's own width
+                ]
+            )
+        )
+        return table
+
+    def _phase_list(self, width: float) -> Table:
+        """The phases, each number right-aligned in a column of its own: 1. to 10. line up."""
+        rows = text.phase_rows(self.rules)
+        gutter = stringWidth(text.numbered(max(n for n, _words in rows)), FONT_BOLD, self.size)
+        table = Table(
+            [[text.numbered(number), self._p(escape(words))] for number, words in rows],
+            colWidths=[gutter + 1 * mm, width - gutter - 1 * mm],
+            hAlign="LEFT",
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, self.size),  # not Helvetica
+                    ("FONT", (0, 0), (0, -1), FONT_BOLD, self.size),
+                    ("LEADING", (0, 0), (0, -1), self.size * 1.2),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (0, -1), 1 * mm),
+                    ("RIGHTPADDING", (1, 0), (1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                 ]
             )
         )
@@ -454,7 +485,7 @@ class DeckGuide:
             rows.append(
                 [
                     self._p(
-                        f"<font name='{FONT_SYMBOLS}'>{SUIT_GLYPHS[suit]}</font>&nbsp; "
+                        f"<font name='{fonts.suits_font()}'>{SUIT_GLYPHS[suit]}</font>&nbsp; "
                         f"{name.capitalize()} ({suit})"
                     ),
                     Swatch(colour),
@@ -484,7 +515,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Ace to Queen: %(ranks)s ranks x %(suits)s suits x %(decks)s decks",
+                        "Ace to Queen: %(ranks)s ranks × %(suits)s suits × %(decks)s decks",
                         ranks=NUMBER_RANKS,
                         suits=SUITS_PER_DECK,
                         decks=DECKS,
@@ -493,7 +524,8 @@ class DeckGuide:
                 str(count.numbers),
                 self._p(
                     _(
-                        "numbers 1-12: %(colours)s colours x %(copies)s",
+                        "numbers 1–12: %(numbers)s × %(colours)s colours × %(copies)s",
+                        numbers=NUMBER_RANKS,
                         colours=len(Colour),
                         copies=COPIES_PER_NUMBER_AND_COLOUR,
                     )
@@ -502,7 +534,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Kings: %(kings)s per deck x %(decks)s decks",
+                        "Kings: %(kings)s per deck × %(decks)s decks",
                         kings=SUITS_PER_DECK,
                         decks=DECKS,
                     )
@@ -513,7 +545,7 @@ class DeckGuide:
             [
                 self._p(
                     _(
-                        "Jokers: %(jokers)s per deck x %(decks)s decks",
+                        "Jokers: %(jokers)s per deck × %(decks)s decks",
                         jokers=JOKERS_PER_DECK,
                         decks=DECKS,
                     )

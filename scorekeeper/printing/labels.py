@@ -2,23 +2,29 @@
 
 ``fit_label`` finds the largest size, from the size a label is meant to have
 down to the smallest we print, at which the text fits its box in the lines
-allowed; only when even that is too big is it cut short with "…", visibly.
+allowed, breaking lines where the language allows (a word is hyphenated only when
+no size fits it whole); only when even that is too big is it cut short with
+"…", visibly.
 Text is plain and in reading order, in any script, with names isolated
 (``bidi.isolate``); each line is wrapped first and then put in drawing order,
 as the bidirectional algorithm asks. ``Label.draw`` puts the lines into a
-``TextRun``: letters the main font lacks are set in their script's font, made
-bold (filled and stroked) when the label is bold, since those fonts have no
-bold of their own.
+``TextRun``: letters the main font lacks are set in their script's font (its
+bold in a bold label; filled and stroked only for a font with no bold, the
+CJK one), shaped where the script needs it (``shaping``).
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
+import pyphen
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from . import bidi, fonts
+from .. import i18n
+from . import bidi, fonts, shaping
 from .layout import FONT_BOLD, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
 
 STEP = 0.25  # pt: how much smaller each try is
@@ -91,13 +97,24 @@ def fit_label(
     reserve: float = 0.0,
 ) -> Label:
     """``text`` at the largest size from ``size`` down to ``min_size`` that fits ``width``
-    in at most ``lines`` lines (and ``height``); cut with "…" only at ``min_size``.
+    in at most ``lines`` lines (and ``height``).
 
+    Lines break at spaces, after a hyphen and between Chinese or Japanese characters; only
+    when no size fits so is a word hyphenated, by the rules of the language being spoken
+    (Pyphen), with "-" at the end of the line. "…" is the last resort, at ``min_size``.
     ``reserve``: room kept beside the text, in ems of the size tried (a tick's).
     Raises LayoutError only when not even "…" fits.
     """
     return _fit(
-        plain(text), font, round(width, 3), size, min(size, min_size), lines, height, reserve
+        plain(text),
+        font,
+        round(width, 3),
+        size,
+        min(size, min_size),
+        lines,
+        height,
+        reserve,
+        i18n.language(),
     )
 
 
@@ -111,13 +128,20 @@ def _fit(
     lines: int,
     height: float | None,
     reserve: float,
+    language: str,
 ) -> Label:
-    current = size
-    while current >= min_size - 1e-9:
-        wrapped = _wrap(text, font, current, width - reserve * current)
-        if wrapped is not None and len(wrapped) <= lines and _tall_enough(wrapped, current, height):
-            return _label(wrapped, font, current)
-        current = round(current - STEP, 2)
+    for hyphenate in (False, True):
+        current = size
+        while current >= min_size - 1e-9:
+            room = width - reserve * current
+            wrapped = _wrap(text, font, current, room, language if hyphenate else None)
+            if (
+                wrapped is not None
+                and len(wrapped) <= lines
+                and _tall_enough(wrapped, current, height)
+            ):
+                return _label(wrapped, font, current)
+            current = round(current - STEP, 2)
     return _cut(text, font, width - reserve * min_size, min_size, lines)
 
 
@@ -127,19 +151,104 @@ def _tall_enough(lines: list[str], size: float, height: float | None) -> bool:
     return (len(lines) - 1) * size * LEADING + (ASCENT + DESCENT) * size <= height + 0.01
 
 
-def _wrap(text: str, font: str, size: float, width: float) -> list[str] | None:
-    """Lines that fit ``width`` at ``size``, breaking at spaces; None when a word is too wide."""
+@dataclass(frozen=True)
+class _Piece:
+    """A part of a line that is never broken: a word, or a part of one."""
+
+    text: str
+    space: bool  # a space before it (a new word)
+    hyphen: bool  # a line that ends before it ends with "-"
+
+
+_AFTER_HYPHEN = re.compile(r"(?<=[-\u2010])(?=\w)")
+
+
+def _pieces(text: str, language: str | None) -> list[_Piece]:
+    """The parts of ``text`` between the places a line may break, in reading order."""
+    out = []
+    for index, word in enumerate(text.split(" ")):
+        parts: list[tuple[str, bool]] = []
+        for part in _AFTER_HYPHEN.split(word):  # "Maria-" | "Magdalena"
+            for chunk in _between_ideographs(part):
+                parts += _syllables(chunk, language) if language else [(chunk, False)]
+        for number, (part, hyphen) in enumerate(parts):
+            out.append(_Piece(part, index > 0 and number == 0, hyphen))
+    return out
+
+
+def _between_ideographs(word: str) -> list[str]:
+    """``word`` cut between two Chinese or Japanese characters (a line may break there)."""
+    chunks = [""]
+    for char in word:
+        if chunks[-1] and _ideograph(char) and _ideograph(chunks[-1][-1]):
+            chunks.append(char)
+        else:
+            chunks[-1] += char
+    return chunks
+
+
+def _ideograph(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("CJK UNIFIED", "HIRAGANA", "KATAKANA"))
+
+
+def _syllables(word: str, language: str) -> list[tuple[str, bool]]:
+    """``word`` cut where the language's hyphenation allows: (part, hyphen before it)."""
+    positions = _hyphenation(language).positions(word) if len(word) > 4 else []
+    cuts = [0, *positions, len(word)]
+    return [
+        (word[a:b], index > 0) for index, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False))
+    ]
+
+
+@cache
+def _hyphenation(language: str) -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang=pyphen.language_fallback(language) or "en_US")
+
+
+def _wrap(
+    text: str, font: str, size: float, width: float, hyphenate: str | None
+) -> list[str] | None:
+    """Lines that fit ``width`` at ``size``; None when a part is too wide (with
+    ``hyphenate``, a language, a part too wide is cut with "-" between any two letters)."""
     if line_width(text, font, size) <= width:
         return [text] if text else []
     lines: list[str] = []
-    for word in text.split(" "):
-        if line_width(word, font, size) > width:
+    line = ""
+    for piece in _pieces(text, hyphenate):
+        joined = line + (" " if piece.space else "") + piece.text if line else piece.text
+        if line_width(joined, font, size) <= width:
+            line = joined
+            continue
+        if line:
+            ending = line + ("-" if piece.hyphen else "")
+            if line_width(ending, font, size) > width:
+                return None
+            lines.append(ending)
+        line = piece.text
+        if line_width(line, font, size) <= width:
+            continue
+        if not hyphenate:
             return None
-        if lines and line_width(f"{lines[-1]} {word}", font, size) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
+        while line_width(line, font, size) > width:  # no syllable fits: between any letters
+            cut = _longest_with_hyphen(line, font, size, width)
+            if cut == 0:
+                return None
+            lines.append(line[:cut] + "-")
+            line = line[cut:]
+    lines.append(line)
     return lines
+
+
+def _longest_with_hyphen(word: str, font: str, size: float, width: float) -> int:
+    """Where to cut ``word`` so its start and "-" fit (never before a mark); 0 when none."""
+    best = 0
+    for cut in range(1, len(word)):
+        if fonts.attaches(word[cut]):
+            continue
+        if line_width(word[:cut] + "-", font, size) > width:
+            break
+        best = cut
+    return best
 
 
 def _cut(text: str, font: str, width: float, size: float, lines: int) -> Label:
@@ -150,6 +259,13 @@ def _cut(text: str, font: str, width: float, size: float, lines: int) -> Label:
         line = _longest_start(rest, font, size, width, at_space=True)
         if not line:
             break
+        if line != rest and not line.endswith(" "):  # inside a word: never without "-"
+            cut = _longest_with_hyphen(rest, font, size, width)
+            if cut == 0:
+                break
+            kept.append(rest[:cut] + "-")
+            rest = rest[cut:]
+            continue
         kept.append(line.rstrip())
         rest = rest[len(line) :].lstrip(" ")
     if rest:
@@ -193,22 +309,55 @@ def _label(lines: list[str], font: str, size: float, cut: bool = False) -> Label
     )
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A part of one line in one font, in drawing order: shaped when its script needs it."""
+
+    font: str
+    text: str
+    made_bold: bool  # a font with no bold of its own, filled and stroked
+    shaped: shaping.Shaped | None
+
+    def width(self, size: float) -> float:
+        if self.shaped is not None:
+            return self.shaped.width(size)
+        return stringWidth(self.text, self.font, size)
+
+
 @lru_cache(maxsize=16384)
 def line_width(line: str, font: str, size: float) -> float:
     """How wide one line of text is drawn, in any script."""
-    return sum(stringWidth(part, face, size) for face, part, _bold in _parts(line, font))
+    return sum(piece.width(size) for piece in pieces(line, font))
 
 
-def _parts(line: str, font: str) -> list[tuple[str, str, bool]]:
-    """(font, text, made bold) for each run of one line in drawing order."""
-    return [
-        (fallback or font, part, fallback is not None and font == FONT_BOLD)
-        for fallback, part in fonts.runs(bidi.visual(line))
-    ]
+@lru_cache(maxsize=16384)
+def pieces(line: str, font: str) -> tuple[Piece, ...]:
+    """Each run of one line in drawing order, in the font that draws it (its real bold when
+    the label is bold and the font has one)."""
+    out = []
+    bold = font == FONT_BOLD
+    for fallback, part in fonts.runs(bidi.visual(line)):
+        face = fallback or font
+        if bold and fallback is not None and fonts.has_bold(fallback):
+            face = f"{fallback}-Bold"
+        shaped = None
+        if shaping.needs_shaping(part):
+            backwards = bidi.has_right_to_left(part)  # a right-to-left run, reversed for drawing
+            shaped = shaping.shape(face, part[::-1] if backwards else part, backwards)
+        else:
+            part = "".join(char for char in part if not fonts.attaches(char) or char.isprintable())
+        made_bold = bold and fallback is not None and not fonts.has_bold(fallback)
+        out.append(Piece(face, part, made_bold, shaped))
+    return tuple(out)
 
 
 def put(run: TextRun, x: float, baseline: float, line: str, font: str, size: float) -> None:
     """One line, in its drawing order, at ``x`` (its left end) on ``baseline``."""
-    for face, part, bold in _parts(line, font):
-        (run.put_bold if bold else run.put)(x, baseline, part, face, size)
-        x += run.width(part, face, size)
+    for piece in pieces(line, font):
+        if piece.shaped is not None:
+            run.put_shaped(x, baseline, piece.shaped, piece.font, size, bold=piece.made_bold)
+        elif piece.made_bold:
+            run.put_bold(x, baseline, piece.text, piece.font, size)
+        else:
+            run.put(x, baseline, piece.text, piece.font, size)
+        x += piece.width(size)

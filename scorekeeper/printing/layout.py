@@ -1,9 +1,9 @@
 """Shared page geometry, fonts, text safety and fitting for every printable.
 
 Everything is measured in mm (``reportlab.lib.units.mm``) so the constants
-read like a ruler. Text is set in embedded fonts (see ``fonts``) that cover
-Latin, Greek, Cyrillic, Hebrew, Arabic and CJK names; a character none of them
-has is replaced by a close Latin letter or ``?`` rather than printed as a box.
+read like a ruler. Text is set in embedded fonts (see ``fonts``) chosen per run
+of text for any script; a character no installed font has is printed as its
+code point ("[U+0E2A]") rather than as a box or ``?``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 from io import BytesIO
 from xml.sax.saxutils import escape as _xml_escape
 
-from reportlab.lib.colors import Color, black
+from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER, landscape
 from reportlab.lib.rl_accel import escapePDF, fp_str
@@ -29,20 +30,24 @@ from .. import i18n
 from ..i18n import _
 from . import bidi, fonts
 from .fonts import FONT, FONT_BOLD, FONT_MONO
+from .shaping import Shaped
+from .tagging import TaggedCanvas
 
 PAGE_SIZES: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 
 __all__ = ["FONT", "FONT_BOLD", "FONT_MONO"]  # re-exported for the renderers
 fonts.register()
-FONT_SYMBOLS = "ZapfDingbats"  # has the four suits; a standard font, nothing to install
 
-INK = black
-GREY = Color(0.45, 0.45, 0.45)
-LIGHT = Color(0.75, 0.75, 0.75)
-SHADE = Color(0.93, 0.93, 0.93)
+# Black and greys in black ink alone (CMYK with only K): a print shop prints small black type
+# with one plate, never as four-colour black that blurs when the plates are a hair apart.
+INK = CMYKColor(0, 0, 0, 1)
+GREY = CMYKColor(0, 0, 0, 0.55)
+LIGHT = CMYKColor(0, 0, 0, 0.25)
+SHADE = CMYKColor(0, 0, 0, 0.07)
+WHITE = CMYKColor(0, 0, 0, 0)
 
 # The smallest type we print: below this a family at the table cannot read it.
-MIN_FONT_SIZE = 6.5
+MIN_FONT_SIZE = 9  # issue 30: nothing a player reads is smaller
 LEADING = 1.2  # line height as a multiple of the font size
 BOLD_STROKE = 0.035  # of the size: the outline that makes a regular font bold
 
@@ -92,27 +97,38 @@ _SPACES = re.compile(r"[ \t\n\r\f\v\u2028\u2029\u3000]+")
 def plain(text: str) -> str:
     """Text our fonts can show, in reading (logical) order, white space squeezed.
 
-    A letter no embedded font has loses its accent or becomes ``?``, so nothing
-    prints as a box.
+    A letter no installed font has becomes a plain stand-in where there is an
+    obvious one (a curly quote), else its code point ("[U+0E2A]"): a name is
+    never printed as boxes or as question marks, and two such names still differ.
     """
     text = _SPACES.sub(" ", str(text)).strip(" ")  # a no-break space stays one
     if text.isascii() and text.isprintable():
         return text
     text = unicodedata.normalize("NFC", text)
-    out = []
+    out: list[str] = []
+    unknown: list[str] = []
     for char in text:
         if fonts.printable(char) or char in KEPT:
+            if unknown:
+                out.append(_code_points(unknown))
+                unknown = []
             out.append(char)
             continue
-        char = char.translate(_STAND_INS)
-        if all(fonts.printable(c) for c in char):
-            out.append(char)
-            continue
-        base = "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        out.append(base if base and all(fonts.printable(c) for c in base) else "?")
+        stand_in = char.translate(_STAND_INS)
+        if unicodedata.category(char) == "Zs":  # a thin or narrow space: "1 000" in French
+            out.append("\u00a0" if "<noBreak>" in unicodedata.decomposition(char) else " ")
+        elif stand_in != char and all(fonts.printable(c) for c in stand_in):
+            out.append(stand_in)
+        elif char.isprintable():
+            unknown.append(char)
+    if unknown:
+        out.append(_code_points(unknown))
     return "".join(out)
+
+
+def _code_points(chars: list[str]) -> str:
+    """Letters no font has, as their code points: "[U+0E2A U+0E21]"."""
+    return "[" + " ".join(f"U+{ord(char):04X}" for char in chars) + "]"
 
 
 def _xml(text: str) -> str:
@@ -293,6 +309,29 @@ class TextRun:
         self.ops.append("0 Tr")
         self.stroked = True
 
+    def put_shaped(
+        self, x: float, y: float, shaped: Shaped, font: str, size: float, *, bold: bool = False
+    ) -> None:
+        """A shaped run, glyph by glyph where the shaper put each, marked with its letters
+        (what a reader copies or a screen reader says)."""
+        if (font, size) != self.font:
+            self.font, self.subset = (font, size), -1
+        self.ops.append(f"/Span <</ActualText <FEFF{shaped.seen.encode('utf-16-be').hex()}>>> BDC")
+        if bold:
+            self.ops.append(f"2 Tr {fp_str(size * BOLD_STROKE)} w")
+            self.stroked = True
+        for glyph in shaped.glyphs:
+            at = (x + glyph.x * size / 1000, y + glyph.y * size / 1000)
+            self.ops.append(f"1 0 0 1 {fp_str(*at)} Tm")
+            for subset, shown in self._encode(glyph.char, font):
+                if subset != self.subset:
+                    self.ops.append(self._select(font, size, subset))
+                    self.subset = subset
+                self.ops.append(shown)
+        if bold:
+            self.ops.append("0 Tr")
+        self.ops.append("EMC")
+
     def close(self) -> None:
         self.canvas.setFillColor(INK)
         ops = " ".join([*self.ops, "ET"])
@@ -303,10 +342,22 @@ class TextRun:
 # --- documents --------------------------------------------------------------------
 
 
-def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
-    """A canvas with ``invariant=1``, so the same input always gives the same bytes."""
+def new_canvas(
+    buffer: BytesIO,
+    pagesize: tuple[float, float],
+    title: str,
+    subject: str,
+    *,
+    created: datetime | None = None,
+) -> Canvas:
+    """A canvas with ``invariant=1``, so the same input always gives the same bytes.
+
+    ``created``: the PDF's creation date (a game's start); without it, reportlab's fixed
+    date, so the standard set stays the same byte for byte. The title keeps names as
+    written, each isolated, so a title bar shows them in seat order.
+    """
     fonts.register()
-    canvas = Canvas(
+    canvas = TaggedCanvas(
         buffer,
         pagesize=pagesize,
         invariant=1,
@@ -314,8 +365,22 @@ def new_canvas(buffer: BytesIO, pagesize: tuple[float, float], title: str, subje
         initialFontName=FONT,  # not Helvetica, which no page uses and no PDF embeds
         lang=i18n.language(),
     )
-    canvas.setTitle(plain(title))
-    canvas.setSubject(plain(subject))
+    canvas.setTitle(_metadata(title))
+    canvas.setSubject(_metadata(subject))
     canvas.setAuthor(AUTHOR)
     canvas.setCreator(AUTHOR)
+    if created is not None:
+        stamp = pdf_date(created)
+        canvas.setDateFormatter(lambda *_parts: stamp)
     return canvas
+
+
+def _metadata(text: str) -> str:
+    """Text for the document's properties: as written (NFC), white space squeezed."""
+    return unicodedata.normalize("NFC", _SPACES.sub(" ", text).strip(" "))
+
+
+def pdf_date(when: datetime) -> str:
+    """A PDF date with its offset from UTC: D:20261127190500+01'00'."""
+    offset = when.strftime("%z") or "+0000"
+    return when.strftime("D:%Y%m%d%H%M%S") + f"{offset[:3]}'{offset[3:]}'"

@@ -11,8 +11,9 @@ from html import escape
 
 import qrcode
 from qrcode.constants import ERROR_CORRECT_H, ERROR_CORRECT_L, ERROR_CORRECT_M, ERROR_CORRECT_Q
-from reportlab.lib.colors import black, white
 from reportlab.pdfgen.canvas import Canvas
+
+from .layout import INK, WHITE
 
 QUIET_ZONE = 4  # modules of white around the code, as the QR standard asks
 
@@ -96,9 +97,9 @@ def draw_qr(canvas: Canvas, data: str, x: float, y: float, size: float) -> None:
     modules = width + 2 * QUIET_ZONE
     step = size / modules
     canvas.saveState()
-    canvas.setFillColor(white)
+    canvas.setFillColor(WHITE)
     canvas.rect(x, y, size, size, stroke=0, fill=1)
-    canvas.setFillColor(black)
+    canvas.setFillColor(INK)
     path = canvas.beginPath()
     for row, start, length in runs:
         top = y + size - (row + QUIET_ZONE) * step

@@ -7,10 +7,17 @@ the state the store kept after each hand, nothing is replayed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date, format_time
+
+from .. import i18n
 from ..i18n import _, ngettext, pgettext
+from ..playtime import duration
 from ..rules.game import Game, Standings
 from ..rules.phases import Progression
 from ..rules.replay import Kept, PlayedHand, played_hands
@@ -28,6 +35,8 @@ class Cell:
     note: str = ""  # "out" for who went out, "float" for a floater (in the sheet's language)
     total: str = ""
     strong: bool = False  # the winner's final total
+    reached: int | None = None  # the End row: the phase reached (ticked when finished)
+    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,62 @@ class Record:
     summary: str
     over: bool
     next_hand: int
+    tiebreak: bool = False  # a tiebreak is still to play: it ends the game, no hands follow
+
+
+@dataclass(frozen=True)
+class Played:
+    """When a game started (an aware time, in the zone the record is read in), how long it
+    took, and the table it belongs to."""
+
+    started: datetime
+    minutes: int
+    table: str | None = None
+
+    def words(self) -> str:
+        """'Played on Friday, November 27, 2026 at 7:05 PM (Europe/Berlin), 1 h 25 min ·
+        Table: The Smiths'."""
+        language = i18n.language()
+        said = [
+            _(
+                "Played on %(date)s at %(time)s (%(zone)s), %(length)s",
+                date=format_date(self.started, "full", locale=language),
+                time=format_time(self.started, "short", locale=language),
+                zone=zone_name(self.started),
+                length=duration(self.minutes),
+            )
+        ]
+        if self.table:
+            said.append(_("Table: %(table)s", table=isolate(self.table)))
+        return " \u00b7 ".join(said)
+
+
+def zone_name(when: datetime) -> str:
+    """The zone's name as the machine knows it ('Europe/Berlin'), else its offset."""
+    key = getattr(when.tzinfo, "key", None)
+    return key or when.strftime("UTC%z")
+
+
+def time_zone(name: str | None = None) -> tzinfo:
+    """The zone a record's times are read in: ``name`` (an IANA name, e.g. Europe/Berlin;
+    ValueError when unknown), else ``SCOREKEEPER_TIME_ZONE`` when it names a zone, else this
+    machine's own."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                _("unknown time zone %(zone)r (say e.g. Europe/Berlin)", zone=name)
+            ) from None
+    setting = os.environ.get("SCOREKEEPER_TIME_ZONE", "")
+    try:
+        return ZoneInfo(setting) if setting else _local()
+    except (ZoneInfoNotFoundError, ValueError):
+        return _local()
+
+
+def _local() -> tzinfo:
+    return datetime.now().astimezone().tzinfo or UTC
 
 
 def _hand_row(game: Game, played: PlayedHand) -> Row:
@@ -99,6 +164,12 @@ def _result_row(game: Game, standings: Standings) -> Row:
             else "",
             total=str(standings.player(name).score),
             strong=name in winners,
+            reached=None
+            if game.rules.progression is Progression.TEN_HANDS
+            else max(standings.player(name).phases_done, default=0)
+            if standings.player(name).finished
+            else standings.player(name).phase,
+            finished=standings.player(name).finished,
         )
         for name in game.players
     )
@@ -183,14 +254,28 @@ def game_record(game: Game, kept: Sequence[Kept] | None = None) -> Record:
         rows.append(_result_row(game, standings))
     else:  # the next hand: its dealer and the phase each player is on
         playing = standings.tiebreak or game.players
+        chosen = game.rules.progression in (Progression.MASTERS, Progression.MIXED_UP)
         cells = tuple(
-            Cell(phase=str(standings.player(name).tiebreak_phase or standings.player(name).phase))
+            Cell(phase=_next_phase(standings, name, chosen and not standings.tiebreak))
             if name in playing
             else Cell(points="-")
             for name in game.players
         )
         label = pgettext("score sheet", "Tie") if standings.tiebreak else str(len(played) + 1)
         rows.append(Row(label, kind="next", dealer=standings.dealer, cells=cells))
+    said = summary(game, standings, len(played))
+    if any(hand.tiebreak for hand in game.hands) or standings.tiebreak:
+        said += " " + _(
+            "A tiebreak hand only decides the winner: its points are not added to the totals."
+        )
     return Record(
-        tuple(rows), summary(game, standings, len(played)), standings.over, len(played) + 2
+        tuple(rows), said, standings.over, len(played) + 2, tiebreak=bool(standings.tiebreak)
     )
+
+
+def _next_phase(standings: Standings, name: str, chosen: bool) -> str:
+    """The phase a player plays next; blank in Masters, where each player picks theirs."""
+    if chosen:
+        return ""
+    player = standings.player(name)
+    return str(player.tiebreak_phase or player.phase)

@@ -32,7 +32,7 @@ from ..rules.house_rules import rules_line
 from ..rules.phases import Progression, Rules
 from ..rules.replay import Kept
 from . import bidi, text
-from .labels import ASCENT, DESCENT, MIDDLE, Label, fit_label
+from .labels import ASCENT, DESCENT, MIDDLE, Label, fit_label, line_width
 from .layout import (
     FONT,
     FONT_BOLD,
@@ -40,6 +40,7 @@ from .layout import (
     GREY,
     INK,
     LIGHT,
+    MIN_FONT_SIZE,
     SHADE,
     Fitted,
     LayoutError,
@@ -52,7 +53,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
-from .record import Cell, Record, Row, game_record
+from .record import Cell, Played, Record, Row, game_record
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_LARGE_PLAYERS = 4
@@ -63,10 +64,13 @@ QR_SIZE = 25 * mm
 TITLE_SIZE = 18
 RULES_SIZE = 9
 SUMMARY_SIZE = 11
-SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # two lines at 11 pt, the same on every page
+SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # at least two lines at 11 pt, the same on every page
+TITLE_LINES = 4  # six names of 40 letters each, whole
+FACTS_GAP = 0.8 * mm  # between the rules and when the game was played
 LINK_HEIGHT = 1 * mm + 2 * 10 * 1.25  # the caption and the link under the summary
-NAME_ROW = 12 * mm  # names, up to two lines
-SUB_ROW = 5 * mm  # "Phase / Points / Total"
+NAME_ROW = 12 * mm  # names: taller when a long name needs more than two lines
+NAME_LINES = 4
+SUB_ROW = 5 * mm  # (at least) "Phase / Points / Total"
 MAX_ROW = 21 * mm  # ten-hands rows are taller: there are only ten of them
 MIN_ROW = 6 * mm
 SQUEEZE = 0.88  # a finished game's rows may be this much shorter to stay on one page
@@ -82,9 +86,27 @@ PAD = 0.6 * mm  # between a cell's edge (or a neighbour) and its words
 CENTRED_PAD = 0.3 * mm  # the same for words centred in their cell
 ACCENTS = 0.2  # of the size: how far accents reach above capitals, kept inside the margin
 TICK = 0.7  # a tick's width, in ems of the phase number beside it
+WIDER = 3 * mm  # how much wider the first column may grow for its words
+MIN_TICK = 4.5  # pt: the smallest tick, beside a two-digit phase in a narrow column
 TEN_HANDS_TICK = 0.6  # in ems of the points beside it
 EDGE = 0.1 * mm  # between stacked words and their cell's top and foot
 BOX = 0.8 * mm  # the winner's box, inside the total's cell
+
+
+def short_forms() -> dict[str, str]:
+    """Short forms of the words a narrow column cannot hold at 9 pt, by the word they stand
+    for, in the language being spoken."""
+    # Translators: short forms of the score sheet's words for a narrow column (five or six
+    # players, or large print); as short as the table reads them.
+    return {
+        pgettext("score sheet", "out"): pgettext("score sheet, short", "out"),
+        pgettext("score sheet", "float"): pgettext("score sheet, short", "float"),
+        pgettext("score sheet", "won"): pgettext("score sheet, short", "won"),
+        pgettext("score sheet", "tied"): pgettext("score sheet, short", "tied"),
+        pgettext("score sheet", "Tie"): pgettext("score sheet, short", "Tie"),
+        pgettext("score sheet", "Carried"): pgettext("score sheet, short", "Carried"),
+        pgettext("score sheet", "End"): pgettext("score sheet, short", "End"),
+    }
 
 
 @dataclass(frozen=True)
@@ -105,11 +127,12 @@ REGULAR = Scale(
     dealer_column=16 * mm,
     number=10,
     name=11,
-    label=8,
+    label=9,
 )
 LARGE = Scale(
-    row=8.5 * mm, hand_column=13 * mm, dealer_column=22 * mm, number=14, name=15, label=10
+    row=8.5 * mm, hand_column=13 * mm, dealer_column=22 * mm, number=14, name=15, label=14
 )
+LARGE_FLOOR = 14  # large print: nothing smaller
 
 
 class Slot(NamedTuple):
@@ -140,6 +163,7 @@ class ScoreSheet:
     large: bool = False
     kept: Sequence[Kept] | None = None  # the game's state after each hand, if the store kept it
     code: str | None = None
+    played: Played | None = None  # when, how long and where, for a game's record
     columns: int = field(init=False)
 
     def __post_init__(self) -> None:
@@ -191,8 +215,9 @@ class ScoreSheet:
         canvas = new_canvas(
             buffer,
             (self.width, self.height),
-            bidi.strip(self.title),
+            self.title,
             _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
+            created=self.played.started if self.played is not None else None,
         )
         # What every page repeats is drawn once, as a form each page refers to.
         canvas.beginForm("footer")
@@ -204,7 +229,7 @@ class ScoreSheet:
             draw_qr(canvas, self.view_url, right - QR_SIZE, top - QR_SIZE, QR_SIZE)
             canvas.endForm()
         header = self._header_bottom()
-        space = header - GAP - NAME_ROW - SUB_ROW - bottom
+        space = header - GAP - self._name_row - self._sub_row - bottom
         pages = self._pages(space)
         for number, rows in enumerate(pages, start=1):
             canvas.doForm("footer")
@@ -250,7 +275,7 @@ class ScoreSheet:
             if totals is not None:
                 cells = tuple(Cell(total=cell.total) for cell in totals.cells)
                 carried = Row(carried_label, kind="carried", cells=cells)
-        if not self.record.over:  # blank rows for the hands to come
+        if not self.record.over and not self.record.tiebreak:  # rows for the hands to come
             last = pages[-1]
             number = self.record.next_hand
             while len(last) < capacity:
@@ -287,8 +312,8 @@ class ScoreSheet:
             FONT_BOLD,
             self._header_width(),
             size=TITLE_SIZE,
-            min_size=11,
-            lines=2,
+            min_size=self._type(11),
+            lines=TITLE_LINES,
         )
 
     @property
@@ -300,28 +325,79 @@ class ScoreSheet:
         return fit(
             _("<b>Rules:</b> ") + escape(rules_line(self.rules)),
             self._header_width(),
-            24 * mm,
-            size=RULES_SIZE,
+            24 * mm * self._grow**2,
+            size=self._type(RULES_SIZE),
+            min_size=self.floor,
         )
 
-    def _summary(self, page_label: str) -> Label:
+    @cached_property
+    def _facts(self) -> Label | None:
+        """When the game was played (in the table's time zone), how long it took, where."""
+        if self.played is None:
+            return None
+        return fit_label(
+            self.played.words(),
+            FONT,
+            self._header_width(),
+            size=self._type(RULES_SIZE),
+            min_size=self.floor,
+            lines=3,
+        )
+
+    @property
+    def _rules_height(self) -> float:
+        """The rules and, for a game, when and where it was played."""
+        facts = self._facts
+        return self._rules.height + (FACTS_GAP + facts.height if facts is not None else 0.0)
+
+    def _summary(self, page_label: str, height: float | None = None) -> Label:
         words = " ".join(filter(None, (self.record.summary if self.record else "", page_label)))
         return fit_label(
             words,
             FONT_BOLD,
             self._header_width(),
-            size=SUMMARY_SIZE,
-            lines=2,
-            height=SUMMARY_HEIGHT,
+            size=self._type(SUMMARY_SIZE),
+            min_size=self.floor,
+            lines=NAME_LINES,
+            height=height or self._summary_height,
+        )
+
+    @cached_property
+    def _summary_height(self) -> float:
+        """Room for the sentence under the title on every page: two lines, or what long
+        names need (with the longest page label)."""
+        longest = self._summary(self._page_label(99, 99), height=10_000)
+        return max(SUMMARY_HEIGHT * self._grow, longest.height + DESCENT * longest.size)
+
+    @property
+    def _sub_row(self) -> float:
+        """The row of "Phase / Points / Total": its words and a little room."""
+        return max(SUB_ROW, (ASCENT + DESCENT) * self.scale.label + 1.5 * mm)
+
+    @cached_property
+    def _name_row(self) -> float:
+        """The row of names: two lines, or as many as the longest name needs at 9 pt."""
+        heights = [self._name_label(name).height for name in self.players if name]
+        return max([NAME_ROW, *(height + 2 * mm for height in heights)])
+
+    @cached_property
+    def _dealer_by_seat(self) -> bool:
+        """True when some name does not fit the dealer column: the column then gives the
+        dealer's seat, the number printed over each name."""
+        width = self._dealer_width() - 2 * CENTRED_PAD
+        return any(
+            fit_label(name, FONT, width, size=self.scale.label).size < self.scale.label
+            or line_width(name, FONT, self.scale.label) > width
+            for name in self.players
         )
 
     def _header_bottom(self) -> float:
         """The y where the table may start (the same on every page)."""
-        y = self.height - MARGIN - self._title_height - 1 * mm - self._rules.height
+        y = self.height - MARGIN - self._title_height - 1 * mm - self._rules_height
         if self.record is not None:
-            y -= 1.5 * mm + SUMMARY_HEIGHT
+            y -= 1.5 * mm + self._summary_height
         if self.view_url:
-            y -= LINK_HEIGHT
+            y -= LINK_HEIGHT * self._grow
         elif not self.players:
             y -= 7 * mm
         qr_bottom = self.height - MARGIN - QR_SIZE if self.view_url else self.height
@@ -338,8 +414,13 @@ class ScoreSheet:
             title.draw(run, left, top - ACCENTS * title.size)
             run.close()
             y = self._rules.draw(canvas, left, top - self._title_height - 1 * mm)
+            if self._facts is not None:
+                run = TextRun(canvas)
+                self._facts.draw(run, left, y - FACTS_GAP)
+                run.close()
+                y -= FACTS_GAP + self._facts.height
             if self.record is not None:
-                y -= 1.5 * mm + SUMMARY_HEIGHT
+                y -= 1.5 * mm + self._summary_height
             if self.view_url:
                 self._link(canvas, left, y - 1 * mm, self._header_width())
             elif not self.players:
@@ -349,7 +430,7 @@ class ScoreSheet:
             canvas.doForm("qr")
         canvas.doForm("header")
         if self.record is not None:
-            y = top - self._title_height - 1 * mm - self._rules.height - 1.5 * mm
+            y = top - self._title_height - 1 * mm - self._rules_height - 1.5 * mm
             run = TextRun(canvas)
             self._summary(page_label).draw(run, left, y)
             run.close()
@@ -357,8 +438,8 @@ class ScoreSheet:
     def _date_and_place(self, canvas: Canvas, left: float, line: float, width: float) -> None:
         """A blank sheet's lines to write the date and the place on."""
         run = TextRun(canvas)
-        date = fit_label(_("Date"), FONT, 20 * mm, size=9)
-        where = fit_label(_("Where"), FONT, 20 * mm, size=9)
+        date = fit_label(_("Date"), FONT, 20 * mm, size=self._type(9), min_size=self.floor)
+        where = fit_label(_("Where"), FONT, 20 * mm, size=self._type(9), min_size=self.floor)
         date.draw(run, left, line + ASCENT * date.size)
         where.draw(run, left + 70 * mm, line + ASCENT * where.size)
         run.close()
@@ -375,29 +456,58 @@ class ScoreSheet:
         """
         run = TextRun(canvas)
         caption = fit_label(
-            _("Live scores: scan the code, or type this link:"), FONT_BOLD, width, size=9
+            _("Live scores: scan the code, or type this link:"),
+            FONT_BOLD,
+            width,
+            size=self._type(9),
+            min_size=self.floor,
         )
         caption.draw(run, left, top)
-        link = fit_label(printed_link(self.view_url or "", self.code), FONT_MONO, width, size=10)
+        link = fit_label(
+            printed_link(self.view_url or "", self.code),
+            FONT_MONO,
+            width,
+            size=self._type(10),
+            min_size=self.floor,
+        )
         link.draw(run, left, top - caption.height - 2)
         run.close()
 
     # --- the table of hands -------------------------------------------------------
 
+    def _dealer_width(self) -> float:
+        """The dealer column: wide enough for its heading's longest word, clear of the next."""
+        words = pgettext("score sheet", "Dealer").split()
+        need = max(line_width(word, FONT_BOLD, self.scale.label) for word in words)
+        return max(self.scale.dealer_column, need + 4 * PAD)
+
     def _label_width(self) -> float:
-        return TEN_HANDS_COLUMN if self.ten_hands else self.scale.hand_column
+        """The first column: wide enough for its heading's longest word and for "Tie",
+        "Carried" and "End" at the sheet's smallest type (up to ``WIDER`` more; beyond that
+        their short forms)."""
+        if self.ten_hands:
+            return TEN_HANDS_COLUMN
+        room = self.scale.hand_column + WIDER - 2 * CENTRED_PAD  # else a word's short form
+        words = [
+            self._word_or_short(pgettext("score sheet", "Tie"), FONT_BOLD, room),
+            self._word_or_short(pgettext("score sheet", "Carried"), FONT_BOLD, room),
+            self._word_or_short(pgettext("score sheet", "End"), FONT_BOLD, room),
+            *pgettext("score sheet", "Hand").split(),
+        ]
+        need = max(line_width(word, FONT_BOLD, self.floor) for word in words)
+        return max(self.scale.hand_column, need + 2 * CENTRED_PAD + 0.5)
 
     def _table(self, canvas: Canvas, rows: list[Row], top: float, bottom: float) -> None:
         scale = self.scale
         label_width = self._label_width()
-        dealer_width = scale.dealer_column
+        dealer_width = self._dealer_width()
         space = self.width - 2 * MARGIN - label_width - dealer_width
         player_width = min(MAX_PLAYER_COLUMN, space / self.columns)
         players_left = label_width + dealer_width
         table_width = players_left + player_width * self.columns
         left = (self.width - table_width) / 2
 
-        body_top = top - NAME_ROW - SUB_ROW
+        body_top = top - self._name_row - self._sub_row
         row_height = self.row_height
         body_bottom = body_top - len(rows) * row_height
 
@@ -421,7 +531,10 @@ class ScoreSheet:
             self._row_label(canvas, run, row, left, y, label_width, row_height)
             if row.dealer:
                 dealer = fit_label(
-                    row.dealer, FONT, dealer_width - 2 * CENTRED_PAD, size=scale.label
+                    self._dealer_word(row.dealer),
+                    FONT,
+                    dealer_width - 2 * CENTRED_PAD,
+                    size=scale.label,
                 )
                 dealer.draw_middle(
                     run, left + label_width + dealer_width / 2, y, row_height, "centre"
@@ -448,12 +561,14 @@ class ScoreSheet:
             x = left + players_left + index * player_width
             for share in self._shares()[:-1]:
                 x += share * player_width
-                canvas.line(x, top - NAME_ROW, x, body_bottom)
+                canvas.line(x, top - self._name_row, x, body_bottom)
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.8)
         canvas.line(left, body_top, left + table_width, body_top)
-        canvas.line(left + players_left, top - NAME_ROW, left + table_width, top - NAME_ROW)
-        canvas.line(left + label_width, top - NAME_ROW, left + label_width, body_bottom)
+        canvas.line(
+            left + players_left, top - self._name_row, left + table_width, top - self._name_row
+        )
+        canvas.line(left + label_width, top - self._name_row, left + label_width, body_bottom)
         for index in range(self.columns + 1):
             x = left + players_left + index * player_width
             canvas.line(x, top, x, body_bottom)
@@ -476,7 +591,7 @@ class ScoreSheet:
         """The names over the players' columns, and every column's heading."""
         run = TextRun(canvas)
         scale = self.scale
-        row_top = top - NAME_ROW
+        row_top = top - self._name_row
         hand = (
             pgettext("score sheet", "Hand and phase")
             if self.ten_hands
@@ -492,9 +607,9 @@ class ScoreSheet:
                 width - 2 * CENTRED_PAD,
                 size=scale.label,
                 lines=2,
-                height=NAME_ROW,
+                height=self._name_row,
             )
-            last = row_top - SUB_ROW + 1.5 * mm  # the last line's baseline, as the headings'
+            last = row_top - self._sub_row + 1.5 * mm  # the last line's baseline, as the headings'
             label.at(run, x + width / 2, last + (len(label.lines) - 1) * label.leading, "centre")
         headings = self._sub_headings(player_width)
         for index in range(self.columns):
@@ -503,13 +618,19 @@ class ScoreSheet:
             self._name_cell(run, name, x, top, player_width)
             for share, heading in zip(self._shares(), headings, strict=True):
                 cell = share * player_width
-                heading.draw_middle(run, x + cell / 2, row_top, SUB_ROW, "centre")
+                heading.draw_middle(run, x + cell / 2, row_top, self._sub_row, "centre")
                 x += cell
         run.close()
 
     def _sub_headings(self, player_width: float) -> list[Label]:
-        """'Phase / Points / Total', each in its column, all at the size the longest allows."""
+        """'Phase / Points / Total', each in its column, all at the size the longest allows;
+        their short forms ("Ph.") when a word does not fit its column at 9 pt."""
         words = self._headings_words()
+        if any(
+            line_width(heading, FONT, self.scale.label) > share * player_width - 2 * CENTRED_PAD
+            for share, heading in zip(self._shares(), words, strict=True)
+        ):
+            words = self._headings_words(short=True)
         fitted = [
             fit_label(heading, FONT, share * player_width - 2 * CENTRED_PAD, size=self.scale.label)
             for share, heading in zip(self._shares(), words, strict=True)
@@ -523,11 +644,19 @@ class ScoreSheet:
     def _shares(self) -> tuple[float, ...]:
         return (0.45, 0.55) if self.ten_hands else (0.26, 0.38, 0.36)  # "sin desc." fits
 
-    def _headings_words(self) -> tuple[str, ...]:
-        points, total = pgettext("score sheet", "Points"), pgettext("score sheet", "Total")
+    def _headings_words(self, short: bool = False) -> tuple[str, ...]:
+        if short:
+            # Translators: short forms of "Phase", "Points" and "Total" for narrow columns.
+            phase = pgettext("score sheet, short", "Ph.")
+            points = pgettext("score sheet, short", "Pts")
+            total = pgettext("score sheet, short", "Tot.")
+        else:
+            phase = pgettext("score sheet", "Phase")
+            points = pgettext("score sheet", "Points")
+            total = pgettext("score sheet", "Total")
         if self.ten_hands:
             return (points, total)
-        return (pgettext("score sheet", "Phase"), points, total)
+        return (phase, points, total)
 
     def _cell(
         self, run: TextRun, cell: Cell, x: float, top: float, width: float, height: float
@@ -548,7 +677,7 @@ class ScoreSheet:
         elif cell.points:  # "won", "tied", or "-" for a player who sat out a tiebreak
             font = FONT if cell.points == "-" else FONT_BOLD
             word = fit_label(
-                cell.points,
+                self._word_or_short(cell.points, font, points_width - 2 * CENTRED_PAD),
                 font,
                 points_width - 2 * CENTRED_PAD,
                 size=scale.label,
@@ -564,17 +693,23 @@ class ScoreSheet:
         x, top, width, height, baseline = slot
         scale = self.scale
         if not cell.phase.isdigit():  # "all made", "on 7": up to two lines
-            words = fit_label(
-                cell.phase, FONT, width - 2 * CENTRED_PAD, size=scale.label, lines=2, height=height
-            )
-            words.draw_middle(run, x + width / 2, top, height, "centre")
-            return
+            room = width - 2 * CENTRED_PAD
+            if cell.reached and line_width(cell.phase, FONT, self.floor) > room:
+                # a narrow column: the phase reached as a number, ticked when all are made
+                cell = Cell(phase=str(cell.reached), made=cell.finished)
+            else:
+                words = fit_label(cell.phase, FONT, room, size=scale.label, lines=2, height=height)
+                words.draw_middle(run, x + width / 2, top, height, "centre")
+                return
         reserve = TICK + 1 / scale.number if cell.made else 0.0
         number = fit_label(cell.phase, FONT, width - 2 * PAD, size=scale.number, reserve=reserve)
         if not cell.made:
             run.put(x + width / 2, baseline, cell.phase, FONT, number.size, "centre")
             return
         tick = number.size * TICK
+        if number.cut:  # "20" and its tick at 9 pt are too wide: a smaller tick
+            number = fit_label(cell.phase, FONT, width - 2 * PAD, size=self.floor)
+            tick = max(MIN_TICK, min(tick, width - 2 * PAD - number.width - 1))
         shift = (number.width + tick + 1) / 2
         run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
         self.ticks.append((x + width / 2 + shift - tick, baseline, tick))
@@ -587,20 +722,50 @@ class ScoreSheet:
         ticked = tick + PAD if tick else 0.0
         points = fit_label(cell.points, FONT, width - ticked - 2 * PAD, size=scale.number)
         if cell.note:
-            room = width - ticked - points.width - 3 * PAD
-            note = fit_label(cell.note, FONT, room, size=scale.label)
-            if not note.cut:  # beside the points, on their line
+            beside = self._note_beside(cell, width - ticked, points.size)
+            if beside is not None:  # on the points' line, the points smaller if need be
+                note, points = beside
                 note.at(run, x + ticked + PAD, baseline)
-            else:  # above the points, the two in the middle of the cell
-                number = (ASCENT + DESCENT) * points.size
-                above = height - number - 3 * EDGE
-                note = fit_label(cell.note, FONT, width - 1.5 * PAD, size=scale.label, height=above)
-                block_top = top - (height - note.height - EDGE - number) / 2
-                note.draw(run, x + PAD, block_top)
-                baseline = block_top - note.height - EDGE - ASCENT * points.size
+            else:  # a narrow column: the word in place of the 0 that going out scores
+                room = width - ticked - 2 * PAD
+                word = fit_label(
+                    self._word_or_short(cell.note, FONT, room), FONT, room, size=self.scale.label
+                )
+                word.at(run, x + width - PAD, baseline, "right")
+                return
         if tick:
             self.ticks.append((x + PAD, baseline, tick))
         run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
+
+    def _word_or_short(self, word: str, font: str, room: float) -> str:
+        """A word of the sheet ("out", "won"), or its short form when it does not fit."""
+        if line_width(word, font, self.floor) <= room:
+            return word
+        return short_forms().get(word, word)
+
+    def _note_beside(self, cell: Cell, width: float, size: float) -> tuple[Label, Label] | None:
+        """ "out" and the points side by side, the points down to 9 pt; None if no room."""
+        note_width = line_width(cell.note, FONT, self.scale.label)
+        while size >= self.floor - 1e-9:
+            if note_width + line_width(cell.points, FONT, size) + 3 * PAD <= width:
+                note = fit_label(cell.note, FONT, note_width + 0.01, size=self.scale.label)
+                return note, fit_label(cell.points, FONT, width, size=size)
+            size = round(size - 0.25, 2)
+        return None
+
+    def _type(self, size: float) -> float:
+        """A size of the regular sheet, at least the sheet's smallest type."""
+        return max(size, self.floor)
+
+    @property
+    def _grow(self) -> float:
+        """How much taller a box of words is in large print."""
+        return self.floor / MIN_FONT_SIZE
+
+    @property
+    def floor(self) -> float:
+        """The smallest type on this sheet: 9 pt, 14 pt in large print."""
+        return LARGE_FLOOR if self.large else MIN_FONT_SIZE
 
     def _total(self, run: TextRun, cell: Cell, slot: Slot) -> None:
         """The running total; the winner's is bigger, and boxed with room to spare."""
@@ -615,22 +780,39 @@ class ScoreSheet:
         run.put(x + width / 2, baseline, cell.total, FONT_BOLD, total.size, "centre")
         self.boxes.append((x + BOX, top - height + BOX, width - 2 * BOX, height - 2 * BOX))
 
+    def _dealer_word(self, dealer: str) -> str:
+        """The dealer's name, or their seat when some name is too long for the column."""
+        if not self._dealer_by_seat:
+            return dealer
+        return str(self.players.index(plain(dealer)) + 1)
+
+    def _name_width(self) -> float:
+        space = self.width - 2 * MARGIN - self._label_width() - self._dealer_width()
+        return min(MAX_PLAYER_COLUMN, space / self.columns)
+
+    def _name_label(self, name: str) -> Label:
+        """A player's name, whole: wrapped (hyphenated only if it must be) down to 9 pt."""
+        seat = 2 * (stringWidth("6", FONT, self.floor) + 1 * mm) if self._dealer_by_seat else 0
+        return fit_label(
+            name,
+            FONT_BOLD,
+            self._name_width() - 2 * mm - seat,
+            size=self.scale.name,
+            min_size=self.floor,
+            lines=NAME_LINES,
+        )
+
     def _name_cell(self, run: TextRun, name: str, x: float, top: float, width: float) -> None:
         inner = width - 2 * mm
         if not name:
-            label = fit_label(pgettext("score sheet", "Name"), FONT, inner, size=8)
+            label = fit_label(pgettext("score sheet", "Name"), FONT, inner, size=self.scale.label)
             label.draw(run, x + 1 * mm, top - 1 * mm)
             return
-        label = fit_label(
-            name,
-            FONT_BOLD,
-            inner,
-            size=self.scale.name,
-            min_size=7,
-            lines=2,
-            height=NAME_ROW - 2 * mm,
-        )
-        label.draw_middle(run, x + width / 2, top, NAME_ROW, "centre")
+        label = self._name_label(name)
+        if self._dealer_by_seat:  # the seat number the dealer column gives
+            seat = str(self.players.index(name) + 1)
+            run.put(x + 1 * mm, top - 1 * mm - ASCENT * self.floor, seat, FONT, self.floor)
+        label.draw_middle(run, x + width / 2, top, self._name_row, "centre")
 
     def _row_label(
         self,
@@ -643,12 +825,18 @@ class ScoreSheet:
         height: float,
     ) -> None:
         size = self.scale.number
+        room = width - 2 * CENTRED_PAD
         if row.kind in ("carried", "result"):
-            words = fit_label(row.label, FONT_BOLD, width - 2 * CENTRED_PAD, size=min(size, 9))
+            words = fit_label(
+                self._word_or_short(row.label, FONT_BOLD, room),
+                FONT_BOLD,
+                room,
+                size=max(self.floor, min(size, 9)),
+            )
             words.draw_middle(run, x + width / 2, top, height, "centre")
             return
-        if not self.ten_hands or not row.label.isdigit():
-            words = fit_label(row.label, FONT, width - 2 * CENTRED_PAD, size=size)
+        if not self.ten_hands or not row.label.isdigit():  # a hand's number, or "Tie"
+            words = fit_label(self._word_or_short(row.label, FONT, room), FONT, room, size=size)
             words.draw_middle(run, x + width / 2, top, height, "centre")
             return
         number_width = 8 * mm
@@ -689,14 +877,20 @@ class ScoreSheet:
         """Card points, the phases and a short legend; returns the y above them."""
         left, right = MARGIN, self.width - MARGIN
         width = right - left
-        legend = fit(escape(self._legend()), width, 20 * mm, size=LEGEND_SIZE, min_size=9)
+        legend = fit(
+            escape(self._legend()),
+            width,
+            20 * mm * self._grow**2,  # longer lines wrap more often in large print
+            size=self._type(LEGEND_SIZE),
+            min_size=self.floor,
+        )
         y = MARGIN + legend.height
         legend.draw(canvas, left, y)
         y += 2 * mm
         if not self.ten_hands:
             y = self._phase_block(canvas, left, width, y)
         self._points_strip(canvas, left, width, y)
-        return y + POINTS_STRIP
+        return y + POINTS_STRIP * self._grow
 
     def _legend(self) -> str:
         if self.ten_hands:
@@ -740,28 +934,38 @@ class ScoreSheet:
 
     def _points_strip(self, canvas: Canvas, left: float, width: float, y: float) -> None:
         rows = [*text.card_points(self.rules), (_("Going out"), 0)]
-        label_width = 30 * mm
+        label_width = 30 * mm * self._grow
+        strip = POINTS_STRIP * self._grow
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.8)
-        canvas.rect(left, y, width, POINTS_STRIP, stroke=1, fill=0)
+        canvas.rect(left, y, width, strip, stroke=1, fill=0)
         run = TextRun(canvas)
         heading = fit_label(
             _("Points for cards left in hand"),
             FONT_BOLD,
             label_width - 2 * mm,
-            size=9,
+            size=self._type(9),
+            min_size=self.floor,
             lines=2,
-            height=POINTS_STRIP - 1 * mm,
+            height=strip - 1 * mm,
         )
-        heading.draw_middle(run, left + 1.5 * mm, y + POINTS_STRIP, POINTS_STRIP)
+        heading.draw_middle(run, left + 1.5 * mm, y + strip, strip)
         cell = (width - label_width) / len(rows)
         canvas.setLineWidth(0.5)
         for index, (cards, points) in enumerate(rows):
             x = left + label_width + index * cell
-            canvas.line(x, y, x, y + POINTS_STRIP)
-            name = fit_label(cards, FONT, cell - 2 * CENTRED_PAD, size=9)
-            name.draw(run, x + cell / 2, y + POINTS_STRIP - 1.2 * mm, "centre")
-            value = fit_label(str(points), FONT_BOLD, cell - 2 * CENTRED_PAD, size=10)
+            canvas.line(x, y, x, y + strip)
+            name = fit_label(
+                cards, FONT, cell - 2 * CENTRED_PAD, size=self._type(9), min_size=self.floor
+            )
+            name.draw(run, x + cell / 2, y + strip - 1.2 * mm, "centre")
+            value = fit_label(
+                str(points),
+                FONT_BOLD,
+                cell - 2 * CENTRED_PAD,
+                size=self._type(10),
+                min_size=self.floor,
+            )
             value.draw(run, x + cell / 2, y + 1.5 * mm + ASCENT * value.size, "centre")
         run.close()
 
@@ -770,10 +974,11 @@ class ScoreSheet:
         rows = text.phase_rows(self.rules)
         columns = min(4, math.ceil(len(rows) / PHASE_ROWS_PER_COLUMN))
         per_column = math.ceil(len(rows) / columns)
-        gutter = 5 * mm
+        gutter = 5 * mm * self._grow
+        size = self._type(PHASE_SIZE)
         # Give each column the width its longest phase wants, when they all fit.
         wants = [
-            max(stringWidth(words, FONT, PHASE_SIZE) for _, words in rows[i : i + per_column])
+            max(stringWidth(words, FONT, size) for _, words in rows[i : i + per_column])
             + gutter
             + 3 * mm
             for i in range(0, len(rows), per_column)
@@ -789,9 +994,9 @@ class ScoreSheet:
                 fit(
                     escape(words),
                     widths[i // per_column] - gutter - 2 * mm,
-                    3 * PHASE_SIZE * 1.2,
-                    size=PHASE_SIZE,
-                    min_size=PHASE_SIZE,
+                    3 * size * 1.2,
+                    size=size,
+                    min_size=size,
                 )
                 for i, (_, words) in enumerate(rows)
             ]
@@ -804,8 +1009,14 @@ class ScoreSheet:
             ),
             default=0,
         )
-        if not cells or block > MAX_PHASE_BLOCK:
-            note = fit(_("<b>Phases:</b> see the phase reference cards."), width, 5 * mm, size=9)
+        if not cells or block > MAX_PHASE_BLOCK * self._grow:
+            note = fit(
+                _("<b>Phases:</b> see the phase reference cards."),
+                width,
+                5 * mm * self._grow,
+                size=size,
+                min_size=size,
+            )
             note.draw(canvas, left, y + note.height)
             return y + note.height + 2 * mm
         top = y + block
@@ -817,7 +1028,7 @@ class ScoreSheet:
                 cell_top = top
             canvas.setFont(FONT_BOLD, cell.size)  # the gutter is as wide as the widest number
             canvas.setFillColor(INK)
-            canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, str(number))
+            canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, text.numbered(number))
             cell_top = cell.draw(canvas, x + gutter, cell_top)
         return top + 1 * mm
 
@@ -853,12 +1064,15 @@ def game_sheet(
     pagesize: str = "letter",
     large: bool = False,
     kept: Sequence[Kept] | None = None,
+    played: Played | None = None,
 ) -> bytes:
     """A game's record as PDF bytes: every hand, the result, blank rows for hands to come.
 
     ``view_url``: the watch link (the QR code); ``code``: the game's short code,
     printed as the link to read aloud (``link.printed_link``). ``kept``: the
-    state the store kept after each hand; with it nothing is replayed.
+    state the store kept after each hand; with it nothing is replayed. ``played``:
+    when the game started (in the time zone it is to be read in), how long it took and
+    its table, printed under the rules and as the PDF's creation date.
     """
     return ScoreSheet(
         game.rules,
@@ -869,6 +1083,7 @@ def game_sheet(
         game=game,
         large=large,
         kept=kept,
+        played=played,
     ).build()
 
 

@@ -96,6 +96,11 @@ def phase_rows(rules: Rules) -> list[tuple[int, str]]:
     return rows
 
 
+def numbered(number: int) -> str:
+    """A phase's number in a list, set apart from its words: "1." (not "1 2 sets of 3")."""
+    return f"{number}."
+
+
 def unbroken_numbers(phase: str) -> str:
     """A phase's words with each group's last number tied to the word before it ("run of 4"),
     so a line never starts with a lone number."""

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, g, render_template, request
 
-from .. import i18n
+from .. import i18n, playtime, store, tables
 from ..i18n import N_, _
 from ..printing import (
     PAGE_SIZES,
@@ -23,8 +23,9 @@ from ..printing import (
     standard_set,
 )
 from ..printing.layout import LayoutError
+from ..printing.record import Played, time_zone
 from ..printing.sheets import MAX_LARGE_PLAYERS
-from .access import game, public_url
+from .access import db, game, public_url
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -103,6 +104,8 @@ def for_game(kind: str):
                 _("Large print has room for %(count)s players at most.", count=MAX_LARGE_PLAYERS),
             )
 
+        facts = _played(stored)
+
         def build() -> bytes:
             return game_sheet(
                 played,
@@ -111,6 +114,7 @@ def for_game(kind: str):
                 pagesize=size,
                 large=large,
                 kept=current.kept,
+                played=facts,
             )
     elif kind == "phase-cards":
 
@@ -123,7 +127,21 @@ def for_game(kind: str):
     else:
         abort(404, _("There is no printable with that name."))
     filename = f"phase10-{kind}-{size}.pdf"
-    return _pdf(build, filename, _tag(stored.id, g.link.version, kind, size, view_url))
+    return _pdf(
+        build, filename, _tag(stored.id, g.link.version, kind, size, view_url, _played(stored))
+    )
+
+
+def _played(stored: store.StoredGame) -> Played:
+    """When the game started (in the time zone the app is set to), its length, its table."""
+    started = playtime.moment(stored.created).astimezone(time_zone())
+    table_id = tables.table_of_game(db(), stored.id)
+    table = tables.get_table(db(), table_id) if table_id else None
+    return Played(
+        started,
+        playtime.minutes(stored.created, stored.updated),
+        table.name if table is not None else None,
+    )
 
 
 @bp.errorhandler(LayoutError)

@@ -1,0 +1,108 @@
+"""Shaping: the glyphs a run of text needs, and where each one sits (HarfBuzz).
+
+Most text is one glyph per letter, drawn as it comes. A script that joins its
+letters (Arabic), builds conjuncts and moves vowel signs (Devanagari, Thai and
+the other Brahmic scripts), or stacks marks on a letter ("Mẽ̀o", Arabic harakat,
+Hebrew points) needs a shaper to pick the glyphs and place the marks: the run
+is shaped by HarfBuzz (uharfbuzz) with the font it is printed in, and drawn
+glyph by glyph (``layout.TextRun.put_shaped``), its text kept beside it as the
+words a reader copies out of the PDF.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import uharfbuzz as hb
+from reportlab.pdfbase import pdfmetrics
+
+# Scripts whose letters change shape or order with their neighbours (first word of the name).
+_COMPLEX = frozenset(
+    "ARABIC SYRIAC NKO MONGOLIAN THAANA DEVANAGARI BENGALI GURMUKHI GUJARATI ORIYA TAMIL "
+    "TELUGU KANNADA MALAYALAM SINHALA THAI LAO TIBETAN MYANMAR KHMER BALINESE JAVANESE".split()
+)
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """One glyph of a shaped run: the character that selects it in the font, and its place
+    (x from the run's start, y above the baseline) in thousandths of an em."""
+
+    char: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """A run of text as glyphs: in drawing order, left to right, and its advance."""
+
+    text: str  # in reading order, as written
+    glyphs: tuple[Glyph, ...]
+    advance: float  # thousandths of an em
+    right_to_left: bool = False
+
+    @property
+    def seen(self) -> str:
+        """The letters in the order they are seen, as a PDF reader expects a run's text:
+        it puts a right-to-left run back in reading order itself."""
+        return self.text[::-1] if self.right_to_left else self.text
+
+    def width(self, size: float) -> float:
+        return self.advance * size / 1000
+
+
+def needs_shaping(text: str) -> bool:
+    """True when ``text`` has a mark to place or letters that join or reorder."""
+    return any(
+        unicodedata.category(char) in ("Mn", "Mc", "Me")
+        or char in "\u200c\u200d"
+        or unicodedata.name(char, "").split(" ", 1)[0] in _COMPLEX
+        for char in text
+        if not char.isascii()
+    )
+
+
+@cache
+def _font(name: str) -> hb.Font:
+    data = pdfmetrics.getFont(name).face._ttf_data
+    return hb.Font(hb.Face(hb.Blob(data)))
+
+
+def _upem(name: str) -> int:
+    return int(pdfmetrics.getFont(name).face.unitsPerEm)
+
+
+def advance(name: str, glyph: int) -> float:
+    """A glyph's advance in thousandths of an em."""
+    return _font(name).get_glyph_h_advance(glyph) * 1000 / _upem(name)
+
+
+@lru_cache(maxsize=4096)
+def shape(name: str, text: str, right_to_left: bool = False) -> Shaped:
+    """``text`` (in reading order) shaped in font ``name``: glyphs left to right."""
+    font = _font(name)
+    scale = 1000 / _upem(name)
+    buffer = hb.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    buffer.direction = "rtl" if right_to_left else "ltr"
+    hb.shape(font, buffer, {"kern": True, "liga": True})
+    embedded = pdfmetrics.getFont(name)
+    infos, positions = buffer.glyph_infos, buffer.glyph_positions
+    clusters = sorted({info.cluster for info in infos}) + [len(text)]
+    glyphs = []
+    pen = 0.0
+    seen: set[int] = set()
+    for info, position in zip(infos, positions, strict=True):
+        start = info.cluster
+        end = clusters[clusters.index(start) + 1]
+        # the first glyph of a cluster reads back as the cluster's letters, the rest as marks
+        words = text[start:end] if start not in seen else "\u200b"
+        seen.add(start)
+        char = embedded.code_for(info.codepoint, words)
+        glyphs.append(Glyph(char, pen + position.x_offset * scale, position.y_offset * scale))
+        pen += position.x_advance * scale
+    return Shaped(text, tuple(glyphs), pen, right_to_left)

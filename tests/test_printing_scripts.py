@@ -1,0 +1,171 @@
+"""Every name prints, whole, in any script (issue 30): read back from the game's record.
+
+A record for players named in Devanagari, Thai, Armenian, Georgian, Hebrew, Arabic with
+its vowel marks, Chinese, a stacked accent, an emoji and 40 letters: each name's text
+as poppler reads it equals the name, nothing prints as "?" or "…", no word is broken
+without a hyphen, nothing overlaps, nothing is under 9 pt, and every font is embedded
+with a subset tag of its own. Each record's pages are kept as pictures in
+``test-artifacts/printing/`` to be looked at.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+from geometry import problems
+from tools import missing, require
+
+from scorekeeper import cli, i18n
+from scorekeeper.printing import fonts, game_sheet
+from scorekeeper.printing.layout import plain
+from scorekeeper.rules.gamefile import load_game
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "printing"
+LONG = "Ana María de la Santísima Trinidad Rojas"  # 40 letters, the most a name may have
+SCRIPTS = ["प्रिया", "สมชาย", "Գոհար", "ნინო", "מִרְיָם", "مُحَمَّد"]
+OTHERS = [
+    "王小明",
+    "Mẽ̀o",
+    "Dana 🎲",
+    LONG,
+    "Wolfeschlegelsteinhausenbergerdorff",
+    "Maria-Magdalena",
+]
+MARKS = dict.fromkeys(
+    map(ord, "\u202a\u202b\u202c\u202d\u202e\u200e\u200f\u2066\u2067\u2068\u2069")
+)
+FONT_FILES = {
+    fonts.NOTO_PACKAGE: fonts.NOTO / "NotoSansDevanagari-Regular.ttf",
+    fonts.CJK_PACKAGE: fonts.CJK_FONT_FILE,
+    fonts.SYMBOLS_PACKAGE: fonts.DEBIAN_FONTS / "ancient-scripts" / "Symbola_hint.ttf",
+    fonts.SUITS_PACKAGE: fonts.SUITS_FILE,
+}
+
+
+@pytest.fixture(autouse=True)
+def installed_fonts() -> None:
+    absent = [package for package, path in FONT_FILES.items() if not path.is_file()]
+    if absent:
+        missing(f"{', '.join(absent)} not installed (./scripts/setup --test installs them)")
+    require("pdftotext", "pdffonts", "pdftoppm")
+
+
+def record(players: list[str], hands: int = 6) -> bytes:
+    """A game's sheet: each player goes out in turn, so each deals and each name is a dealer."""
+    played = [
+        {
+            "went_out": players[number % len(players)],
+            "made": [players[number % len(players)]],
+            "points": {name: 60 for name in players if name != players[number % len(players)]},
+        }
+        for number in range(hands)
+    ]
+    return game_sheet(load_game({"players": players, "hands": played}), pagesize="a4")
+
+
+def read_back(data: bytes, tmp_path: Path, name: str) -> str:
+    """The text poppler reads, white space squeezed and direction marks dropped (poppler puts
+    a right-to-left word in reading order between marks); the pages kept as pictures."""
+    source = tmp_path / f"{name}.pdf"
+    source.write_bytes(data)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "100", "-png", str(source), str(ARTIFACTS / name)], check=True
+    )
+    text = subprocess.run(
+        ["pdftotext", str(source), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    return unicodedata.normalize("NFC", " ".join(text.translate(MARKS).split()))
+
+
+def whole(name: str, text: str) -> bool:
+    """``name`` is in ``text`` as written: on one line, or broken only where a line may end
+    (after its own hyphen, or at a hyphen added to a word)."""
+    name = unicodedata.normalize("NFC", name)
+    seen = (text, text.replace("- ", "-"), text.replace("- ", ""))
+    # poppler joins a line that ends with a hyphen to the next, dropping the hyphen
+    spellings = (name, name.replace("-", "")) if "-" in name else (name,)
+    return any(spelling in text for spelling in spellings for text in seen)
+
+
+@pytest.mark.parametrize(("players", "artifact"), [(SCRIPTS, "scripts"), (OTHERS, "others")])
+def test_every_name_prints_whole_in_its_own_script(players, artifact, tmp_path):
+    data = record(players)
+    text = read_back(data, tmp_path, f"record-{artifact}")
+    for name in players:
+        assert whole(name, text), name
+        if max(map(len, name.split())) < 20:  # (a hyphenated heading reads back in pieces)
+            assert text.replace("-", "").count(name.replace("-", "")) >= 2, name  # and heading
+    assert "?" not in text and "\u2026" not in text
+    assert problems(data) == []  # nothing overlaps, is cut or is under 9 pt
+
+
+@pytest.mark.parametrize(("players", "artifact"), [(SCRIPTS, "scripts"), (OTHERS, "others")])
+def test_no_word_of_a_name_is_broken_without_a_hyphen(players, artifact, tmp_path):
+    data = record(players)
+    source = tmp_path / "record.pdf"
+    source.write_bytes(data)
+    lines = subprocess.run(
+        ["pdftotext", "-layout", str(source), "-"], check=True, capture_output=True, text=True
+    ).stdout.translate(MARKS)
+    tokens = {token for line in lines.splitlines() for token in line.split()}
+    for name in players:
+        for word in unicodedata.normalize("NFC", name).split():
+            broken = [t for t in tokens if t != word and word.startswith(t) and len(t) > 1]
+            # a part of a word on a line of its own ends with a hyphen
+            assert all(t.endswith((",", "-")) or t.rstrip(",") == word for t in broken), (
+                word,
+                broken,
+            )
+
+
+def test_every_font_is_embedded_with_a_subset_tag_of_its_own(tmp_path):
+    source = tmp_path / "record.pdf"
+    source.write_bytes(record(SCRIPTS + OTHERS[:0]))
+    listed = subprocess.run(
+        ["pdffonts", str(source)], check=True, capture_output=True, text=True
+    ).stdout.splitlines()[2:]
+    rows = [line.split() for line in listed]
+    assert rows and all(row[-5] == "yes" for row in rows), listed  # emb
+    tags = [row[0].split("+")[0] for row in rows]
+    assert len(set(tags)) == len(tags), tags
+    faces = " ".join(row[0] for row in rows)
+    for script in ("Devanagari", "Thai", "Armenian", "Georgian"):
+        assert f"NotoSans{script}-Bold" in faces  # a real bold in the bold heading
+
+
+def test_arabic_keeps_its_vowel_marks_and_devanagari_its_conjunct(tmp_path):
+    text = read_back(record(SCRIPTS), tmp_path, "record-marks")
+    assert "مُحَمَّد" in text and "محمد" not in text.replace("مُحَمَّد", "")
+    assert "प्रिया" in text
+
+
+def test_a_letter_no_font_has_prints_as_its_code_point_and_the_package_is_named(tmp_path, capsys):
+    newer = "\U0001fae0"  # an emoji newer than every installed font
+    assert plain(f"Ann {newer}") == "Ann [U+1FAE0]"
+    assert plain(f"Bob {newer}") != plain(f"Ann {newer}")  # two such names still differ
+    assert fonts.missing_packages([f"Ann {newer}", "Bob"]) == {fonts.SYMBOLS_PACKAGE: newer}
+    game = tmp_path / "game.json"
+    game.write_text('{"players": ["Ann \\ud83e\\udee0", "Bob"], "hands": []}', encoding="utf-8")
+    with i18n.using("en"):
+        status = cli.main(["print", str(game), "--out", str(tmp_path / "sheet.pdf")])
+    assert status == 0
+    said = capsys.readouterr().err
+    assert f"install Debian's {fonts.SYMBOLS_PACKAGE}" in said and newer in said
+
+
+def test_a_long_one_word_name_is_hyphenated_by_the_language_not_cut():
+    from scorekeeper.printing.fonts import FONT
+    from scorekeeper.printing.labels import fit_label
+
+    with i18n.using("pl"):
+        label = fit_label("komplet", FONT, 24, size=9, lines=2)
+    assert label.lines == ("kom-", "plet")  # Polish rules, not "komp" / "let"
+    with i18n.using("fr"):
+        label = fit_label("toutes", FONT, 20, size=9, lines=2)
+    assert label.lines == ("tou-", "tes")
+    assert re.fullmatch(r"[^…]+", "".join(label.lines))
