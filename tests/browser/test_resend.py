@@ -11,7 +11,6 @@ import urllib.request
 from pages import enter_hand, score_of, settled, start_game
 from playwright.sync_api import expect
 
-SOON = 5000  # ms
 # chromium's offline emulation alone has now and then let a request already on its way
 # through: every POST is refused while "offline"
 POSTS = re.compile(r".*/g/[^/]+/[^/]+/(hands.*|undo|end|history/.*)$")
@@ -59,14 +58,14 @@ def test_the_page_after_a_resent_save_is_the_whole_scorekeeper_page(phone, serve
     assert _in_view(phone.locator("form.hand-form button[type=submit]"))
     expect(phone.locator("form.hand-form .notice.pending + button[type=submit]")).to_have_count(1)
     online(phone)
-    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2", timeout=SOON)
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
     _whole_keeper_page(phone)
     expect(score_of(phone, "Bob")).to_have_text("45")
     assert len(_hands(keeper_url)) == 1
     # and it keeps itself current: its poll answers the scorekeeper's fragment in place
     enter_hand(phone, "Bob", {"0": "10", "2": "5", "3": "50"})
-    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 3", timeout=SOON)
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 3")
     _whole_keeper_page(phone)
 
 
@@ -88,7 +87,7 @@ def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, 
     assert _in_view(pending) and _in_view(phone.locator("form.hand-form button[type=submit]"))
     assert _hands(keeper_url)[0]["points"] == {"Bob": 35}
     online(phone)
-    expect(score_of(phone, "Bob")).to_have_text("40", timeout=SOON)
+    expect(score_of(phone, "Bob")).to_have_text("40")
     _whole_keeper_page(phone)
     expect(phone).to_have_url(re.compile(re.escape(keeper_url) + "(#.*)?$"))
     assert _hands(keeper_url)[0]["points"] == {"Bob": 40}
@@ -115,7 +114,7 @@ def test_a_fix_made_offline_that_no_longer_fits_is_refused_with_its_reason(brows
     finally:
         other.context.close()
     online(phone)
-    expect(phone.locator("main")).to_contain_text("Another phone changed this game", timeout=SOON)
+    expect(phone.locator("main")).to_contain_text("Another phone changed this game")
     expect(phone.locator(".notice.pending")).to_have_count(0)
     assert _hands(keeper_url)[0]["points"] == {"Bob": 25}  # nothing overwritten unseen
 
