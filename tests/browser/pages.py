@@ -7,9 +7,11 @@ The fixtures that use them (browser, phone, server, ...) are in conftest.py.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import threading
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,6 +64,29 @@ def settled(page) -> None:
     """
     swapping = "document.querySelector('.htmx-added, .htmx-swapping, .htmx-settling')"
     until(page, lambda: page.evaluate(f"!{swapping}"))
+
+
+# --- a phone going offline, and what the server holds --------------------------------------
+
+# chromium's offline emulation alone has now and then let a request already on its way
+# through: while "offline", every change a scorekeeper's page posts is refused too
+POSTS = re.compile(r".*/g/[^/]+/[^/]+/(hands.*|undo|end|history/.*)$")
+
+
+def offline(page) -> None:
+    page.route(POSTS, lambda route: route.abort("internetdisconnected"))
+    page.context.set_offline(True)
+
+
+def online(page) -> None:
+    page.unroute(POSTS)
+    page.context.set_offline(False)
+
+
+def stored_hands(keeper_url: str) -> list[dict]:
+    """The hands the server holds for the game at this scorekeeper link."""
+    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
+        return json.loads(answer.read())["hands"]
 
 
 # --- what a family does on a page ------------------------------------------------------------

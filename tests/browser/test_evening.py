@@ -3,21 +3,22 @@ lost to a second phone or a dropped Wi-Fi, and every hand starts where the thumb
 
 from __future__ import annotations
 
-import json
 import re
 import time
-import urllib.request
 
 from pages import (
     TABLET,
     WAIT,
     enter_hand,
+    offline,
+    online,
     open_page,
     player_links,
     score_of,
     settled,
     start_game,
     start_table,
+    stored_hands,
     until,
 )
 from playwright.sync_api import expect
@@ -42,11 +43,6 @@ def _game_from_table(page, table_url: str, **options) -> str:
 def _is_poll(response) -> bool:
     headers = response.request.headers
     return headers.get("hx-request") == "true" and "hx-boosted" not in headers
-
-
-def _hands(server: str, keeper_url: str) -> list[dict]:
-    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
-        return json.loads(answer.read())["hands"]
 
 
 def test_every_screen_follows_the_table_into_the_rematch(browser, server):
@@ -144,27 +140,12 @@ def test_points_from_phones_never_freeze_a_second_scorekeepers_form(browser, ser
         a.click("button:has-text('Move it to hand 3')")
         a.click("#record button[type=submit]")
         expect(a.locator("#scoreboard .status")).to_contain_text("Hand 4")
-        hands = _hands(server, keeper_url)
+        hands = stored_hands(keeper_url)
         assert len(hands) == 3 and hands[2]["went_out"] == "Cy"
         assert hands[2]["points"] == {"Ann": 15, "Bob": 60}
     finally:
         for page in (a, c, ann):
             page.context.close()
-
-
-# A Save sent while the phone is offline must not reach the server: chromium's offline
-# emulation alone has now and then let a request already on its way through.
-SAVE = re.compile(r".*/hands$")
-
-
-def offline(page) -> None:
-    page.route(SAVE, lambda route: route.abort("internetdisconnected"))
-    page.context.set_offline(True)
-
-
-def online(page) -> None:
-    page.unroute(SAVE)
-    page.context.set_offline(False)
 
 
 def test_a_save_made_offline_is_kept_and_sent_once_when_the_connection_is_back(phone, server):
@@ -175,12 +156,12 @@ def test_a_save_made_offline_is_kept_and_sent_once_when_the_connection_is_back(p
     pending = phone.locator("#record .notice.pending")
     expect(pending).to_contain_text("Not sent yet")
     expect(pending).to_contain_text("Ann out, Bob 45")  # typed on this phone: no marks
-    assert _hands(server, keeper_url) == []
+    assert stored_hands(keeper_url) == []
     online(phone)  # no tap: it goes by itself
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
     expect(score_of(phone, "Bob")).to_have_text("45")
     expect(phone.locator("#record .notice.pending")).to_have_count(0)
-    assert len(_hands(server, keeper_url)) == 1
+    assert len(stored_hands(keeper_url)) == 1
 
 
 def test_a_kept_save_survives_a_reload_and_is_sent_once(phone, server):
@@ -195,7 +176,7 @@ def test_a_kept_save_survives_a_reload_and_is_sent_once(phone, server):
     expect(score_of(phone, "Ann")).to_have_text("30")
     phone.reload()
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
-    assert len(_hands(server, keeper_url)) == 1
+    assert len(stored_hands(keeper_url)) == 1
 
 
 def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone, server):
@@ -211,7 +192,7 @@ def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone
         message = phone.locator(".alert", has_text="was saved on another phone while you typed")
         expect(message).to_contain_text(re.compile("Ann\u2069? 20, \u2068?Bob"))
         expect(phone.locator("input[name=points-1]")).to_have_value("45")  # kept, as hand 2
-        assert len(_hands(server, keeper_url)) == 1
+        assert len(stored_hands(keeper_url)) == 1
     finally:
         other.context.close()
 
@@ -273,7 +254,7 @@ def test_fixing_an_inferred_tick_follows_the_points(phone, server):
     keeper_url = phone.url
     enter_hand(phone, "Bob", {"0": "40", "2": "60"})  # Ann under 50: she made her phase
     expect(phone.locator("#record [data-saved]")).to_contain_text("Hand 1 saved")
-    assert _hands(server, keeper_url)[0]["made"] == ["Ann", "Bob"]
+    assert stored_hands(keeper_url)[0]["made"] == ["Ann", "Bob"]
     phone.get_by_role("link", name="Fix hand 1").click()
     made = phone.locator("input[name=made-0]")
     expect(made).not_to_be_checked()  # inferred, not typed
@@ -284,7 +265,7 @@ def test_fixing_an_inferred_tick_follows_the_points(phone, server):
     expect(phone.locator("#hand-check")).not_to_contain_text("Ann will be marked")
     phone.click("button:has-text('Save the correction')")
     expect(score_of(phone, "Ann")).to_have_text("60")
-    assert _hands(server, keeper_url)[0]["made"] == ["Bob"]
+    assert stored_hands(keeper_url)[0]["made"] == ["Bob"]
 
 
 def test_a_hand_typed_on_a_phone_needs_no_scroll(phone, server):

@@ -4,31 +4,10 @@ whole scorekeeper page. A change that cannot be kept is refused on the spot, say
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
-from pages import enter_hand, score_of, settled, start_game
+from pages import enter_hand, offline, online, score_of, settled, start_game, stored_hands
 from playwright.sync_api import expect
-
-# chromium's offline emulation alone has now and then let a request already on its way
-# through: every POST is refused while "offline"
-POSTS = re.compile(r".*/g/[^/]+/[^/]+/(hands.*|undo|end|history/.*)$")
-
-
-def offline(page) -> None:
-    page.route(POSTS, lambda route: route.abort("internetdisconnected"))
-    page.context.set_offline(True)
-
-
-def online(page) -> None:
-    page.unroute(POSTS)
-    page.context.set_offline(False)
-
-
-def _hands(keeper_url: str) -> list[dict]:
-    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
-        return json.loads(answer.read())["hands"]
 
 
 def _in_view(locator) -> bool:
@@ -62,7 +41,7 @@ def test_the_page_after_a_resent_save_is_the_whole_scorekeeper_page(phone, serve
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
     _whole_keeper_page(phone)
     expect(score_of(phone, "Bob")).to_have_text("45")
-    assert len(_hands(keeper_url)) == 1
+    assert len(stored_hands(keeper_url)) == 1
     # and it keeps itself current: its poll answers the scorekeeper's fragment in place
     enter_hand(phone, "Bob", {"0": "10", "2": "5", "3": "50"})
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 3")
@@ -85,12 +64,12 @@ def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, 
     expect(pending).to_contain_text("Not sent yet")
     expect(pending).to_contain_text("Bob 40")
     assert _in_view(pending) and _in_view(phone.locator("form.hand-form button[type=submit]"))
-    assert _hands(keeper_url)[0]["points"] == {"Bob": 35}
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 35}
     online(phone)
     expect(score_of(phone, "Bob")).to_have_text("40")
     _whole_keeper_page(phone)
     expect(phone).to_have_url(re.compile(re.escape(keeper_url) + "(#.*)?$"))
-    assert _hands(keeper_url)[0]["points"] == {"Bob": 40}
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
 
 
 def test_a_fix_made_offline_that_no_longer_fits_is_refused_with_its_reason(browser, phone, server):
@@ -115,7 +94,7 @@ def test_a_fix_made_offline_that_no_longer_fits_is_refused_with_its_reason(brows
     online(phone)
     expect(phone.locator("main")).to_contain_text("Another phone changed this game")
     expect(phone.locator(".notice.pending")).to_have_count(0)
-    assert _hands(keeper_url)[0]["points"] == {"Bob": 25}  # nothing overwritten unseen
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 25}  # nothing overwritten unseen
 
 
 def test_an_undo_made_offline_is_refused_on_the_spot(phone, server):
@@ -130,4 +109,4 @@ def test_an_undo_made_offline_is_refused_on_the_spot(phone, server):
     expect(refused).to_contain_text("not sent")
     assert _in_view(refused)
     online(phone)
-    assert len(_hands(keeper_url)) == 1
+    assert len(stored_hands(keeper_url)) == 1

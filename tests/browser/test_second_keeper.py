@@ -3,16 +3,8 @@ when it ends on the other phone."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-
-from pages import PHONE, enter_hand, open_page, settled, start_game
+from pages import PHONE, enter_hand, open_page, settled, start_game, stored_hands
 from playwright.sync_api import expect
-
-
-def _hands(keeper_url: str) -> list[dict]:
-    with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
-        return json.loads(answer.read())["hands"]
 
 
 def _top(locator) -> float:
@@ -53,7 +45,7 @@ def test_a_hand_typed_while_another_phone_saved_it_moves_to_the_next_hand_in_one
         expect(save).to_have_text("Save hand 2")
         save.click()
         expect(a.locator("#scoreboard .status")).to_contain_text("Hand 3")
-        hands = _hands(keeper_url)
+        hands = stored_hands(keeper_url)
         assert len(hands) == 2 and hands[1]["went_out"] == "Cy"
         assert hands[1]["points"] == {"Ann": 15, "Bob": 60}
     finally:
