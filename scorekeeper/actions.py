@@ -691,15 +691,6 @@ def _roster_change(change: Callable[[], object]) -> Refused | None:
     return None
 
 
-def file_game(db: Database, table_id: str, game_id: str) -> Refused | None:
-    """Move a game into a table (out of any other); its players join the roster."""
-    now = load(db, game_id)
-    if now is None:
-        return Refused(_(NO_GAME))
-    tables.file_game(db, table_id, game_id, list(now.game.players))
-    return None
-
-
 # --- players' own points ----------------------------------------------------------------
 
 

@@ -91,7 +91,3 @@ class Bells:
         """Keys someone listens on now."""
         with self._lock:
             return len(self._bells)
-
-    def listeners(self) -> int:
-        with self._lock:
-            return sum(bell.listeners for bell in self._bells.values())

@@ -360,7 +360,7 @@ def test_table_changes_answer_with_values_and_change_nothing_when_refused(db, ga
     assert isinstance(actions.create_table(db, "\u0007"), actions.Refused)
     table = actions.create_table(db, "The Smiths")
     assert isinstance(table, tables.Table)
-    assert actions.file_game(db, table.id, game_id) is None
+    assert isinstance(actions.move_game(db, game_id, table.id, None), actions.Saved)
     assert [p.name for p in tables.roster(db, table.id)] == PLAYERS
     assert actions.rename_player(db, table.id, "Cy", "Cyril") == ()
     assert isinstance(actions.rename_player(db, table.id, "Ann", "Bob"), actions.Refused)
@@ -372,7 +372,7 @@ def test_table_changes_answer_with_values_and_change_nothing_when_refused(db, ga
         ("Bob", True),
         ("Cyril", False),
     ]
-    assert isinstance(actions.file_game(db, table.id, "no-such-game"), actions.Refused)
+    assert isinstance(actions.move_game(db, "no-such-game", table.id, None), actions.Refused)
 
 
 def test_a_link_renewed_twice_from_the_same_old_one_is_renewed_once(db, game_id):
