@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from playwright.sync_api import expect
 from servers import free_port
 
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -64,6 +65,14 @@ def settled(page) -> None:
     """
     swapping = "document.querySelector('.htmx-added, .htmx-swapping, .htmx-settling')"
     until(page, lambda: page.evaluate(f"!{swapping}"))
+
+
+def open_fix(page, number: int) -> None:
+    """Tap "Fix hand N" and wait for its form, set up by htmx: the game page has fields of
+    the same names (the next hand's), so typing before the swap types into the wrong form."""
+    page.get_by_role("link", name=f"Fix hand {number}").click()
+    expect(page.get_by_role("heading", name=f"Correct hand {number}")).to_be_visible()
+    settled(page)
 
 
 # --- a phone going offline, and what the server holds --------------------------------------

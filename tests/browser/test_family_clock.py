@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timedelta
 
 import pytest
-from pages import PHONE, enter_hand, settled, start_table, table_game
+from pages import PHONE, enter_hand, open_fix, settled, start_table, table_game
 from playwright.sync_api import expect
 
 
@@ -98,8 +98,7 @@ def test_a_games_length_is_its_playing_time_whatever_is_corrected_later(browser,
         expect(facts).to_contain_text("took 9 min")
 
         clock.at = "2026-11-27T06:00:00+00:00"  # a typo fixed the next morning
-        phone.get_by_role("link", name="Fix hand 1").click()
-        settled(phone)
+        open_fix(phone, 1)
         phone.fill("input[name=points-1]", "55")
         phone.click("button:has-text('Save the correction')")
         expect(facts).to_contain_text("took 9 min")

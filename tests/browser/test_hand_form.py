@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import enter_hand, score_of, settled, start_game
+from pages import enter_hand, open_fix, score_of, start_game
 from playwright.sync_api import expect
 
 
@@ -199,10 +199,7 @@ def test_live_messages_show_at_the_field_and_above_save(phone, server):
 def test_the_fix_form_checks_as_you_type(phone, server):
     start_game(phone, server, ["Ann", "Bob", "Cy"])
     enter_hand(phone, "Ann", {"1": "50", "2": "20"})
-    phone.get_by_role("link", name="Fix hand 1").click()
-    # the game page has a #points-1 too (the next hand's): type only once the fix form is here
-    expect(phone.get_by_role("heading", name="Correct hand 1")).to_be_visible()
-    settled(phone)
+    open_fix(phone, 1)
     phone.fill("#points-1", "47")
     expect(phone.locator("#live-1 .field-error")).to_contain_text("47 is not a multiple of 5")
     phone.fill("#points-1", "55")

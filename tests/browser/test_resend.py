@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pages import enter_hand, offline, online, score_of, settled, start_game, stored_hands
+from pages import enter_hand, offline, online, open_fix, score_of, start_game, stored_hands
 from playwright.sync_api import expect
 
 
@@ -53,8 +53,7 @@ def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, 
     keeper_url = phone.url
     enter_hand(phone, "Ann", {"1": "35"})
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
-    phone.get_by_role("link", name="Fix hand 1").click()
-    settled(phone)
+    open_fix(phone, 1)
     with phone.expect_response(re.compile(r"/hands/1/check$")):  # its live check is in
         phone.fill("input[name=points-1]", "40")
     expect(phone.locator("input[name=points-1]")).to_have_value("40")
@@ -76,8 +75,7 @@ def test_a_fix_made_offline_that_no_longer_fits_is_refused_with_its_reason(brows
     start_game(phone, server, ["Ann", "Bob"])
     keeper_url = phone.url
     enter_hand(phone, "Ann", {"1": "35"})
-    phone.get_by_role("link", name="Fix hand 1").click()
-    settled(phone)
+    open_fix(phone, 1)
     phone.fill("input[name=points-1]", "40")
     expect(phone.locator("input[name=points-1]")).to_have_value("40")
     offline(phone)
