@@ -23,6 +23,7 @@ from . import (
     language,
     live,
     moving,
+    parts,
     phase_lists,
     players,
     printables,
@@ -46,6 +47,7 @@ def register(app: Flask) -> None:
     game_pages.init_app(app)
     phase_lists.init_app(app)
     live.init_app(app)
+    parts.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
     for module in (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask import Flask, abort, flash, g, redirect, render_template, url_for
+from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
 
 from .. import actions, bgstats, playtime, self_entry, store, tables
 from ..i18n import _, isolate, pgettext
@@ -20,7 +20,7 @@ from ..rules.house_rules import rules_line
 from ..rules.phases import OPTIONS, PROFILES
 from ..rules.reasons import Rule
 from ..rules.scoring import card_kinds
-from . import device, live
+from . import device, live, parts
 from .access import db, game
 from .charts import score_chart
 from .forms import HandForm
@@ -91,24 +91,31 @@ def render_game(
     status: int = 200,
     message: str | None = None,
     message_rule: Rule | None = None,
-    template: str = "game.html",
+    *,
+    polled: bool = False,
 ) -> tuple[str, int]:
-    """The scorekeeper's page (or its live part); ``message``: why a change was not made."""
+    """The scorekeeper's page (or, ``polled``, its live part); ``message``: why a change was
+    not made. Its parts are kept for every phone unless it shows a refused form (parts.py).
+    """
     current = game()
     played = current.game
     sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
-    return render_template(
-        template,
+    link, tag = g.link, live.keeper_live(g.link)
+    plain = form is None and message is None
+    html = render_template(
+        "_keeper_live.html" if polled else "game.html",
         form=form or HandForm(self_entry.form_values(sent)),
         message=message,
         message_rule=message_rule,
         card_fields=card_kinds(played.rules),
         phone_entries=sent,
-        live_tag=live.keeper_live(g.link),
+        live_tag=tag,
         last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
-        next_game=live.next_game(g.link, keeper_url) if current.standings.over else None,
+        next_game=live.next_game(link, keeper_url) if current.standings.over else None,
+        part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
         **view_context(current),
-    ), status
+    )
+    return parts.fill(html, oob=polled), status
 
 
 def keeper_url(link: store.Link) -> str:

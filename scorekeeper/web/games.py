@@ -142,7 +142,7 @@ def game_page():
     if (early := live.game_answer(live.keeper_live, keeper_url)) is not None:
         return early
     if live.polled():
-        return live.fragment(*render_game(template="_keeper_live.html"), live.keeper_live(g.link))
+        return live.fragment(*render_game(polled=True), live.keeper_live(g.link))
     current = game()
     device.remember_game(current.stored.id, current.stored.edit_key)
     return live.page(*render_game())

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from flask import Flask, Response, abort, current_app, request, session
+from flask import Flask, Response, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -71,7 +71,12 @@ def reading() -> bool:
     return request.method in SAFE_METHODS
 
 
+TOKEN_MARK = f"token-{secrets.token_hex(8)}"  # the reader's token, in a kept page part (parts.py)
+
+
 def csrf_token() -> str:
+    if g.get("marking"):  # a part rendered once for every reader: each answer fills its own
+        return TOKEN_MARK
     if FIELD not in session:
         session[FIELD] = secrets.token_urlsafe(32)
     return session[FIELD]

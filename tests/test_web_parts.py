@@ -1,0 +1,92 @@
+"""The scorekeeper's page is rendered in parts once per version of its game (parts.py),
+yet every phone still gets its own token, its own "saved" note and what it typed."""
+
+from __future__ import annotations
+
+import re
+
+import jinja2
+import pytest
+from webutil import csrf, new_game, record
+
+from scorekeeper.web import parts, security
+
+HX = {"HX-Request": "true"}
+
+
+def tokens(page: str) -> set[str]:
+    """Every CSRF token a page carries: its forms' fields and htmx's header."""
+    return set(re.findall(r'name="csrf_token" value="([^"]+)"', page)) | set(
+        re.findall(r'"X-CSRF-Token": "([^"]+)"', page)
+    )
+
+
+@pytest.fixture
+def renders(monkeypatch) -> list[str]:
+    """The names of the templates rendered on their own (as parts are) from now on."""
+    names: list[str] = []
+    render = jinja2.Template.render
+
+    def counted(self, *args, **kwargs):
+        names.append(self.name)
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", counted)
+    return names
+
+
+def test_two_phones_each_get_their_own_token_from_the_one_kept_page(app, client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    other = app.test_client()
+    mine, theirs = (phone.get(url).get_data(as_text=True) for phone in (client, other))
+    assert tokens(mine) == {csrf(client)}
+    assert tokens(theirs) == {csrf(other)}
+    assert csrf(client) != csrf(other)
+    for page in (mine, theirs):
+        assert parts._MARK not in page and security.TOKEN_MARK not in page
+    # what each phone sends with its token is taken
+    assert record(other, url, 2, went_out=1, points={0: 5, 2: 10}).status_code == 303
+
+
+def test_the_page_and_its_poll_render_the_form_and_the_hands_once(app, client, renders):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    renders.clear()
+    page = client.get(url).get_data(as_text=True)
+    polled = app.test_client().get(url, headers={**HX, "If-None-Match": '"0.."'})
+    assert polled.status_code == 200
+    for part in ("_record.html", "_hands.html", "_scoreboard.html"):
+        assert renders.count(part) == 1, part
+    fragment = polled.get_data(as_text=True)
+    # the page shows its parts in place, the poll swaps them in out of band
+    assert '<div id="record">' in page and '<div id="hands">' in page
+    assert '<div id="record" hx-swap-oob="true">' in fragment
+    assert '<div id="hands" hx-swap-oob="true">' in fragment
+    # a new version is rendered anew
+    record(client, url, 2, went_out=1, points={0: 5, 2: 10})
+    assert "Record hand 3" in client.get(url).get_data(as_text=True)
+    assert renders.count("_record.html") == 2
+
+
+def test_the_saved_note_is_on_the_saving_phone_only(app, client):
+    url = new_game(client)
+    saved = record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    assert saved.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert "✓ Hand 1 saved." in page
+    other = app.test_client().get(url).get_data(as_text=True)
+    assert "Hand 1 saved." not in other
+    assert "Hand 1 saved." not in client.get(url).get_data(as_text=True)  # said once
+
+
+def test_a_refused_form_shows_what_was_typed_and_leaves_the_kept_page_alone(app, client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    client.get(url)  # the plain page for this version, kept
+    refused = record(client, url, 2, went_out=1, points={0: 7, 2: 10})
+    assert refused.status_code == 422
+    assert re.search(r'name="points-0"[^>]*value="7"', refused.get_data(as_text=True))
+    plain = app.test_client().get(url).get_data(as_text=True)
+    assert not re.search(r'name="points-0"[^>]*value="7"', plain)
+    assert "Record hand 2" in plain
