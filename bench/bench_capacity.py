@@ -267,37 +267,57 @@ async def play(
 
 
 class Sampler:
-    """The server's CPU time, largest RSS and open connections while measuring."""
+    """The server's CPU time, largest RSS and open connections while measuring: its process
+    and, with `--workers`, every worker (its children); and the load generator's CPU."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.rss = 0
         self.connections = 0
-        self._cpu = self._wall = 0.0
-        self.cpu_share = 0.0
+        self._cpu = self._wall = self._own = 0.0
+        self.cpu_share = self.load_share = 0.0
         self._task: asyncio.Task | None = None
 
+    def processes(self) -> list[int]:
+        children = Path(f"/proc/{self.pid}/task/{self.pid}/children").read_text().split()
+        return [self.pid, *map(int, children)]
+
     def cpu(self) -> float:
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in self.processes():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue
+            total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
 
     def start(self) -> None:
-        self._cpu, self._wall = self.cpu(), time.perf_counter()
+        self._cpu, self._wall, self._own = self.cpu(), time.perf_counter(), time.process_time()
         self._task = asyncio.create_task(self._sample())
 
     def stop(self) -> None:
-        self.cpu_share = (self.cpu() - self._cpu) / (time.perf_counter() - self._wall)
+        wall = time.perf_counter() - self._wall
+        self.cpu_share = (self.cpu() - self._cpu) / wall
+        self.load_share = (time.process_time() - self._own) / wall
         if self._task is not None:
             self._task.cancel()
 
     async def _sample(self) -> None:
         while True:
-            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    self.rss = max(self.rss, int(line.split()[1]) * 1024)
-            fds = list(Path(f"/proc/{self.pid}/fd").iterdir())
-            sockets = sum(1 for fd in fds if _is_socket(fd))
-            self.connections = max(self.connections, sockets - 1)  # less the listener
+            rss = sockets = 0
+            for pid in self.processes():
+                try:
+                    status = Path(f"/proc/{pid}/status").read_text().splitlines()
+                    fds = list(Path(f"/proc/{pid}/fd").iterdir())
+                except FileNotFoundError:
+                    continue
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        rss += int(line.split()[1]) * 1024
+                sockets += sum(1 for fd in fds if _is_socket(fd)) - 1  # less the listener
+            self.rss = max(self.rss, rss)
+            self.connections = max(self.connections, sockets)
             await asyncio.sleep(1)
 
 
@@ -308,13 +328,13 @@ def _is_socket(fd: Path) -> bool:
         return False
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen, int]:
+def start_server(folder: Path, serve_args: list[str]) -> tuple[subprocess.Popen, int]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
-        + ["--port", str(port), "--db", str(folder / "games.sqlite3"), "--no-qr"],
+        + ["--port", str(port), "--db", str(folder / "games.sqlite3"), "--no-qr", *serve_args],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=open(folder / "server.log", "w"),  # noqa: SIM115 (kept for the run)
@@ -368,9 +388,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure(tables: int, seconds: float, chromium: int) -> None:
+def measure(tables: int, seconds: float, chromium: int, serve_args: list[str]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        server, port = start_server(Path(folder))
+        server, port = start_server(Path(folder), serve_args)
         try:
             sampler = Sampler(server.pid)
             figures, said = asyncio.run(play(port, tables, seconds, sampler, chromium))
@@ -386,7 +406,8 @@ def measure(tables: int, seconds: float, chromium: int) -> None:
         f" / {max(saves, default=float('nan')) * ms:6.0f} ms ({len(saves)} hands); "
         f"every phone shows it p50/p95 {percentile(shown, 0.5) * ms:6.0f} / "
         f"{percentile(shown, 0.95) * ms:6.0f} ms; errors {len(figures.errors)}; "
-        f"server CPU {sampler.cpu_share * 100:5.1f}% of a core; "
+        f"server CPU {sampler.cpu_share * 100:5.1f}% of a core "
+        f"(load generator {sampler.load_share * 100:.0f}%); "
         f"RSS {sampler.rss / 2**20:5.0f} MB; connections {sampler.connections}",
         flush=True,
     )
@@ -404,10 +425,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="*", default=[10, 50, 200, 1000])
     parser.add_argument("--seconds", type=float, default=60, help="measured, per size")
     parser.add_argument("--chromium", type=int, default=2, help="real pages on table 1")
+    parser.add_argument(
+        "--serve", default="", help="more for `scorekeeper serve`, e.g. '--workers 2'"
+    )
     args = parser.parse_args()
     print(f"Machine: {os.cpu_count()} CPUs; load before: {os.getloadavg()[0]:.2f}")
     for tables in args.tables:
-        measure(tables, args.seconds, args.chromium)
+        measure(tables, args.seconds, args.chromium, args.serve.split())
 
 
 if __name__ == "__main__":

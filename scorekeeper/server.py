@@ -73,12 +73,21 @@ def capacity(app: Any) -> int:
     return connections
 
 
-def run(app: Any, host: str, port: int, *, per_address: int) -> None:
-    """Serve ``app`` until Ctrl+C or SIGTERM. ``per_address``: connections one address may
-    keep open (0: no cap, as behind a proxy, where every phone shares its address)."""
-    import gevent
+def check_address(host: str, port: int) -> None:
+    """An OSError now if ``host:port`` cannot be listened on (in use, not this machine's)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+
+
+def server_class(per_address: int) -> type:
+    """gevent's WSGI server with the guards above. ``per_address``: connections one address
+    may keep open (0: no cap, as behind a proxy, where every phone shares its address).
+    `serve` runs it alone, and each `serve --workers` process through gunicorn."""
     from gevent import pywsgi
-    from gevent.pool import Pool
 
     class Server(pywsgi.WSGIServer):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -110,8 +119,16 @@ def run(app: Any, host: str, port: int, *, per_address: int) -> None:
                 self.said_full = False
             super().do_handle(*args)
 
+    return Server
+
+
+def run(app: Any, host: str, port: int, *, per_address: int) -> None:
+    """Serve ``app`` in this process until Ctrl+C or SIGTERM."""
+    import gevent
+    from gevent.pool import Pool
+
     pool = Pool(capacity(app))
-    server = Server(
+    server = server_class(per_address)(
         (host, port), app, spawn=pool, log=None, error_log=log, backlog=2048
     )  # no access log: edit links are keys
     server.init_socket()  # an address in use is said now, as an OSError

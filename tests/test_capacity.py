@@ -28,9 +28,11 @@ def serve(tmp_path):
     """Start `scorekeeper serve` with these settings (on top of the long hold)."""
 
     @contextmanager
-    def start(**settings: str) -> Iterator[Server]:
+    def start(workers: int = 1, **settings: str) -> Iterator[Server]:
         served = Server(
-            tmp_path / "games.sqlite3", env={"SCOREKEEPER_POLL_HOLD": HOLD, **settings}
+            tmp_path / "games.sqlite3",
+            workers=workers,
+            env={"SCOREKEEPER_POLL_HOLD": HOLD, **settings},
         ).start()
         try:
             yield served
@@ -174,41 +176,45 @@ def _held(server: Server) -> int:
     return int(health["live_pages"])
 
 
-def test_two_thousand_open_connections_do_not_stop_the_server(server):
+@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
+def test_two_thousand_open_connections_do_not_stop_the_server(serve, workers):
     """Waitress used select(): about a thousand connections killed the process."""
-    game = new_game(server)
-    sockets = []
-    try:
-        for number in range(2000):
-            address = f"127.1.{number // 200}.{number % 200 + 2}"  # ten phones an address
-            sockets.append(socket.create_connection(("127.0.0.1", server.port), 60, (address, 0)))
-        status, _ = call(game["hands_url"], {"hand_number": 1, "hand": hand(1)}, timeout=60)
-        assert status == 201
-        assert server.process is not None and server.process.poll() is None
-    finally:
-        for sock in sockets:
-            sock.close()
-    status, _ = call(server.base + "/healthz", timeout=60)
-    assert status == 200
-
-
-def test_one_address_cannot_hold_every_connection(capped):
-    """Past twice its live-page cap, an address's further connections are closed at once;
-    another address is served."""
-    server = capped
-    sockets = []
-    try:
-        for _ in range(50):
-            sockets.append(
-                socket.create_connection(("127.0.0.1", server.port), 60, ("127.0.9.9", 0))
-            )
-        probe = sockets[-1]
-        assert probe.recv(1) == b""  # closed by the server, not served
+    with serve(workers) as server:
+        game = new_game(server)
+        sockets = []
+        try:
+            for number in range(2000):
+                address = f"127.1.{number // 200}.{number % 200 + 2}"  # ten phones an address
+                where = ("127.0.0.1", server.port)
+                sockets.append(socket.create_connection(where, 60, (address, 0)))
+            status, _ = call(game["hands_url"], {"hand_number": 1, "hand": hand(1)}, timeout=60)
+            assert status == 201
+            assert server.process is not None and server.process.poll() is None
+        finally:
+            for sock in sockets:
+                sock.close()
         status, _ = call(server.base + "/healthz", timeout=60)
         assert status == 200
-    finally:
-        for sock in sockets:
-            sock.close()
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
+def test_one_address_cannot_hold_every_connection(serve, workers):
+    """Past twice its live-page cap, an address's further connections are closed at once;
+    another address is served."""
+    with serve(workers, SCOREKEEPER_LIVE_PER_ADDRESS="3") as server:
+        sockets = []
+        try:
+            for _ in range(50):
+                sockets.append(
+                    socket.create_connection(("127.0.0.1", server.port), 60, ("127.0.9.9", 0))
+                )
+            probe = sockets[-1]
+            assert probe.recv(1) == b""  # closed by the server, not served
+            status, _ = call(server.base + "/healthz", timeout=60)
+            assert status == 200
+        finally:
+            for sock in sockets:
+                sock.close()
 
 
 def test_a_poll_past_the_servers_capacity_gets_503_and_a_save_still_works(serve):
@@ -239,3 +245,52 @@ def test_polls_are_held_without_a_thread_each(server):
 def _threads(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         return int(next(line for line in status if line.startswith("Threads:")).split()[1])
+
+
+# --- `serve` on a machine with more than one core runs a worker per core (workers.py) ------
+
+
+def test_with_two_workers_a_save_wakes_the_pages_waiting_in_both(serve):
+    """Each worker holds the pages it accepted; a commit in one reaches the other's within
+    dbfile.NOTICE, and every page shows the hand."""
+    with serve(2) as server:
+        game = new_game(server)
+        watch = game["view_url"].removeprefix(server.base)
+        with held_polls(server, watch, 100) as phones:
+            status, _ = call(game["hands_url"], {"hand_number": 1, "hand": hand(1)}, timeout=60)
+            assert status == 201
+            for connection in phones:
+                answer = connection.getresponse()
+                assert answer.status == 200
+                assert "Hand <strong>2</strong>" in answer.read().decode()
+
+
+def test_with_two_workers_an_address_holds_no_more_than_its_cap_in_all(serve):
+    with serve(2, SCOREKEEPER_LIVE_PER_ADDRESS="4") as server:
+        game = new_game(server)
+        watch = game["view_url"].removeprefix(server.base)
+        tag = shown_tag(server, watch)
+        with ExitStack() as stack:
+            greedy = []
+            for _ in range(5):  # one address, one page past its cap, whichever worker
+                connection = phone(server, 7)
+                stack.callback(connection.close)
+                start_poll(connection, watch, tag)
+                greedy.append(connection)
+            neighbour = phone(server, 8)
+            stack.callback(neighbour.close)
+            start_poll(neighbour, watch, tag)
+            status, _ = call(game["hands_url"], {"hand_number": 1, "hand": hand(1)}, timeout=60)
+            assert status == 201
+            answers = [_status(connection) for connection in greedy]
+            assert answers.count(200) <= 4 and set(answers) <= {200, 429, "closed"}
+            assert neighbour.getresponse().status == 200
+
+
+def _status(connection: http.client.HTTPConnection) -> int | str:
+    """The answer's status, or "closed": a worker already holding this address's share of
+    connections closes the next one at once (server.py) rather than answer it 429."""
+    try:
+        return connection.getresponse().status
+    except (ConnectionError, http.client.RemoteDisconnected):
+        return "closed"

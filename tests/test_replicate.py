@@ -95,7 +95,7 @@ class ReplicatingServer(Server):
         self.replica = replica
 
     def arguments(self) -> list[str]:
-        return ["--replicate", str(self.replica)]
+        return [*super().arguments(), "--replicate", str(self.replica)]
 
 
 def play(server: Server, games: int = 3, hands: int = 5) -> dict[str, int]:

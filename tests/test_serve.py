@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from servers import free_port
 
+from scorekeeper import workers
 from scorekeeper.cli import lan_address, network, phone_address, startup_message
 
 
@@ -50,10 +52,34 @@ def test_serve_prints_the_address_and_serves_the_app(tmp_path):
                 time.sleep(0.2)
         assert "Start a new game" in body
         assert db.exists()  # data goes where --db says
+        # a worker per core where gunicorn runs (here: Linux), else this one process
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        expected = workers.default_count()
+        assert len(children) == (expected if expected > 1 else 0)
     finally:
         process.terminate()
         process.wait(timeout=10)
         process.stdout.close()
+
+
+@pytest.mark.parametrize(("cores", "expected"), [(1, 1), (2, 2), (3, 3), (16, workers.MOST)])
+def test_serve_runs_a_worker_per_core_up_to_most(monkeypatch, cores, expected):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(workers, "available", lambda: True)
+    assert workers.default_count() == expected
+
+
+def test_where_gunicorn_does_not_run_one_process_serves(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    monkeypatch.setattr(workers, "available", lambda: False)
+    assert workers.default_count() == 1
+
+
+def test_each_worker_keeps_its_share_of_a_cap_so_an_address_never_passes_it():
+    assert workers.share(300, 2) == 150
+    assert workers.share(5, 2) == 2  # 4 in all, not 6
+    assert workers.share(0, 4) == 0  # no cap stays no cap
+    assert workers.share(1, 4) == 1  # at least one each
 
 
 def test_serve_rejects_a_bad_port_with_a_message():

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import workers
 from ..i18n import _
 from .common import BadInput, Command
 from .database import check_database, database_arg, default_database
@@ -19,11 +20,13 @@ DEFAULT_PORT = 5010
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .. import create_app, server, store, workers
+    from .. import create_app, server, store
     from ..secret import SecretKeyError
     from ..web.security import SettingError
 
-    if args.workers < 1:
+    if args.workers is None:
+        args.workers = workers.default_count()
+    elif args.workers < 1:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
@@ -119,25 +122,39 @@ def _replicate(db: str, url: str):
 
 
 def _run_server(app, config, args: argparse.Namespace) -> int:
-    from .. import purge, server, workers
+    from .. import purge, server
     from ..ready import ready
     from ..web.proxy import trust_setting
 
-    if args.workers > 1 and workers.available():
-        workers.serve(config, args.host, args.port, args.workers)
-        return 0
+    # behind a proxy every phone shares its address: the app caps live pages instead
+    per_address = 0 if trust_setting(app) else 2 * app.config["LIVE_PER_ADDRESS"]
+    several = args.workers > 1 and workers.available()
+    if args.workers > 1 and not several:
+        print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
+    try:
+        if several:
+            server.check_address(args.host, args.port)  # said here, not by gunicorn's retries
+            workers.serve(config, args.host, args.port, args.workers, per_address=per_address)
+            return 0
+        purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
+        # each gunicorn worker makes its own app ready (workers.py)
+        server.run(ready(app), args.host, args.port, per_address=per_address)
+    except OSError as error:
+        raise BadInput(
+            _(
+                "cannot listen on %(host)s:%(port)s: %(error)s",
+                host=args.host,
+                port=args.port,
+                error=error.strerror,
+            )
+        ) from None
+    return 0
     if args.workers > 1:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
-    behind_proxy = bool(trust_setting(app))
     purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
     try:
-        server.run(
-            ready(app),  # each gunicorn worker makes its own app ready (workers.py)
-            args.host,
-            args.port,
-            # behind a proxy every phone shares its address: the app caps live pages instead
-            per_address=0 if behind_proxy else 2 * app.config["LIVE_PER_ADDRESS"],
-        )
+        # each gunicorn worker makes its own app ready (workers.py)
+        server.run(ready(app), args.host, args.port, per_address=per_address)
     except OSError as error:
         raise BadInput(
             _(
@@ -208,8 +225,12 @@ def add_commands(command: Command) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help=_("processes (default 1; more than 1 runs gunicorn on Linux)"),
+        default=None,
+        help=_(
+            "processes (default: one per core, up to %(most)s, on Linux; 1 elsewhere). More "
+            "than 1 runs gunicorn",
+            most=workers.MOST,
+        ),
     )
     p.add_argument("--no-qr", action="store_true", help=_("do not print the QR code"))
     p.add_argument(
