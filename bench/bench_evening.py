@@ -6,7 +6,7 @@ Not a test: it prints figures (docs/benchmarks.md has them and says how to read 
     .venv/bin/python bench/bench_evening.py --quick   # shorter idle windows, for a first look
     .venv/bin/python bench/bench_evening.py --without shared-fragments   # what one piece saves
 
-A real `scorekeeper serve` (waitress, as a family starts it) and Debian's chromium
+A real `scorekeeper serve` (as a family starts it: on Linux a worker per core) and Debian's chromium
 driven by Playwright: one scorekeeper page and five watch pages of one game, each in
 its own browser context (its own cookies, as six phones). Every page runs its own
 JavaScript, so whatever it asks the server for is counted, not only what a load
@@ -65,25 +65,36 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobil
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def processes(pid: int) -> list[int]:
+    """The server's process and its workers (`serve` runs a worker per core on Linux)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [pid, *map(int, children)]
+
+
 def cpu_seconds(pid: int) -> float:
-    """The CPU time of every thread of process ``pid`` so far (user + system), to the ns.
+    """The CPU time of every thread of the server's processes so far (user + system), to
+    the ns.
 
     Each thread's own schedstat is exact; /proc/<pid>/stat counts threads that already
     ended too, in ticks. The server's threads live as long as it does, so the sum of the
     live threads' times is used, and checked against the tick count.
     """
     total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            continue  # a thread that ended while we looked
+    for process in processes(pid):
+        for task in Path(f"/proc/{process}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[0])
+            except (FileNotFoundError, ProcessLookupError):
+                continue  # a thread that ended while we looked
     return total / 1e9
 
 
 def cpu_ticks(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    total = 0
+    for process in processes(pid):
+        fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
 
 
 def free_port() -> int:

@@ -39,7 +39,7 @@ from .bells import Bells, Listener
 
 CHECKPOINT_AFTER = 0.5  # seconds after a write, so a burst of writes is copied once
 CHECKPOINT_ANYWAY = 30.0  # seconds: writes that did not say so are copied too
-NOTICE = 0.25  # seconds: how soon another process's commit wakes the polls waiting here
+NOTICE = 1.0  # seconds: how soon another process's commit wakes the polls waiting here
 
 
 Feed = Callable[[sqlite3.Connection, Any], tuple[set[str], Any]]
