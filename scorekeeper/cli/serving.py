@@ -149,22 +149,6 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
             )
         ) from None
     return 0
-    if args.workers > 1:
-        print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
-    purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
-    try:
-        # each gunicorn worker makes its own app ready (workers.py)
-        server.run(ready(app), args.host, args.port, per_address=per_address)
-    except OSError as error:
-        raise BadInput(
-            _(
-                "cannot listen on %(host)s:%(port)s: %(error)s",
-                host=args.host,
-                port=args.port,
-                error=error.strerror,
-            )
-        ) from None
-    return 0
 
 
 def cmd_haproxy(args: argparse.Namespace) -> int:
