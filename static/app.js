@@ -379,6 +379,14 @@
     navigator.serviceWorker.register(worker.pathname).catch(function () {});
   }
 
+  // A live update swaps the scoreboard whole, so its own aria-live region is new and silent:
+  // say what changed (the sentence the server put on it) in the region that stays.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var board = event.target;  // each element a swap settled, the scoreboard among them
+    var announcer = document.getElementById("announcer");
+    var text = board && board.id === "scoreboard" ? board.getAttribute("data-announce") : "";
+    if (announcer && text && announcer.textContent !== text) { announcer.textContent = text; }
+  });
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
     var announcer = document.getElementById("announcer");

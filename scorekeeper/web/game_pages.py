@@ -37,6 +37,7 @@ def view_context(current: actions.Current) -> dict:
         "chart": score_chart(game) if len(game.hands) >= 2 else None,
         "phase_text": lambda n: str(game.rules.phase(n)),
         "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
+        "last_hand": hand_in_words(game, len(game.hands)) if game.hands else "",
     }
 
 
@@ -110,7 +111,6 @@ def render_game(
         card_fields=card_kinds(played.rules),
         phone_entries=sent,
         live_tag=tag,
-        last_hand=hand_in_words(played, len(played.hands)) if played.hands else "",
         next_game=live.next_game(link, keeper_url) if current.standings.over else None,
         part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
         **view_context(current),
