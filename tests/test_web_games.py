@@ -327,6 +327,20 @@ def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):
     assert len(export(client, url)["hands"]) == 2
 
 
+def test_going_back_in_history_says_what_it_did_as_undo_does(client):
+    url = new_game(client)
+    record(client, url, 1, went_out=0, points={1: 50, 2: 20})
+    record(client, url, 2, went_out=1, points={0: 10, 2: 60})
+    history = client.get(f"{url}/history").get_data(as_text=True)
+    version = min(int(v) for v in re.findall(r"/history/(\d+)/restore", history))
+    token = csrf(client)
+    response = client.post(
+        f"{url}/history/{version}/restore", data={"csrf_token": token}, follow_redirects=True
+    )
+    assert f"Restored the game as it was after change {version}" in response.get_data(as_text=True)
+    assert len(export(client, url)["hands"]) == version - 1
+
+
 def test_undo_keeps_stepping_back_and_says_what_it_undid(client):
     url = new_game(client)
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})

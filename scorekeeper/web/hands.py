@@ -229,7 +229,8 @@ def history():
 def restore(version: int):
     if store.get_change(db(), g.link.game_id, version) is None:
         abort(404, _("There is no change %(version)s in this game's history.", version=version))
-    return after_change(actions.restore(db(), g.link.game_id, version_seen(), version))
+    restored = actions.restore(db(), g.link.game_id, version_seen(), version)
+    return after_change(restored, say_what=True)  # as Undo: the page says what was done
 
 
 # --- export ---------------------------------------------------------------------------
