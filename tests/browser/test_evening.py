@@ -188,6 +188,8 @@ def test_a_kept_save_that_another_phone_beat_shows_the_difference(browser, phone
         enter_hand(phone, "Ann", {"1": "45"})
         expect(phone.locator("#record .notice.pending")).to_contain_text("Not sent yet")
         enter_hand(other, "Bob", {"0": "20"})
+        # saved before this phone is back: on a busy machine its resend could come first
+        expect(other.locator("[data-saved]")).to_contain_text("Hand 1 saved")
         online(phone)
         message = phone.locator(".alert", has_text="was saved on another phone while you typed")
         expect(message).to_contain_text(re.compile("Ann\u2069? 20, \u2068?Bob"))
