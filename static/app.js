@@ -379,13 +379,28 @@
     navigator.serviceWorker.register(worker.pathname).catch(function () {});
   }
 
+  // Enter in a points field goes on to the next one (the phone's "Next" key), then to Save,
+  // instead of sending a half-typed hand; Save itself is a tap (or Enter on the button).
+  document.addEventListener("keydown", function (event) {
+    var field = event.target;
+    if (event.key !== "Enter" || !field.matches || !field.matches(".hand-form input[inputmode=numeric]")) { return; }
+    event.preventDefault();
+    var form = field.form;
+    var fields = Array.prototype.filter.call(form.querySelectorAll("input[inputmode=numeric]"), function (input) {
+      // shown: not the player who went out, nor in a closed "Count cards instead"
+      return input.getClientRects().length > 0 && !input.closest("details:not([open])");
+    });
+    var next = fields[fields.indexOf(field) + 1] || form.querySelector("button[type=submit]");
+    if (next) { next.focus(); }
+  });
   // A live update swaps the scoreboard whole, so its own aria-live region is new and silent:
   // say what changed (the sentence the server put on it) in the region that stays.
   document.addEventListener("htmx:afterSettle", function (event) {
     var board = event.target;  // each element a swap settled, the scoreboard among them
     var announcer = document.getElementById("announcer");
-    var text = board && board.id === "scoreboard" ? board.getAttribute("data-announce") : "";
-    if (announcer && text && announcer.textContent !== text) { announcer.textContent = text; }
+    if (!announcer || !board || board.id !== "scoreboard") { return; }
+    var text = board.getAttribute("data-announce") || "";  // "": nothing to say, nothing stale
+    if (announcer.textContent !== text) { announcer.textContent = text; }
   });
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {

@@ -260,3 +260,22 @@ def test_save_stays_under_the_thumb_when_the_check_adds_messages(phone, server):
     phone.fill("#points-1", "47")  # two messages appear above Save
     expect(phone.locator("#hand-check")).to_contain_text("47 is not a multiple of 5")
     assert abs(save.bounding_box()["y"] - before) < 2
+
+
+def test_enter_in_a_points_field_goes_to_the_next_field_not_to_the_server(phone, server):
+    start_game(phone, server, ["Ann", "Bob", "Cy"])
+    sent: list[str] = []
+    phone.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    phone.click("label.pill:text-is('Ann')")
+    phone.fill("#points-1", "4")
+    phone.press("#points-1", "Enter")  # half-typed: Bob's 45 is not finished
+    expect(phone.locator("#points-2")).to_be_focused()
+    phone.keyboard.type("20")
+    phone.keyboard.press("Enter")  # the last field: on to Save, not yet saved
+    expect(phone.locator("form.hand-form button[type=submit]")).to_be_focused()
+    assert not [url for url in sent if url.endswith("/hands")]
+    expect(phone.locator("#refused")).to_have_count(0)  # no refused Save, its red reasons
+    phone.fill("#points-1", "45")
+    phone.click("form.hand-form button[type=submit]")
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
+    expect(score_of(phone, "Bob")).to_have_text("45")
