@@ -11,6 +11,7 @@ from webutil import csrf, new_game, record
 
 from scorekeeper import codes, store
 from scorekeeper.printing import STANDARD_SET
+from scorekeeper.web import printables
 
 
 def pdf_text(data: bytes) -> str:
@@ -156,3 +157,35 @@ def test_an_unknown_paper_size_or_kind_is_refused_clearly(client):
     response = client.get(f"/v/{game_id}/print/score-sheet.pdf?size=tabloid")
     assert response.status_code == 400 and "Paper size" in response.get_data(as_text=True)
     assert client.get(f"/v/{game_id}/print/poster.pdf").status_code == 404
+
+
+def test_a_sheet_is_built_once_per_version_and_language(client, monkeypatch):
+    """A table prints the same sheet again: it is kept, not rebuilt (a two-deck guide takes
+    half a second), and never kept past a change or in another language."""
+    builds: list[str] = []
+    sheet = printables.game_sheet
+
+    def counted(*args, **kwargs):
+        builds.append("sheet")
+        return sheet(*args, **kwargs)
+
+    monkeypatch.setattr(printables, "game_sheet", counted)
+    url = new_game(client, players=("Ann", "Bob", "Cy"))
+    path = f"/v/{url.split('/')[2]}/print/score-sheet.pdf"
+    first = client.get(path).data
+    assert client.get(path).data == first and len(builds) == 1
+    record(client, url, 1, 0, {1: 55, 2: 20})
+    second = client.get(path).data
+    assert second != first and len(builds) == 2
+    german = client.get(path, headers={"Accept-Language": "de"}).data
+    assert german != second and len(builds) == 3
+    assert client.get(path).data == second and len(builds) == 3  # English again: kept
+
+
+def test_kept_pdfs_stay_within_their_budget(monkeypatch):
+    monkeypatch.setattr(printables, "KEPT_BYTES", 10)
+    monkeypatch.setattr(printables, "_kept", printables.OrderedDict())
+    monkeypatch.setattr(printables, "_kept_size", 0)
+    for tag in ("a", "b", "c"):
+        assert printables.built(tag, lambda: b"1234") == b"1234"
+    assert list(printables._kept) == ["b", "c"] and printables._kept_size == 8
