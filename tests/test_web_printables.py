@@ -189,3 +189,18 @@ def test_kept_pdfs_stay_within_their_budget(monkeypatch):
     for tag in ("a", "b", "c"):
         assert printables.built(tag, lambda: b"1234") == b"1234"
     assert list(printables._kept) == ["b", "c"] and printables._kept_size == 8
+
+
+def test_a_sheets_length_is_the_playing_time_not_the_last_correction(client, clock):
+    url = new_game(client, players=("Ann", "Bob"))
+    clock.at = "2026-11-23T19:25:00+00:00"
+    record(client, url, 1, 0, {1: 55})
+    clock.at = "2026-11-24T07:00:00+00:00"  # a typo fixed the next morning
+    token = csrf(client)
+    fixed = client.post(
+        f"{url}/hands/1", data={"csrf_token": token, "went_out": "0", "points-1": "60"}
+    )
+    assert fixed.status_code == 303, fixed.get_data(as_text=True)
+    game_id = url.split("/")[2]
+    text = " ".join(pdf_text(client.get(f"/v/{game_id}/print/score-sheet.pdf").data).split())
+    assert "25 min" in text and "12 h" not in text

@@ -167,7 +167,7 @@ def _played(stored: store.StoredGame) -> Played:
     table = tables.get_table(db(), table_id) if table_id else None
     return Played(
         started,
-        playtime.minutes(stored.created, stored.updated),
+        playtime.minutes(stored.created, store.played_until(db(), stored)),  # playing time
         table.name if table is not None else None,
     )
 
