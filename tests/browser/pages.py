@@ -67,6 +67,20 @@ def settled(page) -> None:
     until(page, lambda: page.evaluate(f"!{swapping}"))
 
 
+def tap_card(page, label: str, js: bool = True) -> None:
+    """Tap a checker's card button (``label``: its aria-label, "add R7") and wait for its
+    answer: with JavaScript htmx swaps the checker in, and a tap on the old one before that
+    is lost on a busy machine (a thumb waits for the card to show); without, the page."""
+    button = page.locator(f"button[aria-label='{label}']")
+    if not js:
+        button.click()
+        page.wait_for_load_state()
+        return
+    with page.expect_response(lambda answer: "/check" in answer.url):
+        button.click()
+    settled(page)
+
+
 def open_fix(page, number: int) -> None:
     """Tap "Fix hand N" and wait for its form, set up by htmx: the game page has fields of
     the same names (the next hand's), so typing before the swap types into the wrong form."""

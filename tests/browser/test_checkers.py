@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pages import settled
+from pages import tap_card
 from playwright.sync_api import expect
 
 
@@ -12,14 +12,7 @@ def test_a_full_group_sends_the_next_taps_to_the_next_group(request, server, js)
     page = request.getfixturevalue("phone" if js else "phone_without_js")
     page.goto(f"{server}/check?phase=1")  # 2 sets of 3
     for card in ("R7", "B7", "G7", "R3", "B3", "Wild"):
-        button = page.locator(f"button[aria-label='add {card}']")
-        if js:  # each tap is answered (htmx swaps the checker in) before the next, as a thumb's
-            with page.expect_response(lambda answer: "/check" in answer.url):
-                button.click()
-            settled(page)
-        else:
-            button.click()
-            page.wait_for_load_state()
+        tap_card(page, f"add {card}", js)
     expect(page.locator("input[name=g0]")).to_have_value("R7 B7 G7")
     expect(page.locator("input[name=g1]")).to_have_value("R3 B3 W")
     expect(page.locator("#verdict")).to_contain_text("Valid: phase 1 is made")

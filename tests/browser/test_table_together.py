@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import enter_hand, score_of, shot, start_game
+from pages import enter_hand, score_of, shot, start_game, tap_card
 from playwright.sync_api import expect
 
 
@@ -14,16 +14,16 @@ def test_tapping_cards_flips_the_verdict_from_invalid_to_valid(request, server, 
     page = request.getfixturevalue("phone" if js else "phone_without_js")
     page.goto(f"{server}/check?phase=2")
     for card in ("add R7", "add B7", "add G7"):
-        page.click(f"button[aria-label='{card}']")
+        tap_card(page, card, js)
     page.check("input[name=active][value=g1]")
     if not js:
         page.click("button.visually-hidden", force=True)
     for card in ("add R3", "add R4", "add R6"):
-        page.click(f"button[aria-label='{card}']")
+        tap_card(page, card, js)
     expect(page.locator("#verdict")).to_contain_text("Not valid yet")
     expect(page.locator("#verdict")).to_contain_text("run of 4")
     shot(page, f"{'js' if js else 'nojs'}-06-checker-invalid")
-    page.click("button[aria-label='add Wild']")
+    tap_card(page, "add Wild", js)
     expect(page.locator("#verdict")).to_contain_text("Valid: phase 2 is made")
     expect(page.locator("input[name=g1]")).to_have_value("R3 R4 R6 W")
     shot(page, f"{'js' if js else 'nojs'}-07-checker-valid")
