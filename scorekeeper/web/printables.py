@@ -124,6 +124,7 @@ def for_game(kind: str):
     stored, played = current.stored, current.game
     size = _size()
     view_url = public_url("watch.view", game_id=stored.id)
+    facts = _played(stored)  # on the sheet, and in the tag: read once
     if kind in ("score-sheet", "score-sheet-large"):
         large = kind == "score-sheet-large"
         if large and len(played.players) > MAX_LARGE_PLAYERS:
@@ -131,8 +132,6 @@ def for_game(kind: str):
                 400,
                 _("Large print has room for %(count)s players at most.", count=MAX_LARGE_PLAYERS),
             )
-
-        facts = _played(stored)
 
         def build() -> bytes:
             return game_sheet(
@@ -155,9 +154,7 @@ def for_game(kind: str):
     else:
         abort(404, _("There is no printable with that name."))
     filename = f"phase10-{kind}-{size}.pdf"
-    return _pdf(
-        build, filename, _tag(stored.id, g.link.version, kind, size, view_url, _played(stored))
-    )
+    return _pdf(build, filename, _tag(stored.id, g.link.version, kind, size, view_url, facts))
 
 
 def _played(stored: store.StoredGame) -> Played:
