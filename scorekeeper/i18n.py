@@ -22,6 +22,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
@@ -143,11 +144,21 @@ BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2
 _NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, BIDI_CONTROLS)))
 
 
+def has_right_to_left(text: str) -> bool:
+    """Whether ``text`` holds a letter written right to left (Hebrew, Arabic, ...)."""
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
 def isolate(name: str) -> str:
     """A name made a unit of the text around it, for plain text (a PDF line, an SVG label, a
     page's title, a CSV cell): however it is written, the bidirectional algorithm orders its
-    letters inside it and never moves the words around it. Pages use ``<bdi>``."""
-    return FSI + str(name).translate(_NO_CONTROLS) + PDI
+    letters inside it and never moves the words around it. Pages use ``<bdi>``.
+
+    Only a name with right-to-left letters gets the (invisible) isolate marks: every language
+    we speak is written left to right, where any other name cannot move a thing, and the marks
+    would otherwise travel with the text into titles, BG Stats and copied chart labels."""
+    name = str(name).translate(_NO_CONTROLS)
+    return FSI + name + PDI if has_right_to_left(name) else name
 
 
 def percent(share: float) -> str:

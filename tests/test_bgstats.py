@@ -53,7 +53,7 @@ def test_the_link_decodes_to_the_documented_play():
         "durationMin": 72,
         "comments": (
             "Official rules. House rules: First to make 2 phases ends the game. "
-            "Phases made: \u2068Ann\u2069 1, \u2068Bob\u2069 0 and \u2068Cy\u2069 2."
+            "Phases made: Ann 1, Bob 0 and Cy 2."
         ),
         "game": {
             "name": "Phase 10",

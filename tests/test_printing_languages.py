@@ -482,7 +482,14 @@ def test_right_to_left_names_are_units_of_a_sentence_in_the_languages_direction(
 
 def test_a_name_cannot_reach_outside_its_isolate():
     """A stray mark in a name (the engine refuses them; a title may carry one) stays inside."""
-    assert isolate("\u202eAnn\u2069") == "\u2068Ann\u2069"
+    assert isolate("\u202eשרה\u2069") == "\u2068שרה\u2069"
+    assert isolate("\u202eAnn\u2069") == "Ann"  # left to right: nothing to keep in place
+
+
+def test_only_a_name_written_right_to_left_carries_the_invisible_marks():
+    """The marks travel with copied text (titles, BG Stats); a name that cannot move gets none."""
+    assert isolate("Dana 🎲") == "Dana 🎲" and isolate("O'Brien-2") == "O'Brien-2"
+    assert isolate("Ann محمد") == "\u2068Ann محمد\u2069"
 
 
 # --- phase cards: how many players a page serves, as the page says ------------------------

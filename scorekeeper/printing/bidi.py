@@ -1,7 +1,7 @@
 """Names as units in any script: isolated in sentences, put in drawing order line by line.
 
-A name put into a sentence or a list is wrapped in Unicode's first-strong
-isolate (FSI ... PDI): the bidirectional algorithm then orders the letters
+A name with right-to-left letters put into a sentence or a list is wrapped in
+Unicode's first-strong isolate (FSI ... PDI): the bidirectional algorithm then orders the letters
 inside the name by the name's own script, but never moves the words around
 it, and two right-to-left names side by side keep their order. The
 paragraph's direction comes from the language being spoken, never from the
@@ -15,13 +15,12 @@ never drawn.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 
 from bidi import get_display
 
 from .. import i18n
-from ..i18n import BIDI_CONTROLS, FSI, PDI, isolate
+from ..i18n import BIDI_CONTROLS, FSI, PDI, has_right_to_left, isolate
 
 __all__ = [  # isolate is the one i18n has, for every layer
     "FSI",
@@ -36,7 +35,9 @@ __all__ = [  # isolate is the one i18n has, for every layer
 ]
 CONTROLS = frozenset(BIDI_CONTROLS)
 _NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, CONTROLS)))
-RIGHT_TO_LEFT_LANGUAGES: frozenset[str] = frozenset()  # none of ours yet: "ar", "he" would be
+# None of ours yet ("ar", "he" would be). Adding one means i18n.isolate marks every name, since
+# in a right-to-left sentence a left-to-right name moves too.
+RIGHT_TO_LEFT_LANGUAGES: frozenset[str] = frozenset()
 
 
 def joined(names: Iterable[str]) -> str:
@@ -52,10 +53,6 @@ def listed(names: Iterable[str]) -> str:
 def direction() -> str:
     """The paragraph direction of the language being spoken: 'L' or 'R'."""
     return "R" if i18n.language() in RIGHT_TO_LEFT_LANGUAGES else "L"
-
-
-def has_right_to_left(text: str) -> bool:
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
 
 
 def visual(line: str) -> str:
