@@ -125,6 +125,21 @@ def test_every_hand_form_error_is_shown_next_to_its_field(client, fields, messag
     assert export(client, url)["hands"] == []
 
 
+@pytest.mark.parametrize("ticked", [False, True])
+def test_too_many_cards_for_a_laid_down_phase_says_when_the_total_made_the_assumption(
+    client, ticked
+):
+    """Five low cards are 25 points: under 50, so Cy is judged as having laid down phase 1."""
+    url = new_game(client)
+    made = {"made-2": "1"} if ticked else {}
+    response = record(client, url, 1, went_out=0, points={1: 50}, low_2="5", **made)
+    assert response.status_code == 422
+    (error,) = [e for e in field_errors(response) if "at most 4 cards left, not 5" in e]
+    assumed = "the box is not ticked, but under 50 points means they made their phase"
+    assert (assumed in error) is not ticked, error
+    assert export(client, url)["hands"] == []
+
+
 def _control(page: str, name: str) -> list[str]:
     """Every input or select of the page with this name, as its opening tag."""
     return re.findall(rf'<(?:input|select)[^>]*name="{name}"[^>]*>', page)
@@ -218,8 +233,8 @@ def test_a_hand_typed_while_another_phone_saved_it_is_kept_as_the_next_hand(clie
     other = record(client, url, 1, went_out=1, points={0: 45, 2: 20})
     assert other.status_code == 409
     page = other.get_data(as_text=True)
-    saved = "Hand 1 was saved on another phone while you typed it: \u2068Ann\u2069 out, "
-    assert saved + "\u2068Bob\u2069 50, \u2068Cy\u2069 20" in page
+    saved = "Hand 1 was saved on another phone while you typed it: Ann out, "
+    assert saved + "Bob 50, Cy 20" in page
     assert "kept below as hand 2" in page and "fix that hand" not in page
     assert re.search(r'name="points-0"[^>]*value="45"', page)  # what was typed, as hand 2
     assert 'name="hand_number" value="2"' in page

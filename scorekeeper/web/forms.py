@@ -21,7 +21,7 @@ from ..i18n import _
 from ..jsontext import JsonError, parse_json
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression
-from ..rules.reasons import Reason, Rule
+from ..rules.reasons import CARDS_LEFT, Reason, Rule
 from ..rules.replay import entry_problems
 from ..rules.scoring import (
     HAND_SIZE,
@@ -290,6 +290,13 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> boo
             _cite(form, str(problem), problem)
             continue
         text = str(problem)
+        if problem.rule == CARDS_LEFT and seat.get(problem.player) in form.marked:
+            text = _(  # the engine judged them as having laid down: say why
+                "%(problem)s (the box is not ticked, but under %(least)s points means they "
+                "made their phase)",
+                problem=text,
+                least=form.made_below,
+            )
         form.errors[key] = f"{form.errors[key]}; {text}" if key in form.errors else text
         _cite(form, key, problem)
     return ok
