@@ -182,15 +182,6 @@ def test_a_sheet_is_built_once_per_version_and_language(client, monkeypatch):
     assert client.get(path).data == second and len(builds) == 3  # English again: kept
 
 
-def test_kept_pdfs_stay_within_their_budget(monkeypatch):
-    monkeypatch.setattr(printables, "KEPT_BYTES", 10)
-    monkeypatch.setattr(printables, "_kept", printables.OrderedDict())
-    monkeypatch.setattr(printables, "_kept_size", 0)
-    for tag in ("a", "b", "c"):
-        assert printables.built(tag, lambda: b"1234") == b"1234"
-    assert list(printables._kept) == ["b", "c"] and printables._kept_size == 8
-
-
 def test_a_sheets_length_is_the_playing_time_not_the_last_correction(client, clock):
     url = new_game(client, players=("Ann", "Bob"))
     clock.at = "2026-11-23T19:25:00+00:00"

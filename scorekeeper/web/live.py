@@ -36,6 +36,7 @@ from .. import actions, i18n, store
 from ..i18n import _
 from . import access, security
 from .access import db
+from .kept import Kept
 from .zones import zone
 
 htmx = HTMX()  # init_app in web/__init__.py: `request.htmx`-style checks, `htmx` in templates
@@ -191,9 +192,9 @@ def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[st
     return url_of(following), ", ".join(i18n.isolate(name) for name in found.game.players)
 
 
-SHARED = 64  # fragments kept: the latest of each game being watched, per language and size
-_shared: dict[tuple[object, ...], str] = {}
-_shared_lock = threading.Lock()
+# Fragments kept: the latest of each game being watched, per language and page. A
+# thousand tables' latest versions take about 8 MB.
+fragments: Kept[str] = Kept(16 * 2**20)
 
 
 def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
@@ -206,15 +207,7 @@ def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
     """
     config = current_app.config
     key = (config["DATABASE"], i18n.language(), str(zone()), config["PSEUDO_LOCALE"], *key)
-    with _shared_lock:
-        found = _shared.get(key)
-    if found is None:
-        found = render()
-        with _shared_lock:
-            _shared[key] = found
-            while len(_shared) > SHARED:
-                del _shared[next(iter(_shared))]
-    return found
+    return fragments.get(key, render)
 
 
 def fragment(html: str, status: int, tag: str) -> Response:

@@ -8,8 +8,6 @@ app (the two-deck guide's QR code and printed link) carries the address
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, current_app, g, render_template, request
@@ -28,6 +26,7 @@ from ..printing.layout import LayoutError
 from ..printing.record import Played, time_zone
 from ..printing.sheets import MAX_LARGE_PLAYERS
 from .access import db, game, public_url
+from .kept import Kept
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -45,29 +44,9 @@ TITLES = {
 }
 
 
-KEPT_BYTES = 32 * 2**20  # PDFs kept, the latest asked for last: a sheet is printed again
-_kept: OrderedDict[str, bytes] = OrderedDict()  # by tag (what the PDF depends on)
-_kept_lock = threading.Lock()
-_kept_size = 0
-
-
-def built(tag: str, build: Callable[[], bytes]) -> bytes:
-    """The PDF for ``tag``, built once and kept while it is among the latest asked for: a
-    game's two-deck guide takes half a second to build, and a table prints it again."""
-    global _kept_size
-    with _kept_lock:
-        pdf = _kept.get(tag)
-        if pdf is not None:
-            _kept.move_to_end(tag)
-            return pdf
-    pdf = build()
-    with _kept_lock:
-        if tag not in _kept:
-            _kept[tag] = pdf
-            _kept_size += len(pdf)
-        while _kept_size > KEPT_BYTES and _kept:
-            _kept_size -= len(_kept.popitem(last=False)[1])
-    return pdf
+# PDFs kept by tag (what each depends on), the latest asked for last: a table prints a
+# sheet again, and a game's two-deck guide takes half a second to build.
+kept_pdfs: Kept[bytes] = Kept(32 * 2**20)
 
 
 def _pdf(build: Callable[[], bytes], filename: str, tag: str) -> Response:
@@ -80,7 +59,7 @@ def _pdf(build: Callable[[], bytes], filename: str, tag: str) -> Response:
     }
     if request.headers.get("If-None-Match") == tag:
         return Response(status=304, headers=headers)
-    return Response(built(tag, build), mimetype="application/pdf", headers=headers)
+    return Response(kept_pdfs.get(tag, build), mimetype="application/pdf", headers=headers)
 
 
 def _tag(*parts: object) -> str:
