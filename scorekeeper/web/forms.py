@@ -290,7 +290,7 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> boo
             _cite(form, str(problem), problem)
             continue
         text = str(problem)
-        if problem.rule == CARDS_LEFT and seat.get(problem.player) in form.marked:
+        if problem.rule == CARDS_LEFT and seat.get(problem.player or "", -1) in form.marked:
             text = _(  # the engine judged them as having laid down: say why
                 "%(problem)s (the box is not ticked, but under %(least)s points means they "
                 "made their phase)",
