@@ -8,6 +8,14 @@ from webutil import csrf
 
 from scorekeeper import create_app, store
 
+# The longest tests (a container image built from nothing, the wheel through pipx) start
+# first, so that in a run on every core (scripts/test) no core waits on them at the end.
+LONGEST_FIRST = ("test_container.py", "test_wheel.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # otherwise in order
+
 
 @pytest.fixture
 def app(tmp_path):
