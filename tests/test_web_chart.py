@@ -10,7 +10,8 @@ from flask import render_template
 from games import game_with_totals
 
 from scorekeeper.rules.game import Game
-from scorekeeper.web.charts import FONT, score_chart, text_width
+from scorekeeper.stats import PlayerStats, TableStats
+from scorekeeper.web.charts import FONT, score_chart, text_width, wins_chart
 
 ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
@@ -69,3 +70,40 @@ def test_a_short_name_is_kept_whole_and_a_long_one_shortened_with_its_total():
     }
     assert lines["Chloé"] == "Chloé 10795"  # no isolate marks: a left-to-right name cannot move
     assert lines["Grandma Rosemarie of the Hill"].endswith("… 10865")
+
+
+@pytest.mark.parametrize(
+    "winners",
+    [
+        ["Ann", "Ann", "Ann"],  # the three others at 0: their labels crowd at the bottom
+        ["Grandma Rosemarie of the Hill", "Bob", "Cy"],
+    ],
+)
+def test_every_label_of_the_wins_chart_fits_inside_it(app, winners):
+    """Stacked labels at 0 wins ("Dee 0") were pushed out of the picture's bottom."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Grandma Rosemarie of the Hill"]
+    stats = TableStats(
+        players={name: PlayerStats(name) for name in names},
+        games=len(winners),
+        winners=[(f"2026-11-2{i}", name) for i, name in enumerate(winners)],
+    )
+    chart = wins_chart(stats)
+    assert chart is not None
+    with app.test_request_context():
+        svg = render_template("_stats_charts.html", wins=chart)
+    view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
+    width, height = int(view.group(1)), int(view.group(2))
+    labels = [
+        (float(x), float(y), html.unescape(words))
+        for x, y, kind, _end, words in TEXT.findall(svg)
+        if kind == "label"
+    ]
+    assert len(labels) == len(names)
+    for x, y, words in labels:
+        assert x + text_width(words) <= width, words
+        assert y - FONT * 0.8 >= 0 and y + FONT * 0.25 <= height, (words, y)
+    ys = sorted(y for _x, y, _words in labels)
+    assert all(b - a >= 12 - 0.1 for a, b in zip(ys, ys[1:], strict=False))  # no overlap
+    for name in names:  # each count of wins whole, after the name or its start
+        (label,) = [words for *_, words in labels if words.startswith(name[:3])]
+        assert label.endswith(f" {winners.count(name)}"), label

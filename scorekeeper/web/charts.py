@@ -40,13 +40,13 @@ def text_width(text: str) -> float:
     return FONT * sum(_em(character) for character in text)
 
 
-def end_label(name: str, total: int) -> str:
+def end_label(name: str, total: int, widest: float = LABEL_MAX) -> str:
     """'Chloé 10795': the name shortened with '…' until the label fits, the total whole.
 
     The name is isolated (``i18n.isolate``): "محمد 300" would otherwise show as "300 محمد".
     """
     label, kept = f"{isolate(name)} {total}", name
-    while text_width(label) > LABEL_MAX and len(kept) > 1:
+    while text_width(label) > widest and len(kept) > 1:
         kept = kept[:-1]
         label = f"{isolate(kept.rstrip() + '…')} {total}"
     return label
@@ -113,7 +113,9 @@ def score_chart(game: Game) -> Chart:
                 labels[name],
             )
         )
-    placed = _spread([line for line in sorted(lines, key=lambda line: line.end_y)])
+    lines.sort(key=lambda line: line.end_y)
+    ys = _spread([line.end_y for line in lines], HEIGHT)
+    placed = [replace(line, end_y=y) for line, y in zip(lines, ys, strict=True)]
     return Chart(
         WIDTH,
         HEIGHT,
@@ -128,17 +130,17 @@ def score_chart(game: Game) -> Chart:
     )
 
 
-def _spread(lines: list[Line]) -> list[Line]:
-    """End labels (sorted top to bottom) at least LABEL_STEP apart and inside the picture."""
+def _spread(wanted: list[float], height: int) -> list[float]:
+    """End labels' heights (sorted top to bottom) at least LABEL_STEP apart and inside a
+    picture ``height`` high."""
     ys: list[float] = []
-    for line in lines:
-        ys.append(max(line.end_y, ys[-1] + LABEL_STEP) if ys else line.end_y)
-    # a label's text runs from about 0.8 em above its line's end to 0.4 em below (the template
-    # draws it 4 units lower): pushed past the bottom, the whole column moves up
-    lowest = HEIGHT - EDGE - FONT * 0.4 - 4
+    for y in wanted:
+        ys.append(max(y, ys[-1] + LABEL_STEP) if ys else y)
+    # a label's text runs from about 0.8 em above its line's end to 0.4 em below (the templates
+    # draw it 4 units lower): pushed past the bottom, the whole column moves up
+    lowest = height - EDGE - FONT * 0.4 - 4
     shift = max(0.0, ys[-1] - lowest) if ys else 0.0
-    ys = [max(y - shift, EDGE + FONT * 0.8 - 4) for y in ys]
-    return [replace(line, end_y=round(y, 1)) for line, y in zip(lines, ys, strict=True)]
+    return [round(max(y - shift, EDGE + FONT * 0.8 - 4), 1) for y in ys]
 
 
 # --- a table's statistics ---------------------------------------------------------------
@@ -158,6 +160,7 @@ class WinLine:
     label_y: float
     wins: int
     dash: str
+    label: str  # name and wins, as drawn at the line's end
 
 
 @dataclass(frozen=True)
@@ -191,12 +194,13 @@ def wins_chart(stats: TableStats) -> WinsChart | None:
     lines = []
     for seat, name in enumerate(names):
         coords = [xy(i, w) for i, w in enumerate(totals[name])]
-        lines.append((name, seat, " ".join(f"{x},{y}" for x, y in coords), coords[-1][1]))
-    placed: list[WinLine] = []
-    for name, seat, points, y in sorted(lines, key=lambda line: line[3]):
-        if placed and y - placed[-1].label_y < 12:
-            y = placed[-1].label_y + 12
-        placed.append(WinLine(name, seat, points, y, totals[name][-1], DASHES[seat % len(DASHES)]))
+        wins = totals[name][-1]
+        label = end_label(name, wins, widest=RIGHT - GAP - EDGE)
+        points, dash = " ".join(f"{x},{y}" for x, y in coords), DASHES[seat % len(DASHES)]
+        lines.append(WinLine(name, seat, points, coords[-1][1], wins, dash, label))
+    lines.sort(key=lambda line: line.label_y)
+    ys = _spread([line.label_y for line in lines], STATS_HEIGHT)
+    placed = [replace(line, label_y=y) for line, y in zip(lines, ys, strict=True)]
     return WinsChart(
         STATS_WIDTH,
         STATS_HEIGHT,
