@@ -7,6 +7,7 @@ the last few dozen (docs/scaling.md).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -16,8 +17,8 @@ Value = TypeVar("Value", str, bytes)
 
 
 class Kept(Generic[Value]):
-    """Values built once by key and kept while they fit ``budget`` bytes (the least
-    recently used go first); a text's size is counted as its length."""
+    """Values built once by key and kept while the memory they take fits ``budget`` bytes
+    (the least recently used go first)."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
@@ -40,9 +41,9 @@ class Kept(Generic[Value]):
         with self._lock:
             if key not in self._values:
                 self._values[key] = value
-                self.size += len(value)
+                self.size += sys.getsizeof(value)
             while self.size > self.budget and self._values:
-                self.size -= len(self._values.popitem(last=False)[1])
+                self.size -= sys.getsizeof(self._values.popitem(last=False)[1])
         return value
 
     def keys(self) -> list[Hashable]:

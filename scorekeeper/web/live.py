@@ -192,9 +192,10 @@ def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[st
     return url_of(following), ", ".join(i18n.isolate(name) for name in found.game.players)
 
 
-# Fragments kept: the latest of each game being watched, per language and page. A
-# thousand tables' latest versions take about 8 MB.
-fragments: Kept[str] = Kept(16 * 2**20)
+# Fragments kept: the latest of each game being watched, per language and page. One
+# version of a table's pages takes about 30 KB; at a thousand tables a hand is saved every
+# 20 ms or so, and 8 MB keeps each version for the seconds its phones ask for it.
+fragments: Kept[str] = Kept(8 * 2**20)
 
 
 def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
