@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
 import pytest
+from flask import session
 from webutil import plain_names
 
 from scorekeeper import actions, store
@@ -87,3 +88,51 @@ def test_a_memory_not_used_for_more_than_a_year_is_forgotten(app, client):
     stored = started(app)
     phone = phone_with(app, client, stored, days_ago=366)
     assert "Continue:" not in phone.get("/").get_data(as_text=True)
+
+
+def _memory_in(app, response) -> str:
+    """The games word of the session cookie a response set, as anyone holding it reads it."""
+    cookie = session_cookie(response)
+    assert cookie is not None
+    value = cookie.split(";", 1)[0].split("=", 1)[1]
+    serializer, signer = _signer(app)
+    return serializer.load_payload(signer.unsign(value))[device.KEY]["g"]
+
+
+def test_the_cookie_keeps_no_edit_key_anyone_can_read(app, client):
+    """Issue 32: the signed cookie carried each game's edit key in readable base64."""
+    stored = started(app)
+    opened = client.get(f"/g/{stored.id}/{stored.edit_key}")
+    assert opened.status_code == 200
+    words = _memory_in(app, opened)
+    assert stored.id in words and stored.edit_key not in words
+    assert "Continue: Ann, Bob, Cy, hand 1" in plain_names(client.get("/").get_data(as_text=True))
+
+
+def test_a_cookie_from_before_sealing_still_opens_its_games_and_is_sealed_when_written(app, client):
+    stored, other = started(app), started(app)
+    phone = phone_with(app, client, stored, days_ago=3)  # "id.key", as cookies were
+    assert "Continue: Ann, Bob, Cy, hand 1" in plain_names(phone.get("/").get_data(as_text=True))
+    opened = phone.get(f"/g/{other.id}/{other.edit_key}")
+    words = _memory_in(app, opened)
+    assert stored.edit_key not in words and other.edit_key not in words
+    assert dict(_games_of(app, phone)) == {other.id: other.edit_key, stored.id: stored.edit_key}
+
+
+def test_a_seal_made_with_another_secret_opens_nothing(app, client):
+    stored = started(app)
+    secret, app.secret_key = app.secret_key, "replaced"
+    with app.test_request_context():
+        word = f"{stored.id}~{device._seal(stored.id, stored.edit_key)}"
+    app.secret_key = secret
+    memory = {device.KEY: {"g": word, "t": ""}, "csrf_token": "t"}
+    client.set_cookie("session", signed_cookie(app, memory, 0), domain="table.test")
+    assert _games_of(app, client) == [(stored.id, None)]  # shown as watched, never a key
+
+
+def _games_of(app, client) -> list[tuple[str, str | None]]:
+    """What the device's cookie gives the server: (game id, edit key or None)."""
+    with app.test_request_context():
+        cookie = client.get_cookie("session", domain="table.test")
+        session.update(app.session_interface.get_signing_serializer(app).loads(cookie.value))
+        return device.games()

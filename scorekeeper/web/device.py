@@ -5,17 +5,25 @@ server and no device ever sees another's games. The newest come first; old ones
 drop off so the cookie stays small. The cookie lasts a year and is signed afresh
 whenever a remembered game or table is opened (security.py), so a family that
 plays every few weeks keeps its links. Games are kept as one string of
-``id.key`` words (``id.`` for a watched game): reading the cookie on every
-request then costs next to nothing.
+``id~sealed`` words (``id.`` for a watched game): reading the cookie on every
+request then costs next to nothing, and a key is unsealed only where it is used.
+
+The cookie is signed, not encrypted, so each edit key is sealed in it: XORed with a
+keystream drawn from the app's secret, the game's id and a random nonce (keyed
+BLAKE2b). Whoever reads the cookie without the server learns no key (issue 32).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from flask import session
+from flask import current_app, session
 from markupsafe import Markup
 from sqlite_utils import Database
 
@@ -30,8 +38,57 @@ MAX_GAMES = 24
 MAX_TABLES = 12
 
 
-def _memory() -> tuple[list[tuple[str, str]], list[str]]:
-    """(games as (id, edit key or ""), table ids), newest first."""
+SEALED = "~"  # between a game's id and its sealed edit key in the cookie
+NONCE = 6  # random bytes before each sealed key: the same key never seals the same way
+
+
+def _keystream(game_id: str, nonce: bytes, size: int) -> bytes:
+    secret = current_app.secret_key
+    key = secret.encode() if isinstance(secret, str) else bytes(secret or b"")
+    stream = b""
+    while len(stream) < size:
+        block = hashlib.blake2b(
+            nonce + bytes([len(stream) // 64]) + game_id.encode(),
+            key=hashlib.blake2b(key, person=b"device key").digest(),
+        )
+        stream += block.digest()
+    return stream[:size]
+
+
+def _seal(game_id: str, edit_key: str) -> str:
+    nonce, plain = secrets.token_bytes(NONCE), edit_key.encode()
+    mixed = bytes(a ^ b for a, b in zip(plain, _keystream(game_id, nonce, len(plain)), strict=True))
+    return base64.urlsafe_b64encode(nonce + mixed).decode().rstrip("=")
+
+
+def _unseal(game_id: str, sealed: str) -> str:
+    """The edit key, or "" when the seal cannot be read (a secret since replaced)."""
+    try:
+        raw = base64.urlsafe_b64decode(sealed + "=" * (-len(sealed) % 4))
+        nonce, mixed = raw[:NONCE], raw[NONCE:]
+        stream = _keystream(game_id, nonce, len(mixed))
+        return bytes(a ^ b for a, b in zip(mixed, stream, strict=True)).decode("ascii")
+    except (binascii.Error, ValueError):  # UnicodeDecodeError is a ValueError
+        return ""
+
+
+def _game_id(word: str) -> str:
+    return word.split(SEALED, 1)[0] if SEALED in word else word.split(".", 1)[0]
+
+
+def _edit_key(word: str) -> str:
+    """The edit key a word holds, "" for a watched game."""
+    if SEALED in word:
+        return _unseal(*word.split(SEALED, 1))
+    return word.split(".", 1)[1]  # a watched game, or a cookie kept from before sealing
+
+
+def _word(game_id: str, edit_key: str) -> str:
+    return f"{game_id}{SEALED}{_seal(game_id, edit_key)}" if edit_key else f"{game_id}."
+
+
+def _memory() -> tuple[list[str], list[str]]:
+    """(games as cookie words, table ids), newest first."""
     memory = session.get(KEY)
     if not isinstance(memory, dict):
         return [], []
@@ -40,34 +97,38 @@ def _memory() -> tuple[list[tuple[str, str]], list[str]]:
         games = " ".join(f"{item[0]}.{item[1] or ''}" for item in games if len(item) == 2)
     if isinstance(table_ids, list):
         table_ids = " ".join(str(item) for item in table_ids)
-    pairs = [tuple(word.split(".", 1)) for word in str(games).split() if "." in word]
-    return [(game_id, key) for game_id, key in pairs], str(table_ids).split()
+    words = [word for word in str(games).split() if "." in word or SEALED in word]
+    return words, str(table_ids).split()
 
 
-def _keep(games: Iterable[tuple[str, str]], table_ids: Iterable[str]) -> None:
-    session[KEY] = {
-        "g": " ".join(f"{game_id}.{key}" for game_id, key in list(games)[:MAX_GAMES]),
-        "t": " ".join(list(table_ids)[:MAX_TABLES]),
-    }
+def _keep(words: Iterable[str], table_ids: Iterable[str]) -> None:
+    """Written back with every key sealed (a cookie from before sealing is sealed now)."""
+    sealed = [
+        word if SEALED in word or word.endswith(".") else _word(*word.split(".", 1))
+        for word in list(words)[:MAX_GAMES]
+    ]
+    session[KEY] = {"g": " ".join(sealed), "t": " ".join(list(table_ids)[:MAX_TABLES])}
     session.permanent = True  # a year from now (security.py), renewed each time
 
 
 def games() -> list[tuple[str, str | None]]:
     """(game id, edit key or None for a watched game), newest first."""
-    return [(game_id, key or None) for game_id, key in _memory()[0]]
+    return [(_game_id(word), _edit_key(word) or None) for word in _memory()[0]]
 
 
 def remember_game(game_id: str, edit_key: str | None) -> None:
     """Put the game first; watching it later keeps a scorekeeper's key."""
     known, table_ids = _memory()
-    edit_key = edit_key or dict(known).get(game_id) or ""
-    _keep([(game_id, edit_key), *(pair for pair in known if pair[0] != game_id)], table_ids)
+    kept = next((word for word in known if _game_id(word) == game_id), None)
+    if kept is None or (edit_key and _edit_key(kept) != edit_key):
+        kept = _word(game_id, edit_key or "")
+    _keep([kept, *(word for word in known if _game_id(word) != game_id)], table_ids)
 
 
 def forget_watched(game_id: str) -> None:
     """Drop a watched game from this device; a game it keeps score of stays."""
     known, table_ids = _memory()
-    kept = [pair for pair in known if pair[0] != game_id or pair[1]]
+    kept = [word for word in known if _game_id(word) != game_id or _edit_key(word)]
     if kept != known:
         _keep(kept, table_ids)
 
