@@ -99,11 +99,15 @@ def restore_table(db: Database, table_id: str) -> bool:
 
 
 def renew_link(db: Database, table_id: str) -> str | None:
-    """A new link for the table (its id, which every table row is keyed by): the old one
-    stops working at once. None when there is no table at ``table_id`` any more."""
+    """A new link for the table (its id, which every table row is keyed by) and for its
+    screen (``/tv/``): the old ones stop working at once. None when there is no table at
+    ``table_id`` any more."""
     new = new_key()
     with store.transaction(db):
-        if db.execute("UPDATE tables SET id = ? WHERE id = ?", [new, table_id]).rowcount != 1:
+        renewed = db.execute(
+            "UPDATE tables SET id = ?, view_id = ? WHERE id = ?", [new, new_key(), table_id]
+        )
+        if renewed.rowcount != 1:
             return None
         for name in ("table_players", "table_aliases", "table_games"):
             db.execute(f"UPDATE {name} SET table_id = ? WHERE table_id = ?", [new, table_id])

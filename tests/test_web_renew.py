@@ -156,8 +156,10 @@ def test_a_new_table_link_stops_the_old_one_and_keeps_everything_else(app, clien
     assert [p.name for p in tables.roster(db, new_id)] == ["Ann", "Cy"]
     assert tables.aliases(db, new_id) == {"Bobby": "Cy"}
     assert tables.game_ids(db, new_id) == [game.split("/")[2]]
-    assert tables.get_table(db, new_id).view_id == view_id  # the screen is unchanged
-    assert client.get(game).status_code == 200  # and so are the games' own links
+    new_view = tables.get_table(db, new_id).view_id
+    assert new_view != view_id and client.get(f"/tv/{view_id}").status_code == 404
+    assert client.get(f"/tv/{new_view}").status_code == 200  # the screen follows the new one
+    assert client.get(game).status_code == 200  # the games' own links are unchanged
     home = client.get("/").get_data(as_text=True)
     assert home.count(f'href="{new}"') == 1 and f'href="{old}"' not in home
 

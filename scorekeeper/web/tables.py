@@ -306,8 +306,8 @@ def renew() -> WerkzeugResponse:
     flash(
         _(
             "This table has a new link, below. The old one no longer opens it: open the new "
-            "one on each phone that should remember the table. The games' own links are "
-            "unchanged."
+            "one on each phone that should remember the table. Its screen has a new link "
+            "too; the games' own links are unchanged."
         )
     )
     return redirect(url_for("tables.table_page", table_id=new), 303)
