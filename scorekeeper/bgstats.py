@@ -40,7 +40,7 @@ from sqlite_utils import Database
 from . import clock, playtime, store, tables
 from .i18n import _, isolate, join
 from .rules.game import Game, Standings
-from .rules.house_rules import rules_line
+from .rules.house_rules import profile_title, rules_line
 from .rules.names import clean_name
 from .rules.ranking import final_order
 
@@ -126,6 +126,23 @@ def play(game: Game, standings: Standings, facts: PlayFacts) -> dict[str, Any]:
         del data["durationMin"]
     if facts.table:
         data["location"] = facts.table
+    return _within_link(data, game, standings)
+
+
+def _within_link(data: dict[str, Any], game: Game, standings: Standings) -> dict[str, Any]:
+    """The play, its words shortened until its link fits LINK_MOST: six long names in a
+    script of 4-byte letters and every house rule come near it. The players, scores and
+    ranks are never left out."""
+    shorter = (
+        lambda: comments(game, standings, phases_made=False),
+        lambda: profile_title(game.rules) + ".",
+    )
+    for comment in shorter:
+        if len(push_link(data)) <= LINK_MOST:
+            return data
+        data["comments"] = comment()
+    if len(push_link(data)) > LINK_MOST:
+        data.pop("location", None)
     return data
 
 
@@ -140,16 +157,23 @@ def stored_play(
     return play(game, standings, facts(db, stored, zone))
 
 
-def comments(game: Game, standings: Standings) -> str:
+def comments(game: Game, standings: Standings, *, phases_made: bool = True) -> str:
     """The rules, the phases each player made, and an early end, in the current language."""
-    made = join(
-        _("%(player)s %(count)s", player=isolate(p.name), count=len(p.phases_done))
-        for p in standings.players
-    )
-    parts = [rules_line(game.rules), _("Phases made: %(players)s.", players=made)]
+    parts = [rules_line(game.rules)]
+    if phases_made:
+        made = join(
+            _("%(player)s %(count)s", player=isolate(p.name), count=len(p.phases_done))
+            for p in standings.players
+        )
+        parts.append(_("Phases made: %(players)s.", players=made))
     if standings.ended_early:
         parts.append(_("Ended early after hand %(number)s.", number=standings.hands_played))
     return " ".join(parts)
+
+
+# The link's longest: it opens BG Stats' web page, and many web servers refuse a request
+# line (the link after its host, with "GET" and "HTTP/1.1") over 8 KB.
+LINK_MOST = 8100
 
 
 def push_link(data: Mapping[str, Any]) -> str:

@@ -13,6 +13,7 @@ from webutil import csrf, new_game, new_table, record, table_game
 
 from scorekeeper import bgstats, store, tables
 from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.names import MAX_NAME, MAX_TABLE_NAME
 from scorekeeper.rules.replay import replay
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -259,3 +260,32 @@ def test_a_file_from_before_roster_ids_gets_one_for_every_player(tmp_path):
     ids = tables.player_ids(store.connect(path), table.id)
     assert set(ids) == {"Ann", "Bob"} and all(ids.values()) and len(set(ids.values())) == 2
     store.close_all()
+
+
+def _longest_play(options: dict[str, str]) -> dict:
+    """Six names of 40 letters of 4 bytes each, a 60-letter table and the given house rules:
+    each letter is 12 characters in the link."""
+    names = ["".join(chr(0x20000 + seat) for _ in range(MAX_NAME)) for seat in range(6)]
+    hands = [
+        {"went_out": names[0], "made": [names[0]], "points": {p: 50 for p in names[1:]}}
+        for _ in range(10)
+    ]
+    game = load_game({"options": options, "players": names, "dealer": names[0], "hands": hands})
+    facts = bgstats.PlayFacts("GAME-ID", FACTS.started, FACTS.ended, "\U0001f3b2" * MAX_TABLE_NAME)
+    return bgstats.play(game, replay(game), facts)
+
+
+@pytest.mark.parametrize("options", [{}, {"wild_points": "20", "going_out": "discard"}])
+def test_the_longest_play_still_fits_a_link_web_servers_take(options):
+    """The link reached 8,316 characters; many servers refuse a request line over 8 KB."""
+    play = _longest_play(options)
+    link = bgstats.push_link(play)
+    assert len(link) <= bgstats.LINK_MOST < 8192 - len("GET  HTTP/1.1")
+    read = decoded(link)
+    assert [p["score"] for p in read["players"]] == [0, 500, 500, 500, 500, 500]
+    assert read["comments"].startswith("Official rules")  # the rules, if not every player's
+
+
+def test_a_family_game_keeps_its_whole_comment():
+    game = load_game(FINISHED)
+    assert "Phases made" in bgstats.play(game, replay(game), FACTS)["comments"]
