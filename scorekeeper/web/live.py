@@ -193,9 +193,10 @@ def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[st
 
 
 # Fragments kept: the latest of each game being watched, per language and page. One
-# version of a table's pages takes about 30 KB; at a thousand tables a hand is saved every
-# 20 ms or so, and 8 MB keeps each version for the seconds its phones ask for it.
-fragments: Kept[str] = Kept(8 * 2**20)
+# version of a table's pages takes about 60 KB in memory; at a thousand tables a hand is
+# saved every 20 ms or so, and 4 MB keeps each version for the second or two its phones
+# ask for it (8 MB gave no faster Saves and 8 MB more RSS a worker).
+fragments: Kept[str] = Kept(4 * 2**20)
 
 
 def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
