@@ -67,10 +67,13 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-def _float(text: str) -> float:
+def _float(text: str) -> float | int:
+    """A number written with a point or an exponent; a whole one (``5.0``, ``5e2``) is the
+    integer it is, as JSON Schema reads it."""
     if error := _too_long(text):
         raise error
-    return float(text)
+    number = float(text)
+    return int(number) if number.is_integer() else number
 
 
 def _constant(word: str) -> Any:

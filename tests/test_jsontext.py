@@ -162,3 +162,10 @@ def test_a_live_server_answers_the_attacks_bodies_and_keeps_answering_meanwhile(
             assert status == 422 and "this is not JSON" in page
     finally:
         server.kill()  # SIGTERM would wait for a request stuck in the check
+
+
+def test_a_whole_number_written_as_a_float_is_that_integer():
+    """JSON Schema reads 5.0 as the integer 5: so does the API (schemathesis sent it)."""
+    read = parse_json("[5.0, 5e2, -1E1, 2.5]")
+    assert read == [5, 500, -10, 2.5]
+    assert [type(n) for n in read] == [int, int, int, float]

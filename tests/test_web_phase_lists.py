@@ -172,6 +172,14 @@ def test_the_api_refuses_bad_input_with_the_field(client, query, field):
     assert response.status_code == 400 and response.get_json()["field"] == field
 
 
+@pytest.mark.parametrize("options", [None, [], "", {"first": 2}])
+def test_the_api_refuses_house_rules_that_are_not_an_object_of_texts(client, options):
+    """docs/openapi.json says an object of texts: null, a list or a number was taken."""
+    response = client.post("/api/rate", json={"trials": 1, "options": options})
+    assert response.status_code == 400
+    assert "options must be an object" in response.get_json()["error"]
+
+
 def test_rating_has_its_own_rate_limit(app, client):
     app.config["RATE_LIMIT_RATE"] = "2 per minute"
     statuses = [client.get("/api/rate?trials=1").status_code for _ in range(3)]

@@ -325,8 +325,8 @@ def rate() -> tuple[Response, int]:
         raise ApiError(400, error.message, field=error.field) from None
     if request.method == "POST":
         body = _body()
-        options = body.pop("options", None) or {}
-        if not isinstance(options, dict):
+        options = body.pop("options", {})
+        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
             raise ApiError(400, _("options must be an object of option names and values"))
         args = body
     status, answer = rate_answer(args, {str(k): str(v) for k, v in options.items()})
