@@ -34,7 +34,8 @@ def view_context(current: actions.Current) -> dict:
         "stored": stored,
         "game": game,
         "standings": current.standings,
-        "chart": score_chart(game) if len(game.hands) >= 2 else None,
+        # drawn only when the scoreboard is rendered, not when its kept part is reused
+        "chart": lambda: score_chart(game) if len(game.hands) >= 2 else None,
         "phase_text": lambda n: str(game.rules.phase(n)),
         "rules_line": lambda: rules_line(game.rules),  # "Official rules. House rules: ..."
         "last_hand": hand_in_words(game, len(game.hands)) if game.hands else "",
