@@ -86,10 +86,9 @@ def test_the_time_zone_comes_from_the_caller_then_the_setting(monkeypatch):
     assert time_zone() == datetime.now().astimezone().tzinfo
 
 
-def test_the_apps_sheet_gives_the_games_start_in_the_set_zone_and_its_table(
-    client, clock, monkeypatch
-):
-    monkeypatch.setenv("SCOREKEEPER_TIME_ZONE", "Europe/Warsaw")
+def test_the_apps_sheet_gives_the_games_start_on_the_phones_clock_and_its_table(client, clock):
+    """The sheet was printed on the server's clock while every page said the phone's."""
+    client.set_cookie("tz", "Europe/Warsaw", domain="table.test")  # as app.js keeps it
     table = new_table(client, "The Smiths")
     url = table_game(client, table)  # 23 November 2026, 19:00 UTC: 20:00 in Warsaw
     clock.at = "2026-11-23T19:40:00+00:00"
@@ -100,6 +99,9 @@ def test_the_apps_sheet_gives_the_games_start_in_the_set_zone_and_its_table(
     assert "Played on Monday, November 23, 2026 at 8:00 PM (Europe/Warsaw), 40 min" in text
     assert "Table: The Smiths" in text
     assert created(data) == "D:20261123200000+01'00'"
+    client.delete_cookie("tz", domain="table.test")  # a phone that never said: the server's
+    utc = words(client.get(f"/v/{game_id}/print/score-sheet.pdf").data)
+    assert "Played on Monday, November 23, 2026 at 7:00 PM (UTC+0000), 40 min" in utc
 
 
 def test_the_command_line_prints_the_start_length_and_table_it_is_given(tmp_path, capsys):

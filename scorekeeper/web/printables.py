@@ -23,10 +23,11 @@ from ..printing import (
     standard_set,
 )
 from ..printing.layout import LayoutError
-from ..printing.record import Played, time_zone
+from ..printing.record import Played
 from ..printing.sheets import MAX_LARGE_PLAYERS
 from .access import db, game, public_url
 from .kept import Kept
+from .zones import zone
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -137,8 +138,9 @@ def for_game(kind: str):
 
 
 def _played(stored: store.StoredGame) -> Played:
-    """When the game started (in the time zone the app is set to), its length, its table."""
-    started = playtime.moment(stored.created).astimezone(time_zone())
+    """When the game started (on the family's own clock, as the pages say it), its length,
+    its table."""
+    started = playtime.moment(stored.created).astimezone(zone())
     table_id = tables.table_of_game(db(), stored.id)
     table = tables.get_table(db(), table_id) if table_id else None
     return Played(
