@@ -48,14 +48,20 @@ def init_app(app: Flask) -> None:
         app.config[key] = security.count_setting(app, key)
 
 
+def shown(what: str) -> str:
+    """A page's tag: ``what`` it shows, on whose clock. A page first rendered on the
+    server's clock, before the phone said its zone, is answered anew at its next poll."""
+    return f'"{what}@{zone()}"'
+
+
 def keeper_live(link: store.Link) -> str:
     """What a scorekeeper's page shows: the version, the points sent, the next game."""
-    return f'"{link.version}.{link.entries}.{link.next_game or ""}"'
+    return shown(f"{link.version}.{link.entries}.{link.next_game or ''}")
 
 
 def watch_live(link: store.Link) -> str:
     """What a watch, table or player page shows: the version and the next game."""
-    return f'"{link.version}..{link.next_game or ""}"'
+    return shown(f"{link.version}..{link.next_game or ''}")
 
 
 def polled() -> bool:

@@ -82,12 +82,12 @@ def table_screen() -> Response:
     def now_playing() -> str:
         game_id = tables.latest_game(db(), table.id)
         g.link = store.game_link(db(), game_id) if game_id else None
-        return f'"{g.link.game_id}.{g.link.version}"' if g.link else '"none"'
+        return live.shown(f"{g.link.game_id}.{g.link.version}" if g.link else "none")
 
     tag = now_playing()
     if (idle := live.answer(tag, now_playing, store.table_key(table.id))) is not None:
         return idle
-    tag = f'"{g.link.game_id}.{g.link.version}"' if g.link else '"none"'
+    tag = live.shown(f"{g.link.game_id}.{g.link.version}" if g.link else "none")
     poll_url = url_for("watch.table_screen", view_id=table.view_id)
     context: dict[str, object] = {
         "table": table,

@@ -114,3 +114,29 @@ def test_a_games_length_is_its_playing_time_whatever_is_corrected_later(browser,
         assert play["playDate"] == "2026-11-26 20:00:00"
     finally:
         phone.context.close()
+
+
+def test_a_watch_link_opened_first_shows_the_phones_clock_without_a_reload(browser, server, clock):
+    """A phone that had never opened the app (no zone kept yet) got the server's clock on a
+    watch page or a table's screen, until the next hand was saved: its next poll now
+    brings the page on its own clock."""
+    clock.at = "2026-11-26T23:45:00+00:00"  # 18:45 in New York
+    keeper = _phone_in(browser, "Europe/Berlin")
+    watcher = _phone_in(browser, "America/New_York")
+    try:
+        start_table(keeper, server, "The Smiths")
+        screen = keeper.locator("a", has_text="Open the table screen").get_attribute("href")
+        table_game(keeper, ["Ann", "Bob"])
+        game_id = keeper.url.split("/")[-2]
+        started = re.compile(r"Started 11/26/26, 6:45\W?PM")
+        watcher.goto(f"{server}/v/{game_id}")  # its first page: the server's clock (UTC)
+        expect(watcher.locator("#scoreboard .game-facts")).to_contain_text(started)
+        tablet = _phone_in(browser, "America/New_York")
+        try:
+            tablet.goto(f"{server}{screen}" if screen.startswith("/") else screen)
+            expect(tablet.locator(".game-facts")).to_contain_text(started)
+        finally:
+            tablet.context.close()
+    finally:
+        keeper.context.close()
+        watcher.context.close()
