@@ -17,15 +17,16 @@ EXPECTED = {
         "home": [
             "Continuer : Ann, Bob, Cy, manche 2",
             "tu marques",
-            "Commencer une nouvelle partie",
+            "Nouvelle partie",
             "Est-ce une phase valide ?",
             "Peut-on ajouter cette carte ?",
         ],
         "game": [
             "Manche 2 · Bob distribue",
+            "Saisir la manche 2",
             "Noter la manche 2",
             "Qui a fini ?",
-            "Annuler le dernier changement",
+            "Annuler la dernière action",
         ],
         "finished game": ["Ann gagne !", "1er Ann", "Revanche : mêmes joueurs, donneur suivant"],
         "history": ["changement 2", "1 manche", "Voici la partie maintenant."],

@@ -38,7 +38,7 @@ GERMAN = {
         "Stattdessen Karten zählen",
         "Runde 2 speichern",
         "Letzte Änderung rückgängig",
-        "Korrigieren",
+        "Ändern",
         "Jeder trägt seine Punkte selbst ein",
         "Tischansicht",
         "Teilen",

@@ -62,7 +62,7 @@ SPANISH = {
         "Partidas terminadas",
         "ganador: Ann",
         "10 rondas",
-        "Guardar una copia de seguridad",
+        "Guardar una copia",
         "El enlace de esta mesa",
     ],
     "statistics": [

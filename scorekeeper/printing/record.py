@@ -138,6 +138,8 @@ def _hand_row(game: Game, played: PlayedHand) -> Row:
                 total=str(played.totals[name]),
             )
         )
+    # Translators: the label of the tiebreak hand's row (not the tie itself): "Stechen",
+    # "Desempate", "Départage", "Spareggio", "Dogrywka".
     label = pgettext("score sheet", "Tie") if hand.tiebreak else str(played.number)
     return Row(label, dealer=played.dealer, cells=tuple(cells))
 

@@ -84,7 +84,7 @@ def test_a_german_family_plays_a_short_game_in_german(browser, german_phone, ser
     finally:
         watcher.context.close()
 
-    page.get_by_role("link", name="Korrigieren (Runde 1)").click()
+    page.get_by_role("link", name="Ändern (Runde 1)").click()
     expect(page.locator("h1")).to_have_text("Runde 1 korrigieren")
     speaks(page, "de")
     shot(page, "de-03-correct-hand")
