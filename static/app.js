@@ -227,7 +227,8 @@
       lastUpdate = new Date();
       banner.hidden = true;
     } else if (document.querySelector("[data-live]")) {
-      var time = lastUpdate.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+      // in the page's language, as the server writes times: "6:43 PM", "18:43"
+      var time = lastUpdate.toLocaleTimeString(document.documentElement.lang || [], { timeStyle: "short" });
       banner.textContent = banner.dataset.text.replace("{time}", time);
       banner.hidden = false;
     }

@@ -210,7 +210,8 @@ def test_watchers_say_they_are_reconnecting_while_the_server_is_gone(browser, re
         expect(banner).to_be_hidden()
         server.stop()
         expect(banner).to_be_visible()
-        expect(banner).to_contain_text(re.compile(r"Reconnecting… \(last update \d\d:\d\d"))
+        last = re.compile(r"Reconnecting… \(last update \d?\d:\d\d\W?[AP]M")
+        expect(banner).to_contain_text(last)
         server.start()
         expect(banner).to_be_hidden()
         keeper.goto(keeper_url)
@@ -324,3 +325,23 @@ def test_the_phase_checker_keeps_the_scroll_and_the_focus_while_cards_are_tapped
         assert abs(button.evaluate("(el) => el.getBoundingClientRect().top") - where) < 1
         assert phone.evaluate("window.scrollY") > 0  # never back to the top
     expect(phone.locator("#verdict .verdict.valid")).to_contain_text("phase 2 is made")
+
+
+def test_a_german_phone_says_when_it_last_heard_in_german_time(browser, server):
+    """The reconnecting bar said "zuletzt aktualisiert 06:43 AM" beside German pages' 06:39:
+    the phone's own locale is American, the family reads the app in German."""
+    keeper = open_page(browser, server, **PHONE)
+    start_game(keeper, server, ["Ann", "Bob"])
+    watcher = open_page(browser, f"{server}/v/{keeper.url.split('/')[-2]}", **PHONE, locale="en-US")
+    try:
+        watcher.click("footer nav a[lang=de]")  # the family's language, on an American phone
+        expect(watcher.locator("html")).to_have_attribute("lang", "de")
+        offline(watcher)
+        watcher.evaluate("window.dispatchEvent(new Event('offline'))")
+        banner = watcher.locator("#reconnecting")
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text(re.compile(r"\b\d\d:\d\d\)"))
+        expect(banner).not_to_contain_text(re.compile("AM|PM"))
+    finally:
+        watcher.context.close()
+        keeper.context.close()
