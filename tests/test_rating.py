@@ -166,6 +166,56 @@ def test_a_drawn_list_is_ten_different_phases_a_hand_can_make(seed):
         assert 2 not in sets or max(sets) >= 5 or set(sets) == {2}
 
 
+def documented(layout) -> bool:
+    """docs/rules.md's words for a random phase, read as a test: one of the official lists'
+    shapes (two sets, a set and a run, three sets of 3, four or five sets of 2, one run, one
+    colour group, a run and a colour group); sets of 3 to 6, or 2 beside a set of 5 or 6 (and
+    in four or five sets of 2), runs of 4 to 10, colour groups of 4 to 9; 6 to 10 cards, at
+    most 9 in sets but for five sets of 2."""
+    sets = sorted((g.size for g in layout if g.kind is GroupKind.SET), reverse=True)
+    runs = [g.size for g in layout if g.kind is GroupKind.RUN]
+    colours = [g.size for g in layout if g.kind is GroupKind.COLOUR]
+    shape = (len(sets), len(runs), len(colours))
+    if sets in ([3, 3, 3], [2] * 4, [2] * 5):
+        return not runs and not colours
+    if shape not in [(2, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1)]:
+        return False
+    pairs_fit = 2 not in sets or (sets.count(2) == 1 and max(sets) >= 5)
+    sizes_fit = (
+        all(2 <= s <= 6 for s in sets)
+        and all(4 <= r <= 10 for r in runs)
+        and all(4 <= c <= 9 for c in colours)
+    )
+    cards = sum(sets) + sum(runs) + sum(colours)
+    return pairs_fit and sizes_fit and 6 <= cards <= 10 and sum(sets) <= 9
+
+
+def test_every_drawn_phase_is_of_a_kind_the_rules_page_names():
+    drawn = [phase for seed in range(500) for phase in draw_phases(random.Random(seed))]
+    assert [phase.notation for phase in drawn if not documented(phase.groups)] == []
+    assert all(documented(layout) for layout in building_blocks())
+
+
+def test_every_kind_the_rules_page_names_is_drawn():
+    def shape(layout):
+        kinds = sorted(g.kind.value for g in layout)
+        return (tuple(kinds), tuple(sorted(g.size for g in layout)) if len(layout) > 2 else ())
+
+    drawn = {
+        shape(phase.groups) for seed in range(500) for phase in draw_phases(random.Random(seed))
+    }
+    assert drawn == {
+        (("set", "set"), ()),
+        (("run", "set"), ()),
+        (("set", "set", "set"), (3, 3, 3)),
+        (("set", "set", "set", "set"), (2, 2, 2, 2)),
+        (("set", "set", "set", "set", "set"), (2, 2, 2, 2, 2)),
+        (("run",), ()),
+        (("colour",), ()),
+        (("colour", "run"), ()),
+    }
+
+
 def test_a_seed_draws_the_same_list_again():
     assert draw_phases(random.Random(7)) == draw_phases(random.Random(7))
     assert draw_phases(random.Random(7)) != draw_phases(random.Random(8))
