@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 from math import comb
 
@@ -9,7 +10,9 @@ import pytest
 
 from scorekeeper import i18n
 from scorekeeper.rules import exact
+from scorekeeper.rules.cards import deck
 from scorekeeper.rules.phases import OFFICIAL, make_rules, parse_phase
+from scorekeeper.rules.solve import held_phases
 
 # Issue 29: an independent exact enumeration of every 10-card hand (a published Monte Carlo
 # agrees), in %, for the official phases 1-10.
@@ -69,6 +72,40 @@ def test_every_hand_of_ten_is_in_exactly_one_class(classes):
         for n, weight in enumerate(weights)
     )
     assert hands == comb(108, 10)
+
+
+# Phases that see each thing a class keeps: colours, counts, the numbers held (one run, or
+# alternatives of one run), capped counts (a set beside a run, two runs, a set or a run).
+READINGS = [
+    "7 of one colour",
+    "2 x 4 of one colour",
+    "2 sets of 3",
+    "set of 5 + set of 2",
+    "run of 7",
+    "run of 4 or run of 6",
+    "set of 3 + run of 4",
+    "set of 4 + run of 4",
+    "2 runs of 3",
+    "2 sets of 2 or run of 5",
+]
+
+
+@pytest.mark.parametrize("text", READINGS)
+@pytest.mark.parametrize("natural", ["group", "phase"])
+def test_a_hand_is_judged_as_the_hand_that_stands_for_its_class(text, natural):
+    """The classes are sound: for 300 hands dealt, the engine judges each hand as it judges
+    the cards standing for its class with the hand's Wilds."""
+    rules = make_rules(options={"natural": natural})
+    phase = parse_phase(text)
+    deal = random.Random(29)
+    cards = deck()
+    for _ in range(300):
+        hand = deal.sample(cards, 10)
+        standing = exact.standing_for(phase, hand)
+        assert standing is not None
+        wilds = [card for card in hand if card.is_wild]
+        judged = held_phases(rules, [phase], [*standing, *wilds])
+        assert judged == held_phases(rules, [phase], hand), hand
 
 
 def test_a_pair_as_dealt_is_every_hand_but_those_with_no_two_alike():

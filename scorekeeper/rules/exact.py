@@ -28,7 +28,7 @@ None for them, and the estimate stands alone.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from math import comb, factorial, prod
@@ -83,29 +83,84 @@ def _fewest_wilds(phase: Phase, rules: Rules, naturals: tuple[Card, ...], most: 
     return None
 
 
-def _classes(phase: Phase) -> Classes | None:
+def _reading(phase: Phase) -> tuple[str, int] | None:
+    """What of a hand the phase sees: its colour counts, its number counts, the numbers it
+    holds, or its number counts up to a most (with that most); None: not counted here."""
     kinds = {spec.kind for layout in phase.layouts for spec in layout}
     if kinds == {GroupKind.COLOUR}:
-        return _by_colour()
+        return "colours", 0
     if GroupKind.COLOUR in kinds:
         return None
     if kinds == {GroupKind.SET}:
-        return _by_counts()
+        return "counts", 0
     if kinds == {GroupKind.RUN} and all(len(layout) == 1 for layout in phase.layouts):
-        return _by_presence()
+        return "numbers", 0
     most = max(
         sum(spec.size if spec.kind is GroupKind.SET else 1 for spec in layout)
         for layout in phase.layouts
     )
+    return "capped", most
+
+
+def _classes(phase: Phase) -> Classes | None:
+    reading = _reading(phase)
+    if reading is None:
+        return None
+    what, most = reading
+    if what == "colours":
+        return _by_colour()
+    if what == "counts":
+        return _by_counts()
+    if what == "numbers":
+        return _by_presence()
     return _by_capped_counts(most)
+
+
+def standing_for(phase: Phase, cards: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The numbered cards that stand for this hand's class when ``phase`` is counted (its
+    Wilds and Skips left out), or None when the phase is not counted here. With the hand's
+    Wilds added, the engine must judge them as it judges the hand (tests/test_exact.py)."""
+    reading = _reading(phase)
+    if reading is None:
+        return None
+    what, most = reading
+    naturals = [card for card in cards if card.is_natural]
+    if what == "colours":
+        per_colour = [sum(1 for card in naturals if card.hue is c) for c in COLOURS]
+        return _colour_hand(tuple(sorted((c for c in per_colour if c), reverse=True)))
+    per_number = [sum(1 for card in naturals if card.face == n) for n in range(1, NUMBERS + 1)]
+    if what == "counts":
+        return _counts_hand(tuple(sorted((c for c in per_number if c), reverse=True)))
+    if what == "numbers":
+        return _numbers_hand(tuple(n + 1 for n, c in enumerate(per_number) if c))
+    capped = tuple(min(c, most) for c in per_number)
+    return _counts_hand(min(capped, capped[::-1]))
 
 
 # --- the classes ---------------------------------------------------------------------
 
 
-def _number_cards(number: int, count: int) -> list[Card]:
-    """``count`` cards of one number, two of each colour."""
-    return [number_card(COLOURS[i // 2], number) for i in range(count)]
+def _counts_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
+    """``counts[0]`` 1s, ``counts[1]`` 2s, and so on, two of each colour."""
+    return tuple(
+        number_card(COLOURS[i // 2], number + 1)
+        for number, count in enumerate(counts)
+        for i in range(count)
+    )
+
+
+def _colour_hand(counts: tuple[int, ...]) -> tuple[Card, ...]:
+    """``counts[0]`` red cards, ``counts[1]`` blue ones, and so on, of different numbers."""
+    return tuple(
+        number_card(COLOURS[colour], i % NUMBERS + 1)
+        for colour, count in enumerate(counts)
+        for i in range(count)
+    )
+
+
+def _numbers_hand(numbers: tuple[int, ...]) -> tuple[Card, ...]:
+    """One red card of each of ``numbers``."""
+    return tuple(number_card(COLOURS[0], number) for number in numbers)
 
 
 def _partitions(total: int, most: int, parts: int) -> Iterator[tuple[int, ...]]:
@@ -131,8 +186,7 @@ def _by_counts() -> Classes:
         for counts in _partitions(n, PER_NUMBER, NUMBERS):
             weights = [0] * (DEALT + 1)
             weights[n] = _arrangements(counts, NUMBERS) * prod(comb(PER_NUMBER, c) for c in counts)
-            cards = [card for i, c in enumerate(counts) for card in _number_cards(i + 1, c)]
-            yield weights, tuple(cards)
+            yield weights, _counts_hand(counts)
 
 
 def _by_colour() -> Classes:
@@ -142,12 +196,7 @@ def _by_colour() -> Classes:
             weights[n] = _arrangements(counts, len(COLOURS)) * prod(
                 comb(PER_COLOUR, c) for c in counts
             )
-            cards = [
-                number_card(COLOURS[i], k % NUMBERS + 1)
-                for i, c in enumerate(counts)
-                for k in range(c)
-            ]
-            yield weights, tuple(cards)
+            yield weights, _colour_hand(counts)
 
 
 @cache
@@ -168,7 +217,7 @@ def _by_presence() -> Classes:
     for size in range(min(NUMBERS, DEALT) + 1):
         weights = list(_at_least_one(size))
         for present in itertools.combinations(range(1, NUMBERS + 1), size):
-            yield weights, tuple(number_card(COLOURS[0], n) for n in present)
+            yield weights, _numbers_hand(present)
 
 
 def _by_capped_counts(most: int) -> Classes:
@@ -205,7 +254,7 @@ def _by_capped_counts(most: int) -> Classes:
 
     walk((), DEALT, 0, 1, 0)
     for counts, weights in found.items():
-        yield weights, tuple(card for i, c in enumerate(counts) for card in _number_cards(i + 1, c))
+        yield weights, _counts_hand(counts)
 
 
 # --- the official list, as the rules page gives it -------------------------------------
