@@ -43,7 +43,7 @@ def test_the_official_phases_of_one_kind_of_group_as_the_issue_counted_them(numb
     assert in_percent(exact.dealt_chance(OFFICIAL.phase(number), OFFICIAL)) == ISSUE_29[number]
 
 
-@pytest.mark.slow  # about a minute: a set beside a run (phases 2 and 3) sees every number's count
+@pytest.mark.slow  # 3-4 minutes: a set beside a run (phases 2, 3) sees every number's count
 def test_the_kept_figures_are_the_ones_counted_now():
     """The rules page's figures, kept in exact.OFFICIAL_DEALT, are what the engine counts."""
     assert exact.count_official() == exact.OFFICIAL_DEALT

@@ -5,12 +5,13 @@
 C(108, 10) hands. The hands are not listed one by one: they fall into classes the
 phase cannot tell apart, and the engine's own ``solve.held_phases`` judges one hand
 of each class, with each number of Wilds, so the count uses the same rules (natural
-cards, Wilds) as every other answer of the app.
+cards, Wilds) as every other answer of the app. ``standing_for`` gives the hand that
+stands for any hand's class, for the test that the engine judges both alike.
 
 - a phase of sets only sees how many cards of each number the hand holds, not which
   numbers they are: a class is the counts, largest first (five 7s and two 3s is
   like five 12s and two 1s);
-- a phase of one run sees which numbers the hand holds;
+- a phase of one run (or of one run or another) sees which numbers the hand holds;
 - a phase of colour groups only sees how many cards of each colour it holds, in
   any order of the colours;
 - any other phase of sets and runs sees how many cards of each number, counted up
