@@ -19,6 +19,7 @@ marked with ``N_`` and translated where they are shown.
 
 from __future__ import annotations
 
+import copy
 import gettext
 import os
 import re
@@ -26,9 +27,12 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
+from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
 from babel.numbers import format_percent
 from babel.support import Translations
 
@@ -166,6 +170,16 @@ def percent(share: float) -> str:
     where a whole number would round a 0.6% chance down to nothing."""
     rounded = round(share, 3 if share < 0.1 else 2)
     return format_percent(rounded, locale=language(), decimal_quantization=False)
+
+
+def exact_percent(share: Fraction) -> str:
+    """A share that is counted, not estimated, to two decimal places, as the current
+    language writes a percentage: '18.27%', '0.33%', '18,27 %'."""
+    value = Decimal(share.numerator) / Decimal(share.denominator)
+    locale = Locale.parse(language())
+    pattern = copy.copy(locale.percent_formats[None])
+    pattern.frac_prec = (2, 2)
+    return pattern.apply(value.quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN), locale)
 
 
 def join(items: Iterable[str]) -> str:

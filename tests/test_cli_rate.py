@@ -17,7 +17,8 @@ def test_a_list_is_rated_easiest_first(capsys):
     status, out, _ = run(capsys, "rate", "set of 5 + set of 3; run of 4", "--trials", "200")
     assert status == 0
     lines = out.splitlines()
-    assert "10 dealt cards and 5 drawn" in lines[0] and "200 deals" in lines[0]
+    assert "10 dealt cards and 5 drawn, with nothing discarded" in lines[0]
+    assert "200 deals" in lines[0]
     assert lines[1].lstrip().startswith("2. 1 run of 4")
     assert lines[2].lstrip().startswith("1. 1 set of 5 + 1 set of 3")
     assert lines[-1].startswith("The list: ")

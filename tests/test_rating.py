@@ -7,7 +7,7 @@ import random
 import pytest
 
 from scorekeeper import SOURCE, i18n
-from scorekeeper.rules import rating
+from scorekeeper.rules import exact, rating
 from scorekeeper.rules.draw import building_blocks, draw_phases
 from scorekeeper.rules.phases import (
     OFFICIAL,
@@ -166,6 +166,56 @@ def test_a_drawn_list_is_ten_different_phases_a_hand_can_make(seed):
         assert 2 not in sets or max(sets) >= 5 or set(sets) == {2}
 
 
+def documented(layout) -> bool:
+    """docs/rules.md's words for a random phase, read as a test: one of the official lists'
+    shapes (two sets, a set and a run, three sets of 3, four or five sets of 2, one run, one
+    colour group, a run and a colour group); sets of 3 to 6, or 2 beside a set of 5 or 6 (and
+    in four or five sets of 2), runs of 4 to 10, colour groups of 4 to 9; 6 to 10 cards, at
+    most 9 in sets but for five sets of 2."""
+    sets = sorted((g.size for g in layout if g.kind is GroupKind.SET), reverse=True)
+    runs = [g.size for g in layout if g.kind is GroupKind.RUN]
+    colours = [g.size for g in layout if g.kind is GroupKind.COLOUR]
+    shape = (len(sets), len(runs), len(colours))
+    if sets in ([3, 3, 3], [2] * 4, [2] * 5):
+        return not runs and not colours
+    if shape not in [(2, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1)]:
+        return False
+    pairs_fit = 2 not in sets or (sets.count(2) == 1 and max(sets) >= 5)
+    sizes_fit = (
+        all(2 <= s <= 6 for s in sets)
+        and all(4 <= r <= 10 for r in runs)
+        and all(4 <= c <= 9 for c in colours)
+    )
+    cards = sum(sets) + sum(runs) + sum(colours)
+    return pairs_fit and sizes_fit and 6 <= cards <= 10 and sum(sets) <= 9
+
+
+def test_every_drawn_phase_is_of_a_kind_the_rules_page_names():
+    drawn = [phase for seed in range(500) for phase in draw_phases(random.Random(seed))]
+    assert [phase.notation for phase in drawn if not documented(phase.groups)] == []
+    assert all(documented(layout) for layout in building_blocks())
+
+
+def test_every_kind_the_rules_page_names_is_drawn():
+    def shape(layout):
+        kinds = sorted(g.kind.value for g in layout)
+        return (tuple(kinds), tuple(sorted(g.size for g in layout)) if len(layout) > 2 else ())
+
+    drawn = {
+        shape(phase.groups) for seed in range(500) for phase in draw_phases(random.Random(seed))
+    }
+    assert drawn == {
+        (("set", "set"), ()),
+        (("run", "set"), ()),
+        (("set", "set", "set"), (3, 3, 3)),
+        (("set", "set", "set", "set"), (2, 2, 2, 2)),
+        (("set", "set", "set", "set", "set"), (2, 2, 2, 2, 2)),
+        (("run",), ()),
+        (("colour",), ()),
+        (("colour", "run"), ()),
+    }
+
+
 def test_a_seed_draws_the_same_list_again():
     assert draw_phases(random.Random(7)) == draw_phases(random.Random(7))
     assert draw_phases(random.Random(7)) != draw_phases(random.Random(8))
@@ -185,30 +235,45 @@ def test_the_building_blocks_hold_every_shape_of_the_official_lists():
 
 
 @pytest.fixture(scope="module")
-def official_ratings():
-    return [
-        rating.rate(OFFICIAL.phase_list, OFFICIAL, turns=turns, ordered=False) for turns in (0, 5)
-    ]
+def drawn_five():
+    return rating.rate(OFFICIAL.phase_list, OFFICIAL, turns=5, ordered=False)
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "es"])
-def test_the_rules_page_gives_the_official_lists_ratings(official_ratings, lang):
-    """docs/rules*.md: each phase as dealt and after 5 turns, as the engine rates it now."""
-
+def odds_section(lang: str) -> str:
     name = "rules.md" if lang == "en" else f"rules.{lang}.md"
     page = (SOURCE / "docs" / name).read_text(encoding="utf-8")
-    section = page.split("{#phase-odds}", 1)[1].split("\n#", 1)[0]
+    return page.split("{#phase-odds}", 1)[1].split("\n#", 1)[0]
+
+
+@pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
+def test_the_rules_page_gives_the_official_list_exact_as_dealt_and_estimated_after_drawing(
+    drawn_five, lang
+):
+    """docs/rules*.md: each phase's 10 dealt cards counted exactly (exact.OFFICIAL_DEALT,
+    which tests/test_exact.py counts again), and 10 dealt + 5 drawn as the engine estimates."""
+    section = odds_section(lang)
+    dealt = exact.OFFICIAL_DEALT
     with i18n.using(lang):
 
-        def cell(chance, interval):
+        def estimate(chance, interval):
             low, high = interval
             return f"{i18n.percent(chance)} ({i18n.percent(low)}–{i18n.percent(high)})"
 
-        dealt, drawn = official_ratings
-        for a, b in zip(dealt.phases, drawn.phases, strict=True):
-            row = f"| {a.number} | {a.phase} | {cell(a.chance, a.interval)} | "
-            assert row + f"{cell(b.chance, b.interval)} |" in section, row
-        averages = (
-            f"{cell(dealt.average, dealt.interval)} | {cell(drawn.average, drawn.interval)} |"
+        for b in drawn_five.phases:
+            row = f"| {b.number} | {b.phase} | {i18n.exact_percent(dealt[b.number])} | "
+            assert row + f"{estimate(b.chance, b.interval)} |" in section, row
+        average = sum(dealt.values()) / len(dealt)
+        row = (
+            f"{i18n.exact_percent(average)} | {estimate(drawn_five.average, drawn_five.interval)} |"
         )
-        assert averages in section
+        assert row in section
+
+
+def test_the_rules_page_and_readme_say_what_the_estimate_deals():
+    """10 dealt + 5 drawn with nothing discarded: a hand of 15, never "a few turns of drawing"."""
+    readme = " ".join((SOURCE / "README.md").read_text(encoding="utf-8").split())
+    assert "few turns" not in readme
+    assert "the 10 dealt cards and the cards drawn" in readme and "nothing discarded" in readme
+    section = " ".join(odds_section("en").split())
+    assert "10 dealt + 5 drawn, nothing discarded" in section and "a hand of 15 cards" in section
+    assert "counted exactly" in section

@@ -108,6 +108,25 @@ def test_how_hard_rates_the_chosen_rules_own_list_without_changing_it(client):
     assert "and 3 drawn cards" in page
 
 
+HINT = (
+    "how often the 10 dealt cards and one more drawn for each turn hold each phase, with nothing"
+    " discarded"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fr", "it", "pl"])
+def test_the_form_says_what_a_rating_deals_in_every_language(client, lang):
+    """10 dealt cards and one drawn a turn, nothing discarded: not "a few turns of drawing"."""
+    page = client.get("/new", headers={"Accept-Language": lang}).get_data(as_text=True)
+    assert "few turns" not in page
+    assert (HINT in page) == (lang == "en")  # translated, not left in English
+    data = form(client, phase_list="rate", turns="3")
+    rated = client.post("/new/phases", data=data, headers={"Accept-Language": lang})
+    assert ("10 dealt cards and 3 drawn cards hold each phase" in rated.get_data(as_text=True)) == (
+        lang == "en"
+    )
+
+
 def test_an_unreadable_list_is_a_422_that_keeps_the_form(client):
     data = form(client, phase_list="rate", **{"opt-custom_phases": "2 sets of three"})
     response = client.post("/new/phases", data=data)

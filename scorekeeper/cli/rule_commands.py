@@ -142,10 +142,10 @@ def cmd_rate(args: argparse.Namespace) -> int:
     percent = i18n.percent
     print(
         ngettext(
-            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
-            "(%(trials)s deals, 95%% interval):",
-            "The chance that 10 dealt cards and %(num)s drawn hold each phase "
-            "(%(trials)s deals, 95%% interval):",
+            "The chance that 10 dealt cards and %(num)s drawn, with nothing discarded, hold "
+            "each phase (%(trials)s deals, 95%% interval):",
+            "The chance that 10 dealt cards and %(num)s drawn, with nothing discarded, hold "
+            "each phase (%(trials)s deals, 95%% interval):",
             found.turns,
             trials=number(found.trials),
         )
@@ -260,8 +260,8 @@ def _rate_command(command: Command) -> None:
     p = command(
         "rate",
         _(
-            "How hard is this phase list? The chance that a dealt hand holds each phase "
-            "within N turns, by dealing many hands (easiest first)."
+            "How hard is this phase list? The chance that 10 dealt cards and N drawn ones, "
+            "with nothing discarded, hold each phase, by dealing many hands (easiest first)."
         ),
         cmd_rate,
     )

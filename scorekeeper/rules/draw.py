@@ -1,19 +1,25 @@
-"""A random list of phases, from the building blocks the rules know.
+"""A random list of phases, in the shapes of the official lists.
 
-Every phase is made of sets, runs and colour groups (RULES.md 3, 4), in sizes
-a hand can lay down: at least 6 and at most 10 cards in all, as in the official
-lists (a hand is 10 cards, 11 after drawing); sets of 2 to 6, runs of 4 to 10
-and colour groups of 4 to 9, the sizes the official lists use. A phase has one
-to three groups, or four or five sets of 2 (as Phase 10 + 10 and Super Wild
-have). Otherwise their shapes are kept: a set of 2 only beside a set of 5 or 6,
-one colour group at most, and at most 9 cards in sets. The ten phases of a
-list differ. Randomness comes from the ``random.Random`` passed in, so a seed
-repeats a list.
+Each phase has one of the shapes the official lists (Phase 10, Phase 10 + 10 and
+Super Wild's phase 7) give their phases (RULES.md 3, 4):
+
+- two sets;
+- a set and a run;
+- three sets of 3;
+- four or five sets of 2;
+- one run;
+- one colour group;
+- a run and a colour group.
+
+Sets hold 3 to 6 cards, or 2 beside a set of 5 or 6 (and in four or five sets of
+2); runs hold 4 to 10 and colour groups 4 to 9. A phase holds 6 to 10 cards (a
+hand is 10 cards, 11 after drawing), at most 9 of them in sets, but for five sets
+of 2. docs/rules.md says the same to players. The ten phases of a list differ.
+Randomness comes from the ``random.Random`` passed in, so a seed repeats a list.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from functools import cache
 
@@ -21,38 +27,41 @@ from .phases import GroupKind, GroupSpec, Layout, Phase
 
 LIST_LENGTH = 10
 FEWEST_CARDS, MOST_CARDS = 6, 10
-SIZES = {GroupKind.SET: range(2, 7), GroupKind.RUN: range(4, 11), GroupKind.COLOUR: range(4, 10)}
-_ORDER = {GroupKind.SET: 0, GroupKind.RUN: 1, GroupKind.COLOUR: 2}
+MOST_IN_SETS = 9  # but for five sets of 2
+SETS, RUNS, COLOURS = range(3, 7), range(4, 11), range(4, 10)
 
 
-def _canonical(groups: tuple[GroupSpec, ...]) -> Layout:
-    """Sets, then runs, then colour groups, larger first: '2 sets of 3 + run of 4'."""
-    return tuple(sorted(groups, key=lambda spec: (_ORDER[spec.kind], -spec.size)))
+def _set(size: int) -> GroupSpec:
+    return GroupSpec(GroupKind.SET, size)
+
+
+def _run(size: int) -> GroupSpec:
+    return GroupSpec(GroupKind.RUN, size)
+
+
+def _colour(size: int) -> GroupSpec:
+    return GroupSpec(GroupKind.COLOUR, size)
 
 
 @cache
 def building_blocks() -> tuple[Layout, ...]:
-    """Every layout a random list may hold, in a fixed order."""
-    specs = [GroupSpec(kind, size) for kind in GroupKind for size in SIZES[kind]]
-    found: dict[Layout, None] = {}
-    for count in (1, 2, 3):
-        for groups in itertools.combinations_with_replacement(specs, count):
-            if FEWEST_CARDS <= sum(spec.size for spec in groups) <= MOST_CARDS and _fair(groups):
-                found[_canonical(groups)] = None
-    pair = GroupSpec(GroupKind.SET, 2)
-    found[(pair,) * 4] = found[(pair,) * 5] = None
-    return tuple(found)
-
-
-def _fair(groups: tuple[GroupSpec, ...]) -> bool:
-    """Shapes like the official lists': a set of 2 only beside a set of 5 or more (pairs
-    are so common that '2 sets of 2 + 4 of one colour' is made by nearly every hand), at
-    most one colour group (two are nearly as easy), at most 9 cards in sets (6 + 4 is
-    nearly never made)."""
-    sets = [spec.size for spec in groups if spec.kind is GroupKind.SET]
-    colours = sum(1 for spec in groups if spec.kind is GroupKind.COLOUR)
-    pairs_fit = sets.count(2) == 0 or (sets.count(2) == 1 and max(sets) >= 5)
-    return pairs_fit and colours <= 1 and sum(sets) <= 9
+    """Every layout a random list may hold, in a fixed order: sets, then runs, then
+    colour groups, larger first ('set of 5 + set of 2', 'run of 4 + 5 of one colour')."""
+    fits = range(FEWEST_CARDS, MOST_CARDS + 1)
+    two_sets: list[Layout] = [
+        (_set(a), _set(b))
+        for a in SETS
+        for b in [2, *SETS]
+        if b <= a and a + b in fits and a + b <= MOST_IN_SETS and (b > 2 or a >= 5)
+    ]
+    set_and_run: list[Layout] = [(_set(s), _run(r)) for s in SETS for r in RUNS if s + r in fits]
+    many_sets: list[Layout] = [(_set(3),) * 3, (_set(2),) * 4, (_set(2),) * 5]
+    one_run: list[Layout] = [(_run(r),) for r in RUNS if r in fits]
+    one_colour: list[Layout] = [(_colour(c),) for c in COLOURS if c in fits]
+    run_and_colour: list[Layout] = [
+        (_run(r), _colour(c)) for r in RUNS for c in COLOURS if r + c in fits
+    ]
+    return tuple(two_sets + set_and_run + many_sets + one_run + one_colour + run_and_colour)
 
 
 def draw_phases(rng: random.Random, count: int = LIST_LENGTH) -> tuple[Phase, ...]:

@@ -1,13 +1,16 @@
-"""How hard a phase is: the chance that a dealt hand makes it within N turns (Monte Carlo).
+"""How hard a phase is: the chance that 10 dealt cards and N drawn ones, with nothing
+discarded, hold it (Monte Carlo).
 
 Each trial deals 10 cards from the game's shuffled deck and draws N more, one a
-turn, and asks the solver (``solve.held_phases``) whether those cards hold each
-phase. Every phase of a list is judged on the same deals, so the list's figures
-compare like with like. The reading is deliberately simple: the player keeps
-every card drawn (at the table they discard one a turn, but may also take the
-discard pile's top card), so the figures rank phases against each other rather
-than promise a real table's odds. A phase of more than 11 cards can never be
-laid down (a hand holds at most 11) and is rated 0 without dealing.
+turn, and asks the solver (``solve.held_phases``) whether those 10 + N cards hold
+each phase. Every phase of a list is judged on the same deals, so the list's figures
+compare like with like. The reading is deliberately simple: the player keeps every
+card drawn, so after 5 turns it judges a hand of 15 cards, which never exists at
+the table (there a player discards one a turn, but may also take the discard
+pile's top card); the figures rank phases against each other rather than promise a
+real table's odds. The 10 cards as dealt are counted exactly for most phases by
+``exact.dealt_chance`` (the rules page's figures). A phase of more than 11 cards can never be laid
+down (a hand holds at most 11) and is rated 0 without dealing.
 
 Randomness comes from ``random.Random(seed)``: the same list, rules, turns,
 trials and seed always give the same figures. Each chance comes with its 95%
@@ -133,8 +136,9 @@ def rate(
     seed: int = DEFAULT_SEED,
     ordered: bool = True,
 ) -> ListRating:
-    """Rate each phase and the list: the chance a hand dealt from ``rules``' deck holds it
-    after ``turns`` draws (the game's Wild and natural-card rules apply).
+    """Rate each phase and the list: the chance that 10 cards dealt from ``rules``' deck
+    and ``turns`` more drawn, none discarded, hold it (the game's Wild and natural-card
+    rules apply).
 
     Deals stop early once the solver has taken MAX_STEPS, so what a rating costs is
     bounded by the work it does, not only by its count of deals; the answer says how
