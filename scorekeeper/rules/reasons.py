@@ -116,6 +116,10 @@ CARDS_LEFT = Rule(8, N_("laying down uses cards"), "cards-left")
 END_OF_GAME = Rule(9, N_("end of the game"), "end-of-game")
 TIES = Rule(9, N_("ties"), "ties")
 HOUSE_RULES = Rule(10, N_("house rules"), "house-rules")
+NIGHT = Rule(11, N_("a night of several tables"), "night")
+NIGHT_TABLES = Rule(11, N_("tables of a night"), "night-tables")
+NIGHT_SEATING = Rule(11, N_("seating"), "night-seating")
+NIGHT_POINTS = Rule(11, N_("points for the night"), "night-points")
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     value for value in globals().values() if isinstance(value, Rule)

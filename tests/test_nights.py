@@ -1,0 +1,443 @@
+"""A night of several tables and rounds: table sizes, seating and the night's standings
+(rule 11)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from scorekeeper.i18n import using
+from scorekeeper.rules import nights
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.nights import (
+    Mode,
+    NightError,
+    Result,
+    Scheme,
+    night_standings,
+    placement_points,
+    results,
+    seat_round,
+    table_counts,
+    table_sizes,
+    times_met,
+)
+from scorekeeper.rules.phases import OFFICIAL
+from scorekeeper.rules.replay import replay
+
+FOURTEEN = [f"P{number:02}" for number in range(1, 15)]
+
+
+def groups(seating: nights.Seating) -> list[tuple[str, ...]]:
+    return [table.seats for table in seating.tables]
+
+
+def repeated_pairs(tables, earlier) -> int:
+    met = times_met(earlier)
+    return sum(
+        1 for table in tables for pair in itertools.combinations(table, 2) if met[frozenset(pair)]
+    )
+
+
+# --- table sizes ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", range(2, 41))
+def test_every_table_seats_two_to_six_as_evenly_as_possible_at_the_fewest_tables(players):
+    sizes = table_sizes(players)
+    assert sum(sizes) == players
+    assert all(2 <= size <= 6 for size in sizes)
+    assert max(sizes) - min(sizes) <= 1
+    assert list(sizes) == sorted(sizes, reverse=True)  # table 1 is the largest
+    assert len(sizes) == -(-players // 6)  # one table fewer could not keep everyone at 6
+
+
+@pytest.mark.parametrize(
+    ("players", "tables", "sizes"),
+    [
+        (2, None, (2,)),
+        (6, None, (6,)),
+        (7, None, (4, 3)),
+        (13, None, (5, 4, 4)),
+        (14, None, (5, 5, 4)),
+        (14, 4, (4, 4, 3, 3)),  # the issue's night: four tables in the room
+        (12, 6, (2, 2, 2, 2, 2, 2)),
+    ],
+)
+def test_the_rule_books_examples(players, tables, sizes):
+    assert table_sizes(players, tables) == sizes
+
+
+@pytest.mark.parametrize("players", range(2, 41))
+def test_any_table_count_the_organiser_may_choose_keeps_tables_of_two_to_six(players):
+    for tables in table_counts(players):
+        sizes = table_sizes(players, tables)
+        assert len(sizes) == tables and sum(sizes) == players
+        assert all(2 <= size <= 6 for size in sizes) and max(sizes) - min(sizes) <= 1
+
+
+def test_mixed_up_masters_nights_keep_tables_to_four():
+    assert table_sizes(9, most=4) == (3, 3, 3)
+    assert table_sizes(10, most=4) == (4, 3, 3)
+
+
+@pytest.mark.parametrize("players", [0, 1])
+def test_a_night_needs_at_least_two_players(players):
+    with pytest.raises(NightError, match="a night needs at least 2 players, not"):
+        table_sizes(players)
+
+
+def test_a_table_count_that_cannot_seat_everyone_is_refused_with_the_choices():
+    with pytest.raises(NightError) as refused:
+        table_sizes(14, 8)
+    (problem,) = refused.value.problems
+    assert problem.message == "14 players sit at 3 to 7 tables, not 8"
+    assert problem.field == "tables" and problem.rule.anchor == "night-tables"
+    with pytest.raises(NightError, match="3 players play at one table"):
+        table_sizes(3, 2)
+
+
+def test_the_organiser_reads_the_refusal_in_their_language():
+    with using("de"), pytest.raises(NightError) as refused:
+        seat_round(["Ann"], Mode.RANDOM, seed=1)
+    assert str(refused.value) == "ein Spieleabend braucht mindestens 2 Spieler, nicht 1"
+
+
+def test_two_players_with_one_name_cannot_both_be_seated():
+    with pytest.raises(NightError, match="two players have this name"):
+        seat_round(["Ann", "Bob", "ann"], Mode.RANDOM, seed=1)
+
+
+# --- seating -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_the_same_seed_seats_the_same_way_whatever_order_the_names_came_in(mode):
+    earlier = [FOURTEEN[:4], FOURTEEN[4:8], FOURTEEN[8:11], FOURTEEN[11:]]
+    kwargs = {"tables": 4, "earlier": earlier, "standing": FOURTEEN[::-1]}
+    first = seat_round(FOURTEEN, mode, seed=7, **kwargs)
+    again = seat_round(list(reversed(FOURTEEN)), mode, seed=7, **kwargs)
+    assert first == again
+    other_seeds = {groups(seat_round(FOURTEEN, mode, seed=seed, **kwargs))[0] for seed in range(8)}
+    assert len(other_seeds) > 1  # the seed, not the names' order, decides
+
+
+@pytest.mark.parametrize("mode", list(Mode))
+def test_everyone_present_gets_exactly_one_seat_and_seat_1_deals(mode):
+    seating = seat_round(FOURTEEN, mode, seed=3, tables=4, standing=FOURTEEN)
+    seated = [name for table in seating.tables for name in table.seats]
+    assert sorted(seated) == FOURTEEN
+    assert [len(table.seats) for table in seating.tables] == [4, 4, 3, 3]
+    assert [table.number for table in seating.tables] == [1, 2, 3, 4]
+    for table in seating.tables:
+        game = Game(OFFICIAL, table.seats, table.dealer)  # each table starts its game as seated
+        assert game.players == table.seats and game.dealer == table.seats[0]
+        assert seating.table_of(table.seats[-1]) == table
+    assert seating.table_of("Nobody") is None
+
+
+def test_a_random_seating_draws_the_tables_and_the_seats():
+    tables = {groups(seat_round(FOURTEEN, Mode.RANDOM, seed=seed))[0] for seed in range(30)}
+    dealers = {seat_round(FOURTEEN, Mode.RANDOM, seed=seed).tables[0].dealer for seed in range(30)}
+    assert len(tables) == 30 and len(dealers) > 5
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_round_2_of_fourteen_at_four_tables_seats_nobody_with_someone_met_in_round_1(seed):
+    first = seat_round(FOURTEEN, Mode.RANDOM, seed=f"night/{seed}/1", tables=4)
+    second = seat_round(
+        FOURTEEN, Mode.NEW_OPPONENTS, seed=f"night/{seed}/2", tables=4, earlier=groups(first)
+    )
+    assert second.repeats == 0 == repeated_pairs(groups(second), groups(first))
+
+
+def test_a_player_who_left_and_one_who_arrived_are_seated_from_who_is_here():
+    first = seat_round(FOURTEEN, Mode.RANDOM, seed=1, tables=4)
+    gone = first.tables[0].seats[0]
+    here = [name for name in FOURTEEN if name != gone] + ["Late"]
+    second = seat_round(here, Mode.NEW_OPPONENTS, seed=2, tables=4, earlier=groups(first))
+    assert second.table_of(gone) is None and second.table_of("Late") is not None
+    assert second.repeats == 0
+
+
+def _best_repeats(players, sizes, earlier):
+    """Brute force: the fewest repeated pairs over every way to seat ``players`` at tables
+    of ``sizes`` (the oracle for the search's heuristic)."""
+    met = times_met(earlier)
+
+    def partitions(rest, sizes):
+        """Every way to split ``rest`` into tables of ``sizes``, tables of one size unordered:
+        the first player left joins a table of each size there is, with every choice of
+        mates."""
+        if not rest:
+            yield []
+            return
+        first, *others = rest
+        for size in set(sizes):
+            left_sizes = list(sizes)
+            left_sizes.remove(size)
+            for mates in itertools.combinations(others, size - 1):
+                left = [name for name in others if name not in mates]
+                for more in partitions(left, left_sizes):
+                    yield [(first, *mates), *more]
+
+    best = None
+    for option in partitions(list(players), list(sizes)):
+        count = sum(
+            1 for t in option for pair in itertools.combinations(t, 2) if met[frozenset(pair)]
+        )
+        best = count if best is None else min(best, count)
+    return best
+
+
+SMALL = [
+    (8, None, 2),  # two tables of 4, two rounds: some pairs must meet again
+    (8, 4, 2),  # four tables of 2
+    (9, 3, 2),
+    (10, 3, 2),
+    (12, 3, 1),
+    (12, 4, 3),  # after three rounds of tables of 3
+    (7, 2, 3),
+]
+
+
+@pytest.mark.parametrize(("players", "tables", "rounds"), SMALL)
+@pytest.mark.parametrize("seed", range(6))
+def test_new_opponents_finds_the_fewest_repeats_a_full_search_finds(players, tables, rounds, seed):
+    """Whenever a seating without repeats exists the heuristic finds one, and when none
+    does it repeats no more pairs than the best seating there is."""
+    names = [f"N{number}" for number in range(players)]
+    earlier: list[tuple[str, ...]] = []
+    for number in range(rounds):
+        seating = seat_round(names, Mode.RANDOM, seed=f"{seed}/{number}", tables=tables)
+        earlier += groups(seating)
+    found = seat_round(names, Mode.NEW_OPPONENTS, seed=seed, tables=tables, earlier=earlier)
+    assert found.repeats == _best_repeats(names, table_sizes(players, tables), earlier)
+
+
+def test_when_pairs_must_meet_again_the_pair_met_most_is_spared():
+    """Four players at two tables of 2, after seven tables of 2 in which every pair has met
+    and Ann and Bob twice: any seating repeats two pairs, and Ann and Bob are not one."""
+    earlier = [("Ann", "Bob"), ("Ann", "Bob"), ("Cy", "Dee"), ("Ann", "Cy"), ("Bob", "Dee")]
+    earlier += [("Ann", "Dee"), ("Bob", "Cy")]
+    for seed in range(10):
+        seating = seat_round(
+            ["Ann", "Bob", "Cy", "Dee"], Mode.NEW_OPPONENTS, seed=seed, tables=2, earlier=earlier
+        )
+        assert seating.repeats == 2
+        assert seating.table_of("Ann") != seating.table_of("Bob")
+
+
+def test_thirty_tables_are_seated_within_the_search_bound():
+    names = [f"N{number}" for number in range(180)]
+    earlier = groups(seat_round(names, Mode.RANDOM, seed=1))
+    seating = seat_round(names, Mode.NEW_OPPONENTS, seed=2, earlier=earlier)
+    assert len(seating.tables) == 30 and seating.repeats == 0
+
+
+def test_by_standing_seats_the_leaders_together_at_table_1():
+    standing = FOURTEEN[::-1]  # P14 leads
+    seating = seat_round(FOURTEEN + ["Late"], Mode.BY_STANDING, seed=5, tables=4, standing=standing)
+    assert [sorted(table.seats) for table in seating.tables] == [
+        sorted(standing[:4]),
+        sorted(standing[4:8]),
+        sorted(standing[8:12]),
+        sorted([*standing[12:], "Late"]),  # a late arrival, not in the standing yet, comes last
+    ]
+
+
+def test_by_standing_leaves_out_who_has_gone():
+    seating = seat_round(
+        ["Ann", "Bob", "Cy", "Dee"],
+        Mode.BY_STANDING,
+        seed=1,
+        tables=2,
+        standing=["Gone", "Dee", "Ann", "Cy", "Bob"],
+    )
+    assert [set(table.seats) for table in seating.tables] == [{"Dee", "Ann"}, {"Cy", "Bob"}]
+
+
+# --- points for the night ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "points"),
+    [
+        (2, [120, 0]),
+        (3, [120, 60, 0]),
+        (4, [120, 80, 40, 0]),
+        (5, [120, 90, 60, 30, 0]),
+        (6, [120, 96, 72, 48, 24, 0]),
+    ],
+)
+def test_placement_points_give_the_winner_120_and_the_last_0_at_any_table(players, points):
+    assert [placement_points(place, 1, players) for place in range(1, players + 1)] == points
+    assert sum(points) == 60 * players  # every table gives 60 a player on average
+
+
+@pytest.mark.parametrize(
+    ("place", "sharing", "players", "points"),
+    [
+        (2, 2, 4, 60),  # 2nd and 3rd of 4: (80 + 40) / 2
+        (1, 2, 5, 105),  # 1st and 2nd of 5: (120 + 90) / 2
+        (1, 3, 3, 60),  # everyone tied
+        (4, 3, 6, 24),  # 4th to 6th of 6: (48 + 24 + 0) / 3
+        (1, 2, 2, 60),
+    ],
+)
+def test_tied_players_share_the_points_of_the_places_they_span(place, sharing, players, points):
+    assert placement_points(place, sharing, players) == points
+
+
+def finished(players, hands, rules="official", **options):
+    """A finished game, replayed by the engine."""
+    data = {"rules": rules, "options": options, "players": players, "hands": hands}
+    game = load_game(data)
+    return results(replay(game), game.rules)
+
+
+def first_phase_game(went_out, made, points, players=None):
+    """A game played to the first phase only, over in one hand."""
+    names = players or [went_out, *points]
+    return finished(names, [{"went_out": went_out, "made": made, "points": points}], first="1")
+
+
+def test_a_games_places_are_the_engines_final_order():
+    game = first_phase_game("Bob", ["Bob", "Cy"], {"Ann": 50, "Cy": 20, "Dee": 60})
+    assert [(r.name, r.place, r.players) for r in game] == [
+        ("Bob", 1, 4),
+        ("Cy", 2, 4),  # a phase made beats a lower total
+        ("Ann", 3, 4),
+        ("Dee", 4, 4),
+    ]
+    assert game[1].score == 20 and game[1].phases == 1
+
+
+def test_a_ten_hands_game_is_ranked_by_its_total_not_its_phases():
+    hands = [{"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 55}}] * 9
+    hands.append({"went_out": "Cy", "made": ["Cy", "Bob"], "points": {"Ann": 60, "Bob": 5}})
+    game = finished(["Ann", "Bob", "Cy"], hands, rules="ten-hands")
+    assert [(r.name, r.place, r.score, r.phases) for r in game] == [
+        ("Ann", 1, 60, 9),
+        ("Bob", 2, 455, 1),
+        ("Cy", 3, 495, 1),
+    ]
+
+
+def test_a_game_ended_early_is_ranked_by_its_leader():
+    data = {
+        "players": ["Ann", "Bob", "Cy"],
+        "ended_early": True,
+        "hands": [{"went_out": "Cy", "made": ["Cy", "Ann"], "points": {"Ann": 10, "Bob": 50}}],
+    }
+    game = load_game(data)
+    ranked = results(replay(game), game.rules)
+    assert [(r.name, r.place) for r in ranked] == [("Cy", 1), ("Ann", 2), ("Bob", 3)]
+
+
+def test_an_unfinished_game_does_not_count_yet():
+    game = load_game({"players": ["Ann", "Bob"], "hands": []})
+    with pytest.raises(ValueError, match="finished"):
+        results(replay(game), game.rules)
+
+
+def result(name, place, players, score=0, phases=0, sharing=1):
+    return Result(name, place, sharing, players, score, phases)
+
+
+def test_placement_standings_add_points_from_tables_of_different_sizes():
+    night = [
+        first_phase_game("Ann", ["Ann"], {"Bob": 50, "Cy": 60}),  # 3 players: 120, 60, 0
+        first_phase_game("Dee", ["Dee", "Eve"], {"Eve": 10, "Flo": 55, "Gus": 70}),  # 4 players
+        first_phase_game("Eve", ["Eve"], {"Ann": 50, "Dee": 55}),
+        first_phase_game("Bob", ["Bob"], {"Cy": 50, "Flo": 50, "Gus": 60}),  # Cy and Flo tie
+    ]
+    rows = night_standings(night, Scheme.PLACEMENT)
+    assert [(r.place, r.name, r.points, r.games, r.score, r.tiebreak) for r in rows] == [
+        (1, "Eve", 200, 2, 10, 10),  # 80 + 120
+        (2, "Ann", 180, 2, 50, 50),  # 120 + 60
+        (2, "Bob", 180, 2, 50, 50),  # 60 + 120: the same points and total share 2nd
+        (4, "Dee", 120, 2, 55, 55),  # 120 + 0
+        (5, "Flo", 100, 2, 105, 105),  # 40 + 60, shared 2nd-3rd of 4
+        (6, "Cy", 60, 2, 110, 110),  # 0 + 60
+        (7, "Gus", 0, 2, 130, 130),
+    ]
+
+
+def test_equal_placement_points_go_to_the_lower_total_score():
+    night = [
+        [result("Ann", 1, 2, score=0), result("Bob", 2, 2, score=80)],
+        [result("Cy", 1, 2, score=0), result("Dee", 2, 2, score=40)],
+        [result("Bob", 1, 2, score=0), result("Cy", 2, 2, score=90)],
+        [result("Dee", 1, 2, score=0), result("Ann", 2, 2, score=50)],
+    ]
+    rows = night_standings(night, Scheme.PLACEMENT)
+    assert [(r.place, r.name, r.points, r.tiebreak) for r in rows] == [
+        (1, "Dee", 120, 40),
+        (2, "Ann", 120, 50),
+        (3, "Bob", 120, 80),
+        (4, "Cy", 120, 90),
+    ]
+
+
+def test_cumulative_standings_add_the_game_scores_lowest_first_then_more_phases():
+    night = [
+        [
+            result("Ann", 1, 3, score=100, phases=10),
+            result("Bob", 2, 3, score=150, phases=9),
+            result("Cy", 3, 3, score=90, phases=7),
+        ],
+        [
+            result("Bob", 1, 3, score=20, phases=10),
+            result("Cy", 2, 3, score=35, phases=8),
+            result("Ann", 3, 3, score=70, phases=6),
+        ],
+    ]
+    rows = night_standings(night, Scheme.CUMULATIVE)
+    assert [(r.place, r.name, r.points, r.games, r.score, r.tiebreak) for r in rows] == [
+        (1, "Cy", 125, 2, 125, 15),
+        (2, "Bob", 170, 2, 170, 19),  # Bob and Ann both 170: more phases made first
+        (3, "Ann", 170, 2, 170, 16),
+    ]
+
+
+def test_cumulative_ties_on_total_and_phases_share_a_place():
+    night = [
+        [
+            result("Ann", 1, 2, score=50, phases=3, sharing=2),
+            result("Bob", 1, 2, score=50, phases=3, sharing=2),
+        ]
+    ]
+    rows = night_standings(night, Scheme.CUMULATIVE, players=["Cy"])
+    assert [(r.place, r.name, r.games) for r in rows] == [
+        (1, "Ann", 1),
+        (1, "Bob", 1),
+        (3, "Cy", 0),
+    ]
+
+
+@pytest.mark.parametrize("scheme", list(Scheme))
+def test_a_player_who_left_after_round_1_stays_in_the_standings_with_fewer_games(scheme):
+    round_1 = [
+        first_phase_game("Ann", ["Ann"], {"Bob": 50, "Cy": 60}),
+        first_phase_game("Dee", ["Dee"], {"Eve": 50, "Gone": 55}),
+    ]
+    round_2 = [
+        first_phase_game("Cy", ["Cy"], {"Ann": 50, "Eve": 60}),
+        first_phase_game("Bob", ["Bob"], {"Dee": 50}),
+    ]
+    rows = {row.name: row for row in night_standings(round_1 + round_2, scheme)}
+    assert rows["Gone"].games == 1 and rows["Gone"].score == 55
+    assert all(row.games == 2 for name, row in rows.items() if name != "Gone")
+    if scheme is Scheme.CUMULATIVE:  # 55 is the lowest total, but from one game only
+        assert rows["Gone"].place == len(rows)
+
+
+def test_the_schemes_and_modes_have_words_for_the_organisers_form():
+    assert Mode.NEW_OPPONENTS.label == "New opponents"
+    assert "120" in Scheme.PLACEMENT.explained
+    with using("de"):
+        assert Mode.BY_STANDING.label != "By standing"
+    assert Mode("new_opponents") is Mode.NEW_OPPONENTS and Scheme("cumulative") is Scheme.CUMULATIVE
