@@ -45,24 +45,26 @@ def repeated_pairs(tables, earlier) -> int:
 
 
 @pytest.mark.parametrize("players", range(2, 41))
-def test_every_table_seats_two_to_six_as_evenly_as_possible_at_the_fewest_tables(players):
+def test_the_suggested_tables_seat_two_to_four_as_evenly_as_possible(players):
     sizes = table_sizes(players)
     assert sum(sizes) == players
-    assert all(2 <= size <= 6 for size in sizes)
+    assert all(2 <= size <= 4 for size in sizes) or sizes == (players,)  # 2-4 at one table
     assert max(sizes) - min(sizes) <= 1
     assert list(sizes) == sorted(sizes, reverse=True)  # table 1 is the largest
-    assert len(sizes) == -(-players // 6)  # one table fewer could not keep everyone at 6
+    assert len(sizes) == max(1, -(-players // 4))  # one table fewer would seat five
 
 
 @pytest.mark.parametrize(
     ("players", "tables", "sizes"),
     [
         (2, None, (2,)),
-        (6, None, (6,)),
+        (4, None, (4,)),
+        (5, None, (3, 2)),
         (7, None, (4, 3)),
-        (13, None, (5, 4, 4)),
-        (14, None, (5, 5, 4)),
-        (14, 4, (4, 4, 3, 3)),  # the night: four tables in the room
+        (13, None, (4, 3, 3, 3)),
+        (14, None, (4, 4, 3, 3)),  # the night
+        (14, 3, (5, 5, 4)),  # the organiser asks for fewer tables
+        (6, 1, (6,)),
         (12, 6, (2, 2, 2, 2, 2, 2)),
     ],
 )
@@ -232,8 +234,8 @@ def test_when_pairs_must_meet_again_the_pair_met_most_is_spared():
 
 def test_thirty_tables_are_seated_within_the_search_bound():
     names = [f"N{number}" for number in range(180)]
-    earlier = groups(seat_round(names, Mode.RANDOM, seed=1))
-    seating = seat_round(names, Mode.NEW_OPPONENTS, seed=2, earlier=earlier)
+    earlier = groups(seat_round(names, Mode.RANDOM, seed=1, tables=30))
+    seating = seat_round(names, Mode.NEW_OPPONENTS, seed=2, earlier=earlier, tables=30)
     assert len(seating.tables) == 30 and seating.repeats == 0
 
 

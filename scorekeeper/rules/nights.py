@@ -36,6 +36,7 @@ from .reasons import Reason, cite, pinned
 
 FEWEST_AT_A_TABLE = MIN_PLAYERS  # 2: a game of Phase 10 needs two
 MOST_AT_A_TABLE = MAX_PLAYERS  # 6; a night of Mixed-up Masters passes most=4
+USUAL_AT_A_TABLE = 4  # what the app suggests: 14 players sit 4, 4, 3, 3 (issue 31)
 
 
 class NightError(ValueError):
@@ -49,8 +50,8 @@ class NightError(ValueError):
 def table_counts(players: int, *, most: int = MOST_AT_A_TABLE) -> range:
     """How many tables ``players`` people may be seated at: each table with 2 to ``most``.
 
-    The fewest is what ``table_sizes`` picks by itself (players / most, rounded up);
-    the most gives every table two players. Empty when fewer than two are here.
+    The fewest keeps every table at ``most``; the most gives every table two players.
+    Empty when fewer than two are here.
     """
     if players < FEWEST_AT_A_TABLE:
         return range(0)
@@ -106,16 +107,19 @@ def table_sizes(
 ) -> tuple[int, ...]:
     """The number of seats at each table, largest first (rule 11, "Tables").
 
-    Without ``tables``: the fewest tables that keep every table at ``most`` (6) or
-    fewer, that is players / 6 rounded up. The players are then shared out as
-    evenly as possible, so two tables differ by one seat at most and the larger
-    tables come first: 7 -> 4, 3; 13 -> 5, 4, 4; 14 -> 5, 5, 4. An organiser with
-    more tables in the room may ask for more (``tables``, within ``table_counts``):
-    14 at 4 tables -> 4, 4, 3, 3. Raises NightError otherwise.
+    Without ``tables``: tables of at most 4 (``USUAL_AT_A_TABLE``), that is players / 4
+    rounded up (and never a table of one). The players are then shared out as evenly
+    as possible, so two tables differ by one seat at most and the larger tables come
+    first: 5 -> 3, 2; 7 -> 4, 3; 13 -> 4, 3, 3, 3; 14 -> 4, 4, 3, 3. The organiser
+    may ask for fewer or more (``tables``, within ``table_counts``): 14 at 3 tables
+    -> 5, 5, 4. Raises NightError otherwise.
     """
     if problems := _count_problems(players, tables, most):
         raise NightError(problems)
-    count = tables if tables is not None else table_counts(players, most=most)[0]
+    if tables is None:
+        fewest = table_counts(players, most=most)[0]
+        tables = max(fewest, min(math.ceil(players / USUAL_AT_A_TABLE), players // 2))
+    count = tables
     size, larger = divmod(players, count)
     return tuple(size + 1 if number < larger else size for number in range(count))
 
