@@ -282,6 +282,8 @@ def test_correcting_an_earlier_hand_recomputes_everything_after_it(client):
     assert client.post(f"{url}/hands/1", data=data).status_code == 303
     totals = {p["name"]: p["score"] for p in _standings(client, url)["players"]}
     assert totals == {"Ann": 10, "Bob": 75, "Cy": 80}
+    assert "Hand 1 corrected." in client.get(url).get_data(as_text=True)  # it says so, once
+    assert "Hand 1 corrected." not in client.get(url).get_data(as_text=True)
 
 
 def test_a_correction_that_breaks_a_later_hand_is_refused(client):

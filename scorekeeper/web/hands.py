@@ -185,6 +185,7 @@ def edit(number: int):
         return _refused((_edit_form(form, number, standings), 422), request.path)
     if isinstance(result, actions.Conflict):
         abort(409, _(actions.STALE))
+    flash(_("Hand %(number)s corrected.", number=number), "saved")
     return redirect(url_for("games.game_page"), 303)
 
 
