@@ -282,7 +282,7 @@ def test_statistics_match_the_history_worked_out_by_hand(client):
         "Games": "3",
         "Wins": "0 (0%)",
         "Average final score": "73.3",
-        "Average hands to finish": "2.0",
+        "Hands to make every phase, on average": "2.0",
         "Stuck most on": "phase 1 (5 hands)",
         "Best game": figures(page, "Bob")["Best game"],
         "Longest winning streak": "0",
