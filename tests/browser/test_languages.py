@@ -74,3 +74,22 @@ def test_a_tap_on_a_language_speaks_it_on_the_same_page_and_is_remembered(
     page.goto(f"{server}/rules")  # remembered on this phone, over the browser's English
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#card-points")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_table_of_the_rules_page_fits_a_360_px_phone(browser, server, language):
+    """The odds table in German ran past the phone's edge: a sideways swipe inside it."""
+    context = browser.new_context(**NARROW, locale=language)
+    try:
+        page = context.new_page()
+        page.goto(f"{server}/rules")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        wider = page.evaluate(
+            """() => [...document.querySelectorAll(".rules-doc table")]
+                .filter((t) => t.scrollWidth > t.clientWidth + 1)
+                .map((t) => t.querySelector("th").textContent)"""
+        )
+        assert wider == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
