@@ -1,0 +1,92 @@
+"""At 360 px, in every language: Save in reach after the last points field, the hands table of
+four players without a sideways swipe."""
+
+from __future__ import annotations
+
+import pytest
+from pages import PHONE, browser_app, served, settled
+from playwright.sync_api import expect
+from webutil import new_game, record
+
+LANGUAGES = ["en", "de", "es", "fr", "it", "pl"]
+NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}
+# Whether the element lies whole inside the window, as the page stands.
+IN_VIEW = (
+    "(el) => { const r = el.getBoundingClientRect();"
+    " return r.top >= 0 && r.bottom <= window.innerHeight"
+    " && r.left >= 0 && r.right <= document.documentElement.clientWidth; }"
+)
+
+
+def _client(database):
+    return browser_app(database, TESTING=True).test_client()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_save_is_in_view_after_the_last_points_field(browser, tmp_path, language):
+    """Four players, each under 50 so each gets the live check's longest words."""
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    url = new_game(client, players=["Ann", "Bob", "Cy", "Dee"])
+    assert record(client, url, 1, went_out=0, points={1: 50, 2: 20, 3: 35}).status_code == 303
+    context = browser.new_context(**NARROW, locale=language)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            page.goto(f"{server}{url}#record")
+            page.locator("label.pill").nth(1).click()  # Bob went out
+            for seat, total in (("0", "25"), ("2", "10"), ("3", "45")):
+                page.click(f"input[name=points-{seat}]")
+                page.keyboard.type(total)
+                expect(page.locator(f"#live-{seat} .will-mark")).to_be_visible()
+            expect(page.locator("#hand-check .will-mark")).to_be_visible()
+            settled(page)
+            last = page.locator("input[name=points-3]")
+            expect(last).to_be_focused()
+            assert last.evaluate(IN_VIEW)
+            save = page.locator("#record button[type=submit]")
+            assert save.evaluate(IN_VIEW), (save.bounding_box(), last.bounding_box())
+    finally:
+        context.close()
+
+
+def _overflow(page, selector: str) -> bool:
+    return page.locator(selector).evaluate("e => e.scrollWidth > e.clientWidth")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    "players", [["Ann", "Bob", "Cy", "Dee"], ["Mia", "Jonas", "Chloé", "Lea"]], ids=["Ann", "Mia"]
+)
+def test_four_players_hands_fit_360_px_without_a_sideways_swipe(
+    browser, tmp_path, players, language
+):
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    url = new_game(client, players=players)
+    hands = [
+        (0, {1: 5, 2: 20, 3: 85}, {"made_1": "1", "made_2": "1"}),
+        (1, {0: 120, 2: 45, 3: 10}, {"made_2": "1", "made_3": "1"}),
+        (3, {0: 65, 1: 150, 2: 30}, {"made_2": "1"}),
+    ]
+    for number, (out, points, made) in enumerate(hands, start=1):
+        answer = record(client, url, number, went_out=out, points=points, **made)
+        assert answer.status_code == 303, answer.get_data(as_text=True)
+    context = browser.new_context(**NARROW, locale=language)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            page.goto(server + url)
+            box = page.locator("#hands .table-scroll")
+            box.scroll_into_view_if_needed()
+            assert not _overflow(page, "#hands .table-scroll")
+            assert not _overflow(page, "html")
+            for name in players:  # every player's column whole in the window
+                head = page.locator("#hands thead th", has_text=name)
+                assert head.evaluate(IN_VIEW), name
+            fix = page.locator("#hands tbody tr").nth(2).locator("td.fix a")
+            assert fix.evaluate(IN_VIEW)
+            where = fix.bounding_box()
+            assert where["width"] >= 44 and where["height"] >= 44
+    finally:
+        context.close()
