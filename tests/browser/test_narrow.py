@@ -1,12 +1,12 @@
 """At 360 px, in every language: Save in reach after the last points field, the hands table of
-four players without a sideways swipe."""
+four players without a sideways swipe, no placeholder cut."""
 
 from __future__ import annotations
 
 import pytest
 from pages import PHONE, browser_app, served, settled
 from playwright.sync_api import expect
-from webutil import new_game, record
+from webutil import new_game, new_table, record, table_game
 
 LANGUAGES = ["en", "de", "es", "fr", "it", "pl"]
 NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}
@@ -88,5 +88,50 @@ def test_four_players_hands_fit_360_px_without_a_sideways_swipe(
             assert fix.evaluate(IN_VIEW)
             where = fix.bounding_box()
             assert where["width"] >= 44 and where["height"] >= 44
+    finally:
+        context.close()
+
+
+# Every field with a placeholder, on the pages that have them: (path, what to open first).
+PLACEHOLDERS = [("/new", "details.house-rules summary"), ("/tables/new", None), ("/check", None)]
+
+
+def _cut_placeholders(page) -> list[str]:
+    """The placeholders wider than their field's room for text, measured in its own font."""
+    return page.evaluate(
+        """() => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll('input[placeholder]')]
+          .filter(el => el.getClientRects().length)
+          .filter(el => {
+            const s = getComputedStyle(el);
+            ctx.font = s.font;
+            const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+            return ctx.measureText(el.placeholder).width > room + 0.5;
+          })
+          .map(el => el.id + ': ' + el.placeholder);
+        }"""
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_placeholder_is_cut_at_360_px(browser, tmp_path, language):
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    table = new_table(client)
+    game = table_game(client, table, players=("Ann", "Bob"))
+    game_id = game.split("/g/")[1].split("/")[0]
+    context = browser.new_context(**NARROW, locale=language)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            cut = []
+            pages = [*PLACEHOLDERS, (table, None), (f"{table}/games/{game_id}/move", None)]
+            for path, opening in pages:
+                page.goto(server + path)
+                if opening:
+                    page.click(opening)
+                cut += [f"{path} {line}" for line in _cut_placeholders(page)]
+            assert not cut
     finally:
         context.close()
