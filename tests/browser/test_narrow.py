@@ -1,7 +1,10 @@
 """At 360 px, in every language: Save in reach after the last points field, the hands table of
-four players without a sideways swipe, no placeholder cut."""
+four players without a sideways swipe, no placeholder cut; and a table's page leading to the game
+being played."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from pages import PHONE, browser_app, served, settled
@@ -133,5 +136,49 @@ def test_no_placeholder_is_cut_at_360_px(browser, tmp_path, language):
                     page.click(opening)
                 cut += [f"{path} {line}" for line in _cut_placeholders(page)]
             assert not cut
+    finally:
+        context.close()
+
+
+def test_a_game_in_progress_is_the_first_button_on_its_tables_page(browser, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    table = new_table(client)
+    done = table_game(client, table, players=("Ann", "Bob"), first="1")
+    assert record(client, done, 1, went_out=0, points={1: 50}).status_code == 303
+    playing = table_game(client, table, players=("Ann", "Bob", "Cy", "Dee"))
+    context = browser.new_context(**NARROW)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            page.goto(server + table)
+            going_on = page.locator(".playing a.game-link")
+            expect(going_on).to_contain_text("Ann, Bob, Cy, Dee")
+            first = page.locator("main :is(a.button, button.button, a.game-link)").first
+            assert first.evaluate("(el, other) => el === other", going_on.element_handle())
+            start = page.get_by_role("button", name="Start a new game")
+            colour = "el => getComputedStyle(el).backgroundColor"
+            assert going_on.evaluate(colour) != start.evaluate(colour)  # the one primary button
+            assert "primary" not in (start.get_attribute("class") or "")
+            assert going_on.bounding_box()["height"] >= 44
+            finished = page.locator("section", has_text="Finished games").locator("a.game-link")
+            label = finished.locator("strong")
+            assert "underline" in label.evaluate("el => getComputedStyle(el).textDecorationLine")
+            going_on.click()
+            expect(page).to_have_url(re.compile(re.escape(playing) + "$"))
+    finally:
+        context.close()
+
+
+def test_no_game_in_progress_keeps_start_a_new_game_first(browser, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    table = new_table(_client(database))
+    context = browser.new_context(**NARROW)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            page.goto(server + table)
+            start = page.get_by_role("button", name="Start a new game")
+            assert "primary" in start.get_attribute("class")
     finally:
         context.close()
