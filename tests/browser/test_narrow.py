@@ -1,6 +1,6 @@
 """At 360 px, in every language: Save in reach after the last points field, the hands table of
-four players without a sideways swipe, no placeholder cut; and a table's page leading to the game
-being played."""
+four players without a sideways swipe, no placeholder cut; and the table's pages saying where a
+game is (its table's page leads to it, and it leads back)."""
 
 from __future__ import annotations
 
@@ -182,3 +182,34 @@ def test_no_game_in_progress_keeps_start_a_new_game_first(browser, tmp_path):
             assert "primary" in start.get_attribute("class")
     finally:
         context.close()
+
+
+def test_a_game_links_back_to_its_table_on_a_device_that_has_the_table(browser, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    table = new_table(client, name="The Smiths")
+    game = table_game(client, table, players=("Ann", "Bob", "Cy", "Dee"))
+    game_id = game.split("/g/")[1].split("/")[0]
+    family, stranger = browser.new_context(**NARROW), browser.new_context(**NARROW)
+    try:
+        with served(database) as server:
+            page = family.new_page()
+            page.goto(server + table)
+            page.locator(".playing a.game-link").click()
+            expect(page).to_have_url(re.compile(re.escape(game) + "$"))
+            back = page.get_by_role("link", name="Table: The Smiths")
+            assert back.bounding_box()["height"] >= 44
+            back.click()
+            expect(page).to_have_url(re.compile(re.escape(table) + "$"))
+            page.goto(f"{server}/v/{game_id}")  # its watch page too
+            expect(page.get_by_role("link", name="Table: The Smiths")).to_be_visible()
+
+            other = stranger.new_page()  # given only the game's links: never the table's
+            for path in (game, f"/v/{game_id}"):
+                other.goto(server + path)
+                expect(other.locator("#scoreboard")).to_be_visible()
+                expect(other.get_by_role("link", name=re.compile("^Table: "))).to_have_count(0)
+                assert table not in other.content()
+    finally:
+        family.close()
+        stranger.close()
