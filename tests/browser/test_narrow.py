@@ -1,13 +1,13 @@
 """At 360 px, in every language: Save in reach after the last points field, the hands table of
 four players without a sideways swipe, no placeholder cut; and the table's pages saying where a
-game is (its table's page leads to it, and it leads back)."""
+game is (its table's page leads to it, it leads back, the tablet ranks and names the leader)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from pages import PHONE, browser_app, served, settled
+from pages import PHONE, TABLET, browser_app, served, settled
 from playwright.sync_api import expect
 from webutil import new_game, new_table, record, table_game
 
@@ -213,3 +213,40 @@ def test_a_game_links_back_to_its_table_on_a_device_that_has_the_table(browser, 
     finally:
         family.close()
         stranger.close()
+
+
+def test_the_tablet_ranks_the_players_and_names_the_leader(browser, tmp_path):
+    database = tmp_path / "games.sqlite3"
+    client = _client(database)
+    table = new_table(client)
+    game = table_game(client, table, players=("Ann", "Bob", "Cy", "Dee"))
+    game_id = game.split("/g/")[1].split("/")[0]
+    context = browser.new_context(**TABLET)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            page.goto(f"{server}/v/{game_id}/table")
+            names = page.locator("#scoreboard li.player .name")
+            expect(names.first).to_contain_text("Ann")  # no hand yet: seat order, no leader
+            expect(page.locator("#scoreboard .leader")).to_have_count(0)
+            # Cy goes out having made phase 1; Bob made it too, with more points; Ann, Dee did not
+            answer = record(client, game, 1, went_out=2, points={0: 60, 1: 25, 3: 85}, made_1="1")
+            assert answer.status_code == 303, answer.get_data(as_text=True)
+            for screen in ("the table view, live", "the table's screen"):
+                if screen == "the table's screen":
+                    page.goto(_screen(page, server, table))
+                expect(names.first).to_contain_text("Cy")
+                expect(names.nth(1)).to_contain_text("Bob")
+                leader = page.locator("#scoreboard li.player.is-leader")
+                expect(leader).to_have_count(1)
+                expect(leader.locator(".name")).to_contain_text(re.compile(r"Cy.*leads"))
+                expect(leader.locator(".place")).to_have_text("1st")
+                # said in words, not by colour alone
+                assert leader.locator(".leader").inner_text().strip().endswith("leads")
+    finally:
+        context.close()
+
+
+def _screen(page, server: str, table: str) -> str:
+    page.goto(server + table)
+    return page.locator("#table-screen input.link-field").input_value()
