@@ -440,6 +440,25 @@
     if (el) { window.scrollBy(0, el.getBoundingClientRect().top - held.top); }
     held = null;
   });
+  // Save stays in reach of the last points field: when that field takes the thumb, and when the
+  // live check's words grow the form under it, the page moves up just enough to show Save,
+  // never so far that the field leaves the screen (a 360 x 740 phone, four players).
+  function keepSaveInReach(field) {
+    var form = field && field.matches && field.matches(".hand-form input[name^=points-]") && field.form;
+    if (!form) { return; }
+    var shown = Array.prototype.filter.call(form.querySelectorAll("input[name^=points-]"), function (input) {
+      return input.getClientRects().length > 0;  // not the player who went out
+    });
+    var save = form.querySelector("button[type=submit]");
+    if (!save || shown[shown.length - 1] !== field) { return; }
+    var below = save.getBoundingClientRect().bottom + 8 - window.innerHeight;
+    var room = field.getBoundingClientRect().top - 8;
+    if (below > 0 && room > 0) { window.scrollBy(0, Math.min(below, room)); }
+  }
+  document.addEventListener("focusin", function (event) { keepSaveInReach(event.target); });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "hand-check") { keepSaveInReach(document.activeElement); }
+  });
   // The live check marks each field it complains about, as a refused save does without
   // JavaScript: aria-invalid, described by its message beside the field (id "<field>-error").
   function markInvalid(form) {

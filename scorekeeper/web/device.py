@@ -228,6 +228,17 @@ def readable(db: Database, game_id: str) -> store.StoredGame | None:
         return None
 
 
+def known_table(db: Database, game_id: str) -> tables.Table | None:
+    """The table the game belongs to, when this device has opened that table: a game's page
+    links back to it then. A table's link lets its holder keep score of every game and
+    delete them, so a game's own link (shared with a second scorekeeper or a watcher) never
+    shows it to a device that was not given it."""
+    table_id = tables.table_of_game(db, game_id)
+    if table_id is None or table_id not in _memory()[1]:
+        return None
+    return tables.get_table(db, table_id)
+
+
 def device_tables(db: Database) -> list[tables.Table]:
     found = (tables.get_table(db, table_id) for table_id in _memory()[1])
     return [table for table in found if table is not None]

@@ -113,6 +113,7 @@ def render_game(
         phone_entries=sent,
         live_tag=tag,
         next_game=live.next_game(link, keeper_url) if current.standings.over else None,
+        its_table=None if polled else device.known_table(db(), link.game_id),
         part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
         **view_context(current),
     )

@@ -43,17 +43,17 @@ def _watch(template: str, fragment: str, endpoint: str, **extra: object) -> Resp
     tag = live.watch_live(link)
     poll_url = url_for(endpoint, game_id=link.game_id)
 
-    def render(name: str) -> str:
+    def render(name: str, **more: object) -> str:
         current = game()
         following = live.next_game(link, follow) if current.standings.over else None
         context = {**view_context(current), "read_only": True, "poll_url": poll_url}
-        return render_template(name, live_tag=tag, next_game=following, **extra, **context)
+        return render_template(name, live_tag=tag, next_game=following, **extra, **more, **context)
 
     if live.polled():
         html = live.shared((endpoint, link.game_id, tag), lambda: render(fragment))
         return live.fragment(html, 200, tag)
     device.remember_game(link.game_id, None)
-    return live.page(render(template))
+    return live.page(render(template, its_table=device.known_table(db(), link.game_id)))
 
 
 @bp.get("/v/<game_id>")
