@@ -72,3 +72,19 @@ def test_a_poll_with_nothing_new_is_a_304_once_its_hold_is_over(app, client):
         headers = shown(client, path)
         idle = client.get(path, headers=headers)
         assert idle.status_code == 304 and idle.headers["ETag"] == headers["If-None-Match"]
+
+
+def test_a_screen_that_showed_the_game_when_it_ended_follows_into_the_rematch(client):
+    """The tag a page shows names its clock too: following must still read what it shows."""
+    url = new_game(client, players=("Ann", "Bob"), first="1")
+    game_id = url.split("/")[2]
+    record(client, url, 1, went_out=0, points={1: 50})  # Ann makes the one phase: over
+    ended = shown(client, f"/v/{game_id}")  # the watcher's page, with no next game yet
+    rematch = client.post(f"{url}/rematch", data={"csrf_token": csrf(client)})
+    assert rematch.status_code == 303
+    answer = client.get(f"/v/{game_id}", headers=ended)
+    assert answer.status_code == 204
+    assert (
+        answer.headers["HX-Redirect"].startswith("/v/")
+        and game_id not in answer.headers["HX-Redirect"]
+    )

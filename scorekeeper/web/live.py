@@ -160,8 +160,8 @@ RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking a
 def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response | None:
     """Send a screen that showed this game when it ended to the next game's page
     (``next_url``: its address, from the next game's link)."""
-    shown = request.headers.get("If-None-Match", "")
-    if not polled() or link.next_game is None or not shown.endswith('."'):
+    what = request.headers.get("If-None-Match", "").strip('"').rpartition("@")[0]  # shown()
+    if not polled() or link.next_game is None or not what.endswith("."):
         return None  # not a poll, nothing to follow, or the page already knew the next game
     current = actions.load(db(), link.game_id)
     following = store.game_link(db(), link.next_game)
