@@ -58,7 +58,8 @@ CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,        -- the table's link: 128 random bits
     name TEXT,
     created TEXT,
-    view_id TEXT,               -- the read-only address of its screen (/tv/<view_id>)
+    view_id TEXT,               -- its lasting name in its games' histories (a move)
+    screen TEXT,                -- the read-only address of its screen (/tv/<screen>)
     deleted TEXT                -- when it was deleted by its link (UTC); NULL: in use
 );
 CREATE UNIQUE INDEX IF NOT EXISTS tables_view_id ON tables (view_id);
@@ -253,6 +254,17 @@ def _sizes_and_deletions(db: Database) -> None:
         f"(SELECT coalesce(sum({LOG_BYTES}), 0) FROM changes c WHERE c.game_id = g.id) "
         "FROM games g"
     )
+
+
+@migrations(name="table-screens")
+def _table_screens(db: Database) -> None:
+    """A table's screen gets an address of its own, renewed with the table's link; until
+    then ``view_id`` was both that address and the table's name in its games' histories.
+    Every screen already open keeps its address."""
+    if "screen" not in _columns(db, "tables"):
+        db.execute("ALTER TABLE tables ADD COLUMN screen TEXT")
+    db.execute("UPDATE tables SET screen = view_id WHERE screen IS NULL")
+    db.execute("CREATE UNIQUE INDEX IF NOT EXISTS tables_screen ON tables (screen)")
 
 
 def _bytes(column: str) -> str:

@@ -24,7 +24,8 @@ class Table:
     id: str
     name: str
     created: str
-    view_id: str  # the read-only address of the table's screen (/tv/<view_id>)
+    view_id: str  # the table's lasting name in its games' histories (a move); never shown
+    screen: str  # the read-only address of the table's screen (/tv/<screen>), renewed with it
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,11 @@ class RosterPlayer:
 
 def create_table(db: Database, name: str) -> Table:
     """A new table; its name goes through the name rule (NameRefused says why not)."""
-    table = Table(new_key(), valid_name(name, MAX_TABLE_NAME), store.now(), new_key())
+    table = Table(new_key(), valid_name(name, MAX_TABLE_NAME), store.now(), new_key(), new_key())
     with store.transaction(db):
         db.execute(
-            "INSERT INTO tables (id, name, created, view_id) VALUES (?, ?, ?, ?)",
-            [table.id, table.name, table.created, table.view_id],
+            "INSERT INTO tables (id, name, created, view_id, screen) VALUES (?, ?, ?, ?, ?)",
+            [table.id, table.name, table.created, table.view_id, table.screen],
         )
     return table
 
@@ -47,17 +48,28 @@ def create_table(db: Database, name: str) -> Table:
 def get_table(db: Database, table_id: str) -> Table | None:
     """The table at this link; None when there is none, or it is deleted."""
     row = db.execute(
-        "SELECT id, name, created, view_id FROM tables WHERE id = ? AND deleted IS NULL",
+        "SELECT id, name, created, view_id, screen FROM tables WHERE id = ? AND deleted IS NULL",
         [table_id],
     ).fetchone()
     return Table(*row) if row else None
 
 
 def table_by_view(db: Database, view_id: str) -> Table | None:
-    """The table whose screen is at /tv/<view_id>."""
+    """The table a game's history names (a move records the tables by their view_id)."""
     row = db.execute(
-        "SELECT id, name, created, view_id FROM tables WHERE view_id = ? AND deleted IS NULL",
+        "SELECT id, name, created, view_id, screen FROM tables "
+        "WHERE view_id = ? AND deleted IS NULL",
         [view_id],
+    ).fetchone()
+    return Table(*row) if row else None
+
+
+def table_by_screen(db: Database, screen: str) -> Table | None:
+    """The table whose screen is at /tv/<screen>."""
+    row = db.execute(
+        "SELECT id, name, created, view_id, screen FROM tables "
+        "WHERE screen = ? AND deleted IS NULL",
+        [screen],
     ).fetchone()
     return Table(*row) if row else None
 
@@ -65,11 +77,11 @@ def table_by_view(db: Database, view_id: str) -> Table | None:
 def deleted_table(db: Database, table_id: str) -> tuple[Table, str] | None:
     """(the table, when it was deleted) for a deleted table at this link, else None."""
     row = db.execute(
-        "SELECT id, name, created, view_id, deleted FROM tables "
+        "SELECT id, name, created, view_id, screen, deleted FROM tables "
         "WHERE id = ? AND deleted IS NOT NULL",
         [table_id],
     ).fetchone()
-    return (Table(*row[:4]), row[4]) if row else None
+    return (Table(*row[:5]), row[5]) if row else None
 
 
 def delete_table(db: Database, table_id: str) -> None:
@@ -100,12 +112,12 @@ def restore_table(db: Database, table_id: str) -> bool:
 
 def renew_link(db: Database, table_id: str) -> str | None:
     """A new link for the table (its id, which every table row is keyed by) and for its
-    screen (``/tv/``): the old ones stop working at once. None when there is no table at
-    ``table_id`` any more."""
+    screen (``/tv/``): the old ones stop working at once. Its ``view_id``, by which its games'
+    histories name it, stays. None when there is no table at ``table_id`` any more."""
     new = new_key()
     with store.transaction(db):
         renewed = db.execute(
-            "UPDATE tables SET id = ?, view_id = ? WHERE id = ?", [new, new_key(), table_id]
+            "UPDATE tables SET id = ?, screen = ? WHERE id = ?", [new, new_key(), table_id]
         )
         if renewed.rowcount != 1:
             return None

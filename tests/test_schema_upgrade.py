@@ -48,3 +48,14 @@ def test_its_scorekeeper_page_opens_with_the_points_players_sent(old_file):
     html = page.get_data(as_text=True)
     assert re.search(r'<input[^>]*name="points-2"[^>]*value="15"', html)  # Cy sent 15
     assert re.search(r'<input[^>]*name="went_out" value="0" checked', html)  # Ann went out
+
+
+def test_its_table_screen_keeps_its_address_and_the_history_its_name(old_file):
+    """The screen got an address of its own (renewed with the table's link); a file from
+    before gives it the one it had, which is also the name its games' histories use."""
+    db = store.connect(old_file)
+    table = tables.get_table(db, TABLE)
+    assert table is not None and table.screen == table.view_id
+    assert tables.table_by_screen(db, table.screen) == table
+    app = create_app({"TESTING": True, "DATABASE": str(old_file), "POLL_HOLD": 0})
+    assert app.test_client().get(f"/tv/{table.screen}").status_code == 200

@@ -128,7 +128,7 @@ def test_the_table_view_shows_the_code_to_type(client, game):
 def test_a_tables_screen_shows_the_code_and_the_next_games_comes_with_its_poll(app, client):
     table_url = new_table(client)
     db = store.connect(app.config["DATABASE"])
-    screen = "/tv/" + tables.get_table(db, table_url.rsplit("/", 1)[1]).view_id
+    screen = "/tv/" + tables.get_table(db, table_url.rsplit("/", 1)[1]).screen
     first = table_game(client, table_url)
     page = client.get(screen).get_data(as_text=True)
     assert f"<strong>{shown_code(client, first)}</strong>" in page

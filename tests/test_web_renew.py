@@ -138,7 +138,7 @@ def test_a_new_table_link_stops_the_old_one_and_keeps_everything_else(app, clien
     assert client.post(f"{old}/roster", data=merged).status_code == 303
     db = store.connect(app.config["DATABASE"])
     old_id = old.rsplit("/", 1)[1]
-    view_id = tables.get_table(db, old_id).view_id
+    screen = tables.get_table(db, old_id).screen
     assert f'action="{old}/renew"' in client.get(old).get_data(as_text=True)
 
     response = renew(client, f"{old}/renew")
@@ -156,9 +156,9 @@ def test_a_new_table_link_stops_the_old_one_and_keeps_everything_else(app, clien
     assert [p.name for p in tables.roster(db, new_id)] == ["Ann", "Cy"]
     assert tables.aliases(db, new_id) == {"Bobby": "Cy"}
     assert tables.game_ids(db, new_id) == [game.split("/")[2]]
-    new_view = tables.get_table(db, new_id).view_id
-    assert new_view != view_id and client.get(f"/tv/{view_id}").status_code == 404
-    assert client.get(f"/tv/{new_view}").status_code == 200  # the screen follows the new one
+    new_screen = tables.get_table(db, new_id).screen
+    assert new_screen != screen and client.get(f"/tv/{screen}").status_code == 404
+    assert client.get(f"/tv/{new_screen}").status_code == 200  # the screen follows the new one
     assert client.get(game).status_code == 200  # the games' own links are unchanged
     home = client.get("/").get_data(as_text=True)
     assert home.count(f'href="{new}"') == 1 and f'href="{old}"' not in home

@@ -6,7 +6,7 @@
 | `/v/<game_id>` | a game, to watch | `game_id` |
 | `/p/<game_id>/<token>` | one player's line (or the names to pick from) | `game_id`, `token` |
 | `/t/<table_id>` | a table: its games and roster | `table_id` |
-| `/tv/<view_id>` | a table's screen, to watch | `view_id` |
+| `/tv/<screen>` | a table's screen, to watch | `screen` |
 
 The check reads one indexed row (the game's keys and version, not the game itself:
 an idle poll needs no more), refuses a wrong id or key with the same friendly 404
@@ -188,8 +188,8 @@ def init_app(app: Flask) -> None:
             return
         if "table_id" in values:
             g.table = _table(values.pop("table_id"))
-        if "view_id" in values:
-            g.table = tables.table_by_view(db(), values.pop("view_id")) or abort(404, _(NO_TABLE))
+        if "screen" in values:
+            g.table = tables.table_by_screen(db(), values.pop("screen")) or abort(404, _(NO_TABLE))
         if "game_id" not in values:
             return
         link = store.game_link(db(), values.pop("game_id"))

@@ -69,7 +69,7 @@ def _render_table(status: int = 200, error: str | None = None):
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
     link = public_url("tables.table_page")
-    screen = public_url("watch.table_screen", view_id=table.view_id)
+    screen = public_url("watch.table_screen", screen=table.screen)
     movable = [  # only a game in no table moves in by its own link (actions.move_game)
         s
         for s in device.device_games(db())

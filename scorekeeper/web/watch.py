@@ -74,7 +74,7 @@ def forget() -> Response:
     return redirect(url_for("home.home"), 303)
 
 
-@bp.get("/tv/<view_id>")
+@bp.get("/tv/<screen>")
 def table_screen() -> Response:
     """A table's screen: whatever game it is playing now, set up once for the evening."""
     table: tables.Table = g.table
@@ -88,7 +88,7 @@ def table_screen() -> Response:
     if (idle := live.answer(tag, now_playing, store.table_key(table.id))) is not None:
         return idle
     tag = live.shown(f"{g.link.game_id}.{g.link.version}" if g.link else "none")
-    poll_url = url_for("watch.table_screen", view_id=table.view_id)
+    poll_url = url_for("watch.table_screen", screen=table.screen)
     context: dict[str, object] = {
         "table": table,
         "read_only": True,
