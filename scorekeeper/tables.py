@@ -45,33 +45,29 @@ def create_table(db: Database, name: str) -> Table:
     return table
 
 
-def get_table(db: Database, table_id: str) -> Table | None:
-    """The table at this link; None when there is none, or it is deleted."""
+def _table_by(db: Database, column: str, value: str) -> Table | None:
+    """The table in use whose ``column`` (id, view_id or screen) is ``value``."""
     row = db.execute(
-        "SELECT id, name, created, view_id, screen FROM tables WHERE id = ? AND deleted IS NULL",
-        [table_id],
+        f"SELECT id, name, created, view_id, screen FROM tables "
+        f"WHERE {column} = ? AND deleted IS NULL",
+        [value],
     ).fetchone()
     return Table(*row) if row else None
+
+
+def get_table(db: Database, table_id: str) -> Table | None:
+    """The table at this link; None when there is none, or it is deleted."""
+    return _table_by(db, "id", table_id)
 
 
 def table_by_view(db: Database, view_id: str) -> Table | None:
     """The table a game's history names (a move records the tables by their view_id)."""
-    row = db.execute(
-        "SELECT id, name, created, view_id, screen FROM tables "
-        "WHERE view_id = ? AND deleted IS NULL",
-        [view_id],
-    ).fetchone()
-    return Table(*row) if row else None
+    return _table_by(db, "view_id", view_id)
 
 
 def table_by_screen(db: Database, screen: str) -> Table | None:
     """The table whose screen is at /tv/<screen>."""
-    row = db.execute(
-        "SELECT id, name, created, view_id, screen FROM tables "
-        "WHERE screen = ? AND deleted IS NULL",
-        [screen],
-    ).fetchone()
-    return Table(*row) if row else None
+    return _table_by(db, "screen", screen)
 
 
 def deleted_table(db: Database, table_id: str) -> tuple[Table, str] | None:
