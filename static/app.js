@@ -13,6 +13,15 @@
     root.querySelectorAll("button.step[hidden], button.copy-button[hidden], [data-js-only][hidden]").forEach(function (el) {
       el.hidden = false;
     });
+    [root].concat(Array.prototype.slice.call(root.querySelectorAll("#hand-check"))).forEach(function (check) {
+      if (check.id === "hand-check") { check.addEventListener("htmx:beforeSwap", dropIfFormGone); }
+    });
+  }
+  // A live check answers for the form it was asked about. If a Save has replaced that form
+  // meanwhile, its answer is dropped: its messages, swapped in beside the fields of the new
+  // form, would take away the refusal's reasons. (The event fires on the detached element.)
+  function dropIfFormGone(event) {
+    if (!event.currentTarget.isConnected) { event.preventDefault(); }
   }
   // Card counts: the running total beside the steppers fills in the player's Points.
   function countCards(steppers) {

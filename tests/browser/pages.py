@@ -273,3 +273,25 @@ class RestartableServer:
         """Close the listening socket and every open connection: phones get refused."""
         server, self._server = self._server, None
         shut_down(server, self._thread)
+
+
+class SlowChecks:
+    """The hand check's answers held back, as on a slow network, until answer()."""
+
+    def __init__(self, page):
+        self.holding, self.held = True, []
+        page.route("**/hands/check", self._arrive)
+
+    def _arrive(self, route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def answer(self) -> None:
+        self.holding = False
+        while self.held:
+            self.held.pop(0).continue_()
+
+    def hold(self) -> None:
+        self.holding = True

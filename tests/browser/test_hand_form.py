@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import enter_hand, open_fix, score_of, start_game
+from pages import SlowChecks, enter_hand, open_fix, score_of, start_game
 from playwright.sync_api import expect
 
 
@@ -38,28 +38,6 @@ class Thumb:
 
     def lift(self) -> None:
         self.touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-
-
-class SlowChecks:
-    """The hand check's answers held back, as on a slow network, until answer()."""
-
-    def __init__(self, page):
-        self.holding, self.held = True, []
-        page.route("**/hands/check", self._arrive)
-
-    def _arrive(self, route) -> None:
-        if self.holding:
-            self.held.append(route)
-        else:
-            route.continue_()
-
-    def answer(self) -> None:
-        self.holding = False
-        while self.held:
-            self.held.pop(0).continue_()
-
-    def hold(self) -> None:
-        self.holding = True
 
 
 @pytest.mark.parametrize("js", [True, False], ids=["with-js", "without-js"])

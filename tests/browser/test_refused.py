@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import score_of, start_game
+from pages import SlowChecks, score_of, start_game
 from playwright.sync_api import expect
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
@@ -57,3 +57,26 @@ def test_after_a_refusal_a_save_lands_on_the_next_hand(phone, server):
     expect(phone.locator("#record [data-saved]")).to_contain_text("Hand 1 saved")
     expect(phone.locator("#record-heading")).to_be_focused()  # the next hand, at the top
     assert abs(phone.locator("#record").evaluate("(el) => el.getBoundingClientRect().top")) < 2
+
+
+def test_a_check_answered_after_the_refusal_leaves_its_reasons(phone, server):
+    """A live check still on its way when Save is tapped answers for a form that is gone:
+    it must not take the refusal's reasons away from the fields (a CI failure: "Enter
+    Fay's points" vanished from beside her field while the summary still listed it)."""
+    start_game(phone, server, PLAYERS)
+    checks = SlowChecks(phone)
+    with phone.expect_request("**/hands/check"):
+        phone.click("label.pill:text-is('Ann')")
+        for seat, total in {"1": "37", "2": "20", "3": "55", "4": "60"}.items():
+            phone.fill(f"input[name=points-{seat}]", total)
+    phone.evaluate(
+        """() => document.getElementById("hand-check").addEventListener("htmx:afterRequest",
+             () => { document.documentElement.dataset.checked = "1"; })"""
+    )
+    phone.click("button:has-text('Save')")
+    expect(phone.locator("#hand-check .problems-title")).to_contain_text("Nothing was saved")
+    checks.answer()
+    expect(phone.locator("html[data-checked]")).to_have_count(1)
+    expect(phone.locator("#points-5-error")).to_contain_text("Enter Fay's points")
+    expect(phone.locator("#points-1-error")).to_contain_text("37 is not a multiple of 5")
+    expect(phone.locator("#hand-check .problems-title")).to_contain_text("Nothing was saved")
