@@ -8,9 +8,10 @@ from webutil import csrf
 
 from scorekeeper import create_app, store
 
-# The longest tests (a container image built from nothing, the wheel through pipx) start
-# first, so that in a run on every core (scripts/test) no core waits on them at the end.
-LONGEST_FIRST = ("test_container.py", "test_wheel.py")
+# The longest tests (a container image built from nothing, the wheel through pipx, the exact
+# counts of phases 2 and 3) start first, so that in a run on every core (scripts/test) no
+# core waits on them at the end.
+LONGEST_FIRST = ("test_container.py", "test_wheel.py", "test_exact.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -9,10 +9,13 @@ from games import table_backup
 from servers import PLAYERS, Phone, Server, call, hand, wait_until
 
 IMPORTED = 1000  # games: replayed one by one, they take the import several seconds
-LONGEST_SAVE = 1.0  # seconds: what a scorekeeper may wait for a Save while it runs
+# A Save that queued behind the import waited for all of it (47 s for a 103 KB backup, issue
+# 32). Measured against the import's own length, not in seconds, so that a busy machine,
+# which slows both, does not fail it: about a fortieth on a quiet machine, a fifth at most.
+LONGEST_SAVE = 1 / 5
 
 
-def test_a_save_at_another_table_is_answered_within_a_second_during_a_big_import(tmp_path):
+def test_a_save_at_another_table_never_waits_for_a_big_import(tmp_path):
     backup = table_backup(IMPORTED)
     server = Server(
         tmp_path / "games.sqlite3",
@@ -26,6 +29,7 @@ def test_a_save_at_another_table_is_answered_within_a_second_during_a_big_import
                 Phone(server.base).upload("/tables/import", "file", backup)
             )
         )
+        started = time.monotonic()
         importing.start()
         saves: list[float] = []
         number = {url: 1 for url in games}
@@ -40,10 +44,12 @@ def test_a_save_at_another_table_is_answered_within_a_second_during_a_big_import
             saves.append(time.monotonic() - start)
             assert status == 201, _answer
             number[url] += 1
+        importing.join()
+        took = time.monotonic() - started
         wait_until(lambda: answers, 10, "the import did not answer")
         assert answers == [303]
         assert len(saves) >= 10  # Saves went on all through the import
-        assert max(saves) < LONGEST_SAVE, sorted(saves)[-5:]
+        assert max(saves) < LONGEST_SAVE * took, (took, sorted(saves)[-5:])
     finally:
         server.stop()
 

@@ -35,7 +35,7 @@ from functools import cache
 from math import comb, factorial, prod
 
 from .cards import DECK_SIZE, DECK_SKIPS, DECK_WILDS, WILD, Card, Colour, number_card
-from .phases import GroupKind, Phase, Rules, make_rules
+from .phases import GroupKind, Phase, Rules
 from .solve import held_phases
 
 DEALT = 10
@@ -279,14 +279,3 @@ OFFICIAL_DEALT: dict[int, Fraction] = {
         10: 136_415_907_448,
     }.items()
 }
-
-
-def count_official() -> dict[int, Fraction]:
-    """The official phases' exact chances as dealt, counted now."""
-    rules = make_rules()
-    found = {}
-    for number in range(1, 11):
-        chance = dealt_chance(rules.phase(number), rules)
-        assert chance is not None  # every official phase is counted
-        found[number] = chance
-    return found
