@@ -22,8 +22,11 @@ so an idle table asks the server a few times a minute and sees each change at on
 (web/live.py). After each commit, this process works out once which games and tables
 it changed (``changed``: new rows of the change log, players' sendings and tables'
 games, read by position, never by scanning) and rings only their bells. Another
-process's commits (``serve --workers``, the command line) are noticed within
-``NOTICE`` seconds through SQLite's ``data_version``, and rung the same way.
+process's commits (``serve --workers``, the command line) are rung the same way: the
+committer tells the others at once (neighbours.py), and each confirms through SQLite's
+``data_version`` that the file changed. Where a process cannot hear (Windows), or for a
+writer that does not tell (the sqlite3 shell), it looks at ``data_version`` every
+``NOTICE`` (or ``NOTICE_HEARING``) seconds.
 """
 
 from __future__ import annotations
@@ -36,10 +39,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from .bells import Bells, Listener
+from .neighbours import Neighbours
 
 CHECKPOINT_AFTER = 0.5  # seconds after a write, so a burst of writes is copied once
 CHECKPOINT_ANYWAY = 30.0  # seconds: writes that did not say so are copied too
-NOTICE = 1.0  # seconds: how soon another process's commit wakes the polls waiting here
+NOTICE = 1.0  # seconds: how soon another process's commit wakes the polls waiting here...
+NOTICE_HEARING = 30.0  # ...or a commit that nobody told of, where the others tell (neighbours.py)
 
 
 Feed = Callable[[sqlite3.Connection, Any], tuple[set[str], Any]]
@@ -62,15 +67,17 @@ class DatabaseFile:
         self._watch: sqlite3.Connection | None = None  # reads what changed, and data_version
         self._data_version: int | None = None
         self._noticer: threading.Thread | None = None
+        self._neighbours = Neighbours(path)
         self._written = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
     def written(self) -> None:
-        """A write was committed: ring the bells of what it changed; copy the log into the
-        file soon."""
+        """A write was committed: ring the bells of what it changed, here and in the other
+        processes serving the file; copy the log into the file soon."""
         self._ring_changed(own=True)
+        self._neighbours.tell()
         self._written.set()
         if self._thread is None:
             with self._start_lock:
@@ -126,17 +133,26 @@ class DatabaseFile:
         self._noticer.start()
 
     def _notice(self) -> None:
+        hearing = self._neighbours.listen()
         while not self._stop.is_set():
-            time.sleep(NOTICE)
-            if len(self.bells):
+            if hearing:
+                self._neighbours.hear(NOTICE_HEARING)
+            else:
+                time.sleep(NOTICE)
+            if len(self.bells) and not self._stop.is_set():
                 self._ring_changed(own=False)
 
     def stop(self) -> None:
-        """Stop the background checkpoints (the app is stopping, or a test ended)."""
+        """Stop the background checkpoints and the noticing (the app is stopping, or a test
+        ended)."""
         self._stop.set()
         self._written.set()
+        self._neighbours.wake()
         if self._thread is not None:
             self._thread.join(timeout=10)
+        if self._noticer is not None and self._noticer.is_alive():
+            self._noticer.join(timeout=2)
+        self._neighbours.close()
         with self._feed_lock:
             if self._watch is not None:
                 self._watch.close()

@@ -81,6 +81,9 @@ def serve(
                 "errorlog": "-",
                 "loglevel": "warning",
                 "proc_name": "scorekeeper",
+                # no runtime control socket: nothing here uses it, and its thread and file
+                # would be one more thing awake and left behind
+                "control_socket_disable": True,
             }
             for key, value in settings.items():
                 self.cfg.set(key, value)

@@ -3,13 +3,16 @@ each commit reaches the pages of what it changed, and only those, once, from any
 
 from __future__ import annotations
 
+import socket
 import sqlite3
+import subprocess
+import sys
 import time
 from contextlib import ExitStack
 
 import pytest
 
-from scorekeeper import actions, dbfile, store, tables
+from scorekeeper import actions, dbfile, neighbours, store, tables
 from scorekeeper.rules.game import HandRecord
 
 HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 50}}
@@ -73,7 +76,8 @@ def test_closing_stops_the_background_copies(path):
 
 @pytest.fixture
 def db(path, monkeypatch):
-    monkeypatch.setattr(dbfile, "NOTICE", 0.01)  # look for other processes' commits often
+    monkeypatch.setattr(dbfile, "NOTICE", 0.01)  # look for other processes' commits often,
+    monkeypatch.setattr(dbfile, "NOTICE_HEARING", 0.01)  # also those nobody tells of
     return store.connect(path)
 
 
@@ -152,3 +156,41 @@ def test_another_processs_commit_rings_the_bell_of_its_game(db, path):
         writer.close()
         assert mine.wait(30)  # within NOTICE
         assert not _heard(other)
+
+
+def test_a_commit_in_another_process_is_told_at_once(path, monkeypatch):
+    """``serve``'s workers tell each other of each commit (neighbours.py): the page here
+    wakes though it would look for other processes' commits only once an hour."""
+    monkeypatch.setattr(dbfile, "NOTICE", 3600)
+    monkeypatch.setattr(dbfile, "NOTICE_HEARING", 3600)
+    db = store.connect(path)
+    ours, theirs = _start(db), _start(db)
+    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+        assert not mine.wait(0.05)
+        record = (
+            "import sys; from scorekeeper import store, actions; "
+            "from scorekeeper.rules.game import HandRecord; "
+            "db = store.connect(sys.argv[1]); "
+            "hand = HandRecord(went_out='Ann', made=('Ann',), points={'Bob': 50, 'Cy': 50}); "
+            "assert isinstance(actions.record(db, sys.argv[2], 1, hand), actions.Saved)"
+        )
+        subprocess.run([sys.executable, "-c", record, str(path), ours], check=True)
+        assert mine.wait(60)
+        assert not _heard(other)
+
+
+def test_a_process_that_died_leaves_no_socket_for_long(path, tmp_path):
+    """A socket whose process is gone is removed by the next commit that finds it."""
+    left = neighbours.Neighbours(str(path))
+    assert left.listen()
+    folder = left._own.parent if left._own else None
+    assert folder is not None
+    dead = folder / "0.dead"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as gone:
+        gone.bind(str(dead))  # closed at once: nobody behind it, as after a kill -9
+    teller = neighbours.Neighbours(str(path))
+    teller.tell()
+    assert not dead.exists()
+    assert left.hear(5)  # the live one heard
+    teller.close()
+    left.close()
