@@ -19,7 +19,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import actions, stats, store, table_archive, table_cache, tables
+from .. import actions, nights, stats, store, table_archive, table_cache, tables
 from ..i18n import _, ngettext
 from ..stats import PlayedGame
 from . import charts, device
@@ -87,6 +87,7 @@ def _render_table(status: int = 200, error: str | None = None):
         qr=qr_svg(link),
         screen=screen,
         movable=movable,
+        nights=nights.nights_of_table(db(), table.id),
         error=error,
     ), status
 

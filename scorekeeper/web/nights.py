@@ -1,0 +1,223 @@
+"""A club night: starting one from a table, the organiser's page, the players' page and the
+room's screen.
+
+The organiser reaches a night through the table's own link
+(``/t/<table>/nights/<night>``): whoever runs the table runs its nights. Everyone
+else has the night's read-only link (``/e/<night_view>``, also opened by the
+night's short code at ``/<code>``), and the room's screen at ``/e/<night_view>/tv``.
+Each page is also its live part (live.py): its poll is held on the night's own
+key (``night:<id>``), rung by the night's changes and its games' only.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from .. import actions, codes, nights, store, tables
+from ..i18n import _
+from ..printing.link import printed_link, site
+from ..rules.nights import Mode, Scheme
+from ..rules.phases import PROFILES
+from . import device, live
+from .access import db, public_url, qr_svg
+from .forms import whole_number
+
+bp = Blueprint("nights", __name__)
+
+DEFAULT_ROUNDS = 3
+FORMATS = ("official", "ten-hands", "even", "plus10", "masters", "super-wild")  # PROFILES' names
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- starting a night ------------------------------------------------------------------
+
+
+@bp.route("/t/<table_id>/nights/new", methods=["GET", "POST"])
+def new_night() -> Response | tuple[str, int] | str:
+    table: tables.Table = g.table
+    roster = [p.name for p in tables.roster(db(), table.id) if not p.retired]
+    if request.method in ("GET", "HEAD"):
+        values = {
+            "name": _("Club night"),
+            "rounds": str(DEFAULT_ROUNDS),
+            "profile": "official",
+            "mode": Mode.NEW_OPPONENTS.value,
+            "scheme": Scheme.PLACEMENT.value,
+        }
+        return _form(roster, set(roster), "", values)
+    form = request.form
+    ticked = [name for name in form.getlist("player") if name in roster]
+    newcomers = [_clean(line) for line in form.get("newcomers", "").splitlines() if line.strip()]
+    values = {key: form.get(key, "") for key in ("name", "rounds", "profile", "mode", "scheme")}
+    try:
+        mode, scheme = Mode(values["mode"]), Scheme(values["scheme"])
+    except ValueError:
+        return _form(roster, set(ticked), "\n".join(newcomers), values, _(BAD_FORM), 400)
+    rounds = whole_number(values["rounds"])
+    if rounds is None:
+        message = _("Type how many rounds the night has, such as 3.")
+        return _form(roster, set(ticked), "\n".join(newcomers), values, message, 422)
+    night = actions.create_night(
+        db(),
+        table.id,
+        name=_clean(values["name"]) or _("Club night"),
+        players=[*ticked, *newcomers],
+        rounds=rounds,
+        profile=values["profile"],
+        mode=mode,
+        scheme=scheme,
+    )
+    if isinstance(night, actions.Refused):
+        return _form(roster, set(ticked), "\n".join(newcomers), values, night.message, 422)
+    return redirect(url_for("nights.organiser", night_id=night.id), 303)
+
+
+BAD_FORM = "This form does not say what to change. Reload the page and try again."
+
+
+def _form(
+    roster: list[str],
+    ticked: set[str],
+    newcomers: str,
+    values: dict[str, str],
+    error: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    page = render_template(
+        "night_new.html",
+        table=g.table,
+        roster=roster,
+        ticked=ticked,
+        newcomers=newcomers,
+        values=values,
+        error=error,
+        formats=[PROFILES[name] for name in FORMATS],
+        modes=list(Mode),
+        schemes=list(Scheme),
+    )
+    return page, status
+
+
+# --- the organiser's page --------------------------------------------------------------
+
+
+def _tag(night: nights.Night) -> str:
+    return live.shown(nights.version(db(), night.id))
+
+
+def _held(night: nights.Night) -> Response | None:
+    """A poll of a night's page, held until the night or one of its games changes."""
+    return live.answer(_tag(night), lambda: _tag(night), store.night_key(night.id))
+
+
+def _context(now: actions.NightNow) -> dict[str, object]:
+    night = now.night
+    view = public_url("nights.view", night_view=night.view_id)
+    return {
+        "now": now,
+        "night": night,
+        "live_tag": _tag(night),
+        "view_link": view,
+        "tv_link": public_url("nights.screen", night_view=night.view_id),
+        "code": codes.grouped(night.code),
+        "code_site": site(view),
+        "code_link": printed_link(view, night.code),
+    }
+
+
+@bp.get("/t/<table_id>/nights/<night_id>")
+def organiser() -> Response:
+    night: nights.Night = g.night
+    if (held := _held(night)) is not None:
+        return held
+    now = actions.night_now(db(), night)
+    context = _context(now)
+    poll_url = url_for("nights.organiser")
+    if live.polled():
+        html = render_template("_night_organiser.html", poll_url=poll_url, **context)
+        return live.fragment(html, 200, str(context["live_tag"]))
+    device.remember_table(g.table.id)
+    html = render_template(
+        "night.html",
+        table=g.table,
+        poll_url=poll_url,
+        qr=qr_svg(str(context["view_link"])),
+        **context,
+    )
+    return live.page(html)
+
+
+def _back(refused: actions.Refused | None, done: str) -> Response:
+    if refused is not None:
+        flash(refused.message, "error")
+    else:
+        flash(done)
+    return redirect(url_for("nights.organiser"), 303)
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/seat")
+def seat() -> Response:
+    """Seat the waiting round again, or the next round once this one is over."""
+    seated = actions.seat_next(db(), g.night)
+    if isinstance(seated, actions.Refused):
+        return _back(seated, "")
+    return _back(None, _("Round %(round)s is seated.", round=seated.number))
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/start")
+def start() -> Response:
+    started = actions.start_round(db(), g.night)
+    if isinstance(started, actions.Refused):
+        return _back(started, "")
+    return _back(
+        None, _("Round %(round)s has started: a game at every table.", round=started.number)
+    )
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/players")
+def players() -> Response:
+    """A player leaves, comes back, or arrives late (seated from the next round)."""
+    action, name = request.form.get("action", ""), _clean(request.form.get("name", ""))
+    if action not in ("leave", "arrive"):
+        abort(400, _(BAD_FORM))
+    if not name:
+        return _back(actions.Refused(_("Type the player's name.")), "")
+    refused = actions.set_here(db(), g.night, name, action == "arrive")
+    if action == "leave":
+        done = _("%(player)s has left: not seated from the next round.", player=name)
+    else:
+        done = _("%(player)s is here: seated from the next round.", player=name)
+    return _back(refused, done)
+
+
+# --- the players' page and the room's screen --------------------------------------------
+
+
+def _watching(template: str, fragment: str, endpoint: str, **extra: object) -> Response:
+    night: nights.Night = g.night
+    if (held := _held(night)) is not None:
+        return held
+    now = actions.night_now(db(), night)
+    player = str(extra.get("player") or "")
+    poll_url = url_for(endpoint, player=player) if player else url_for(endpoint)
+    context = {**_context(now), **extra, "poll_url": poll_url}
+    if live.polled():
+        return live.fragment(render_template(fragment, **context), 200, str(context["live_tag"]))
+    return live.page(render_template(template, **context))
+
+
+@bp.get("/e/<night_view>")
+def view() -> Response:
+    """The night on a player's phone: where to sit next (for a chosen name), the leaderboard."""
+    name = request.args.get("player", "")[:100]
+    return _watching("night_view.html", "_night_view.html", "nights.view", player=name)
+
+
+@bp.get("/e/<night_view>/tv")
+def screen() -> Response:
+    """The room's screen: every table's game live beside the leaderboard."""
+    return _watching("night_screen.html", "_night_screen.html", "nights.screen")
