@@ -194,3 +194,13 @@ def test_a_renewed_table_link_keeps_its_nights(db, table_id):
     night = start_night(db, table_id, players=["Ann", "Bob"])
     new = actions.renew_table_link(db, table_id)
     assert [n.id for n in nights.nights_of_table(db, new)] == [night.id]
+
+
+def test_a_deleted_table_takes_its_nights_when_it_is_purged(db, table_id, clock):
+    night = start_night(db, table_id, players=["Ann", "Bob", "Cy"])
+    actions.start_round(db, night)
+    actions.delete_table(db, table_id)
+    clock.at = "2026-12-01T19:00:01+00:00"  # past the week's grace
+    assert actions.purge_deleted(db).tables == 1
+    for name in ("nights", "night_players", "night_rounds", "night_games", "night_changes"):
+        assert db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == 0, name

@@ -4,6 +4,7 @@ by its own link and short code, refused clearly when the form is wrong."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -171,3 +172,26 @@ def test_a_night_needs_the_tables_link_and_a_form_its_csrf_token(client, table_u
     assert client.get(f"{other}/nights/{night_id}").status_code == 404
     assert client.get("/e/not-a-night").status_code == 404
     assert client.post(f"{url}/start", data={}).status_code == 400
+
+
+def live_tag(page: str) -> str:
+    attribute = re.search(r"hx-headers='([^']+)'", page.split('id="night-live"', 1)[1]).group(1)
+    return json.loads(html.unescape(attribute))["If-None-Match"]
+
+
+def test_the_room_screen_waits_on_the_night_and_wakes_for_its_games(client, table_url):
+    url = start_night(client, table_url)
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    organiser = client.get(url).get_data(as_text=True)
+    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
+    page = client.get(f"{view}/tv").get_data(as_text=True)
+    tag = live_tag(page)
+    poll = {"HX-Request": "true", "If-None-Match": tag}
+    assert client.get(f"{view}/tv", headers=poll).status_code == 304
+    link = keeper_links(organiser)[0].replace("http://table.test", "")
+    assert record(client, link, 1, went_out=0, points={1: 50, 2: 60}).status_code == 303
+    woken = client.get(f"{view}/tv", headers=poll)
+    assert woken.status_code == 200 and "HX-Request" in woken.headers["Vary"]
+    fragment = woken.get_data(as_text=True)
+    assert fragment.lstrip().startswith('<div id="night-live"') and "hand 2" in fragment
+    assert live_tag(fragment) != tag

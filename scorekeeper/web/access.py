@@ -198,10 +198,11 @@ def init_app(app: Flask) -> None:
             if night is None or night.table_id != g.table.id:
                 abort(404, _(NO_NIGHT))
             g.night = night
-        if "night_view" in values:
-            g.night = nights.night_by_view(db(), values.pop("night_view")) or abort(
-                404, _(NO_NIGHT)
-            )
+        if "night_view" in values:  # the watchers' link: gone with its table
+            night = nights.night_by_view(db(), values.pop("night_view"))
+            if night is None or tables.get_table(db(), night.table_id) is None:
+                abort(404, _(NO_NIGHT))
+            g.night = night
         if "game_id" not in values:
             return
         link = store.game_link(db(), values.pop("game_id"))
