@@ -118,6 +118,11 @@ def test_the_leaderboard_follows_a_game_finished_through_the_form(client, table_
     board = client.get(url).get_data(as_text=True)
     points = dict(re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', board))
     assert [points[name] for name in first_table] == ["120", "60", "0"]
+    figures = client.get(f"{table_url}/stats").get_data(as_text=True)
+    winner = re.search(
+        rf'data-player="{first_table[0]}"><th scope="row">.*?</th>(.*?)</tr>', figures
+    ).group(1)
+    assert re.findall(r"<td>([^<]+)</td>", winner) == ["1", "1", "120.0"]
     assert client.post(f"{url}/seat", data={"csrf_token": csrf(client)}).status_code == 303
     page = plain_names(client.get(url).get_data(as_text=True))
     assert "Round 1 of 2: playing" in page  # the other table plays on: no round 2 yet

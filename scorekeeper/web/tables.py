@@ -96,10 +96,15 @@ def _render_table(status: int = 200, error: str | None = None):
 def table_stats():
     table = g.table
     found = table_cache.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
+    also = ",".join(night.id for night in nights.nights_of_table(db(), table.id))
+    figures = table_cache.kept(
+        db(), table.id, "nights", lambda: _work_out_nights(table.id), also=also
+    )
     return render_template(
         "table_stats.html",
         table=table,
         stats=found,
+        night_figures=figures,
         wins=charts.wins_chart(found),
         phases=charts.phase_charts(found),
         scores=charts.final_scores_chart(found),
@@ -114,6 +119,14 @@ def _work_out_stats(table_id: str) -> stats.TableStats:
     ]
     played.sort(key=lambda entry: entry.date)
     return stats.table_stats(played, tables.aliases(db(), table_id))
+
+
+def _work_out_nights(table_id: str) -> list[stats.NightFigures]:
+    """Each player's club nights, from each night's leaderboard (worked out from its games)."""
+    boards = []
+    for night in nights.nights_of_table(db(), table_id):
+        boards.append((night.scheme, actions.night_now(db(), night).board))
+    return stats.night_figures(boards, tables.aliases(db(), table_id))
 
 
 def _summaries(table_id: str) -> list[GameSummary]:
