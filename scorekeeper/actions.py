@@ -308,6 +308,7 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
     with store.transaction(db):
         table = tables.create_table(db, archive.name)
         tables.delete_table(db, table.id)  # hidden until every game is in
+    game_ids: list[str] = []
     try:
         for batch in _batches(judged, archive):
             let_others_run()  # between batches: other tables' Saves go first
@@ -316,8 +317,11 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
                     stored = store.insert_game(db, found.new)
                     added = entry.created if entry.created and entry.updated else None
                     tables.file_game(db, table.id, stored.id, list(found.game.players), added)
+                    game_ids.append(stored.id)
         with store.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
+            for night in archive.nights:
+                nights.restore_night(db, table.id, night, game_ids)
             tables.restore_table(db, table.id)
     except BaseException:
         purge.remove_table(db, table.id)

@@ -24,6 +24,7 @@ from sqlite_utils import Database
 from . import playtime, store
 from .rules.nights import Mode, Scheme, TableSeating
 from .schema import new_key, unused_code
+from .table_archive import ArchivedNight, ArchivedRound
 
 
 @dataclass(frozen=True)
@@ -276,6 +277,86 @@ def start_round(db: Database, night_id: str, number: int, game_ids: Sequence[str
                 [game_id, night_id, number, table],
             )
         log(db, night_id, "start", round=number, games=list(game_ids))
+
+
+def restore_night(
+    db: Database, table_id: str, night: ArchivedNight, game_ids: Sequence[str]
+) -> Night:
+    """A night from a table's backup, with new links; ``game_ids``: the backup's games as
+    imported, in its order (a round names its games by their index there)."""
+    with store.transaction(db):
+        restored = Night(
+            new_key(),
+            table_id,
+            new_key(),
+            _unused_code(db),
+            night.name,
+            night.created or store.now(),
+            night.rounds,
+            night.profile,
+            night.mode,
+            night.scheme,
+        )
+        db.execute(
+            f"INSERT INTO nights ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [*_row(restored)],
+        )
+        for name, here in night.players:
+            db.execute(
+                "INSERT OR IGNORE INTO night_players (night_id, name, here) VALUES (?, ?, ?)",
+                [restored.id, name, int(here)],
+            )
+        for played in night.played:
+            seating = json.dumps([list(seats) for seats in played.tables], ensure_ascii=False)
+            db.execute(
+                "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    restored.id,
+                    played.number,
+                    played.seed,
+                    played.mode.value,
+                    seating,
+                    played.started,
+                ],
+            )
+            for table, index in enumerate(played.games, 1):
+                db.execute(
+                    "INSERT INTO night_games (game_id, night_id, round, table_number) "
+                    "VALUES (?, ?, ?, ?)",
+                    [game_ids[index], restored.id, played.number, table],
+                )
+        log(db, restored.id, "import", players=[name for name, _here in night.players])
+    return restored
+
+
+def archived(db: Database, night: Night, game_index: dict[str, int]) -> ArchivedNight:
+    """The night as a table's backup keeps it; ``game_index``: game id -> its index among
+    the backup's games (a game no longer in the table leaves its round without games)."""
+    played = []
+    for found in rounds(db, night.id):
+        ids = [g.game_id for g in games(db, night.id) if g.round == found.number]
+        indexes = tuple(game_index[i] for i in ids) if all(i in game_index for i in ids) else ()
+        played.append(
+            ArchivedRound(
+                found.number,
+                found.seed,
+                found.mode,
+                tuple(table.seats for table in found.tables),
+                found.started,
+                indexes if len(indexes) == len(found.tables) else (),
+            )
+        )
+    return ArchivedNight(
+        night.name,
+        night.created,
+        night.rounds,
+        night.profile,
+        night.mode,
+        night.scheme,
+        tuple((a.name, a.here) for a in attendees(db, night.id)),
+        tuple(played),
+    )
 
 
 def log(db: Database, night_id: str, action: str, **detail: Any) -> None:

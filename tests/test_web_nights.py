@@ -4,8 +4,10 @@ by its own link and short code, refused clearly when the form is wrong."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
+import zipfile
 
 import pytest
 from webutil import csrf, new_table, plain_names, record
@@ -200,3 +202,36 @@ def test_the_room_screen_waits_on_the_night_and_wakes_for_its_games(client, tabl
     fragment = woken.get_data(as_text=True)
     assert fragment.lstrip().startswith('<div id="night-live"') and "hand 2" in fragment
     assert live_tag(fragment) != tag
+
+
+def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, client, table_url):
+    url = start_night(client, table_url)
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    page = client.get(url).get_data(as_text=True)
+    link = keeper_links(page)[0].replace("http://table.test", "")
+    for hand in range(1, 11):
+        record(client, link, hand, went_out=0, points={1: 50, 2: 60})
+    client.post(
+        f"{url}/players", data={"csrf_token": csrf(client), "action": "leave", "name": "Di"}
+    )
+    board = re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', page)
+    before = plain_names(client.get(url).get_data(as_text=True))
+    backup = client.get(f"{table_url}/export.zip").data
+    with zipfile.ZipFile(io.BytesIO(backup)) as zf:
+        (night,) = json.loads(zf.read("table.json"))["nights"]
+    assert night["played"][0]["games"] and night["players"][3] == {"name": "Di", "here": False}
+    other = app.test_client()
+    response = other.post(
+        "/tables/import",
+        data={"csrf_token": csrf(other), "file": (io.BytesIO(backup), "phase10-table.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    imported = other.get(response.headers["Location"]).get_data(as_text=True)
+    night_url = re.search(r'href="(/t/[^"]+/nights/[^"/]+)"', imported).group(1)
+    assert night_url.rsplit("/", 1)[1] != url.rsplit("/", 1)[1]  # a new link
+    after = plain_names(other.get(night_url).get_data(as_text=True))
+    assert seating(after) == seating(before) and board  # seated the same
+    points = re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', after)
+    assert points == re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', before)
+    assert "(left)" in after

@@ -151,7 +151,8 @@ def _page_number() -> int:
 @bp.get("/t/<table_id>/export.zip")
 def table_export():
     table = g.table
-    roster = repr([table.name, tables.roster(db(), table.id)])  # what else the backup holds
+    night_versions = [nights.version(db(), n.id) for n in nights.nights_of_table(db(), table.id)]
+    roster = repr([table.name, tables.roster(db(), table.id), night_versions])  # what else it holds
     backup = table_cache.kept(db(), table.id, "backup", _work_out_backup, also=roster)
     return Response(
         backup,
@@ -165,15 +166,17 @@ def table_export():
 
 def _work_out_backup() -> bytes:
     table = g.table
+    summaries = _summaries(table.id)
     games = [
-        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated)
-        for s in _summaries(table.id)
+        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated) for s in summaries
     ]
+    index = {s.stored.id: i for i, s in enumerate(summaries)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
+        [nights.archived(db(), night, index) for night in nights.nights_of_table(db(), table.id)],
     )
     return table_archive.build(archive)
 
