@@ -1195,13 +1195,14 @@ def _new_seed() -> str:
     return secrets.token_hex(8)
 
 
-def _seat(db: Database, now: NightNow, number: int, seed: str) -> None:
-    """Seat round ``number`` from the players here, the night's history and standing;
-    _Abandoned when they cannot be seated."""
+def _seat(db: Database, now: NightNow, number: int, seed: str, mode: Mode | None = None) -> None:
+    """Seat round ``number`` from the players here, the night's history and standing, in
+    ``mode`` (else the night's; the first round at random); _Abandoned when they cannot be
+    seated."""
     earlier = [
         table.seats for seated in now.rounds if seated.number < number for table in seated.tables
     ]
-    mode = now.night.mode if number > 1 else Mode.RANDOM
+    mode = Mode.RANDOM if number == 1 else mode or now.night.mode
     try:
         seating = seat_round(
             now.here,
@@ -1216,9 +1217,11 @@ def _seat(db: Database, now: NightNow, number: int, seed: str) -> None:
     nights.seat(db, now.night.id, number, seed, mode, seating.tables)
 
 
-def seat_next(db: Database, night: nights.Night) -> nights.Round | Refused:
+def seat_next(
+    db: Database, night: nights.Night, mode: Mode | None = None
+) -> nights.Round | Refused:
     """Seat the round not started yet anew (a new draw), or the next round once the
-    current one is over."""
+    current one is over; ``mode``: how, for this round (else the night's)."""
     try:
         with store.transaction(db):
             now = night_now(db, night)
@@ -1231,7 +1234,7 @@ def seat_next(db: Database, night: nights.Night) -> nights.Round | Refused:
                 return Refused(_("The night's last round is over."))
             else:
                 number = (now.latest.number if now.latest else 0) + 1
-            _seat(db, now, number, _new_seed())
+            _seat(db, now, number, _new_seed(), mode)
             return nights.rounds(db, night.id)[number - 1]
     except _Abandoned as abandoned:
         return abandoned.refused
@@ -1291,7 +1294,7 @@ def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refuse
                 name = found.name
             nights.set_here(db, night.id, name, here)
             if (seated := now.seated) is not None:
-                _seat(db, night_now(db, night), seated.number, seated.seed)
+                _seat(db, night_now(db, night), seated.number, seated.seed, seated.mode)
     except _Abandoned as abandoned:  # the round cannot be seated so: nothing changes
         return abandoned.refused
     return None

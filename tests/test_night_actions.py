@@ -204,3 +204,15 @@ def test_a_deleted_table_takes_its_nights_when_it_is_purged(db, table_id, clock)
     assert actions.purge_deleted(db).tables == 1
     for name in ("nights", "night_players", "night_rounds", "night_games", "night_changes"):
         assert db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == 0, name
+
+
+def test_the_organiser_may_seat_a_round_by_standing_the_leaders_at_table_one(db, table_id):
+    night = start_night(db, table_id, players=FOURTEEN[:8])  # two tables of four
+    actions.start_round(db, night)
+    for game in actions.night_now(db, night).games.values():
+        play_ten_hands(db, game.stored.id)
+    board = actions.night_now(db, night).board
+    second = actions.seat_next(db, night, Mode.BY_STANDING)
+    assert isinstance(second, nights.Round) and second.mode is Mode.BY_STANDING
+    leaders = {row.name for row in board[:4]}
+    assert set(second.tables[0].seats) == leaders

@@ -179,6 +179,8 @@ def test_a_night_needs_the_tables_link_and_a_form_its_csrf_token(client, table_u
     assert client.get(f"{other}/nights/{night_id}").status_code == 404
     assert client.get("/e/not-a-night").status_code == 404
     assert client.post(f"{url}/start", data={}).status_code == 400
+    wrong = client.post(f"{url}/seat", data={"csrf_token": csrf(client), "mode": "chaos"})
+    assert wrong.status_code == 400 and "does not say" in wrong.get_data(as_text=True)
 
 
 def live_tag(page: str) -> str:

@@ -138,13 +138,16 @@ def organiser() -> Response:
     context = _context(now)
     poll_url = url_for("nights.organiser")
     if live.polled():
-        html = render_template("_night_organiser.html", poll_url=poll_url, **context)
+        html = render_template(
+            "_night_organiser.html", poll_url=poll_url, modes=list(Mode), **context
+        )
         return live.fragment(html, 200, str(context["live_tag"]))
     device.remember_table(g.table.id)
     html = render_template(
         "night.html",
         table=g.table,
         poll_url=poll_url,
+        modes=list(Mode),
         qr=qr_svg(str(context["view_link"])),
         **context,
     )
@@ -162,7 +165,12 @@ def _back(refused: actions.Refused | None, done: str) -> Response:
 @bp.post("/t/<table_id>/nights/<night_id>/seat")
 def seat() -> Response:
     """Seat the waiting round again, or the next round once this one is over."""
-    seated = actions.seat_next(db(), g.night)
+    chosen = request.form.get("mode")
+    try:
+        mode = Mode(chosen) if chosen else None
+    except ValueError:
+        abort(400, _(BAD_FORM))
+    seated = actions.seat_next(db(), g.night, mode)
     if isinstance(seated, actions.Refused):
         return _back(seated, "")
     return _back(None, _("Round %(round)s is seated.", round=seated.number))
