@@ -22,6 +22,7 @@ from ..rules.phases import PROFILES
 from . import device, live
 from .access import db, public_url, qr_svg
 from .forms import whole_number
+from .security import creating
 
 bp = Blueprint("nights", __name__)
 
@@ -37,6 +38,7 @@ def _clean(text: str) -> str:
 
 
 @bp.route("/t/<table_id>/nights/new", methods=["GET", "POST"])
+@creating
 def new_night() -> Response | tuple[str, int] | str:
     table: tables.Table = g.table
     roster = [p.name for p in tables.roster(db(), table.id) if not p.retired]
@@ -177,6 +179,7 @@ def seat() -> Response:
 
 
 @bp.post("/t/<table_id>/nights/<night_id>/start")
+@creating  # a game at every table: counted as one start, like a new game
 def start() -> Response:
     started = actions.start_round(db(), g.night)
     if isinstance(started, actions.Refused):
