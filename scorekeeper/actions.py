@@ -1062,6 +1062,8 @@ def _moved_back(
 # stored: it is worked out from the games (``night_now``), so a corrected hand counts.
 
 MOST_ROUNDS = 20
+MOST_AT_A_NIGHT = 180  # 30 tables of 6, or 45 of 4: the seating search stays under a second
+TOO_MANY = N_("A night seats at most %(most)s players.")
 ROUND_IN_PLAY = N_("This round's games are not all finished yet.")
 
 
@@ -1084,9 +1086,10 @@ class NightNow:
         return [a.name for a in self.attendees if a.here]
 
     def round_over(self, number: int) -> bool:
-        """Every game of the round is finished (a round not started is not over)."""
+        """Every game of the started round is finished (a game deleted from the table no
+        longer holds the night up)."""
         found = [game for (at, _table), game in self.games.items() if at == number]
-        return bool(found) and all(game.standings.over for game in found)
+        return all(game.standings.over for game in found)
 
     @property
     def playing(self) -> nights.Round | None:
@@ -1107,6 +1110,7 @@ class NightNow:
         latest = self.latest
         return (
             latest is not None
+            and latest.started is not None
             and latest.number >= self.night.rounds
             and self.round_over(latest.number)
         )
@@ -1161,6 +1165,8 @@ def create_night(
         return Refused(_("A night has 1 to %(most)s rounds.", most=MOST_ROUNDS))
     if profile not in PROFILES:
         return Refused(_("Choose how a round is played from the list."))
+    if len(here) > MOST_AT_A_NIGHT:
+        return Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
     if problems := seating_problems(here):
         return Refused(problems[0].message, tuple(problems), problems[0].rule)
     try:
@@ -1292,6 +1298,8 @@ def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refuse
                 if found.here == here:
                     return None
                 name = found.name
+            if here and len(now.here) >= MOST_AT_A_NIGHT:
+                return Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
             nights.set_here(db, night.id, name, here)
             if (seated := now.seated) is not None:
                 _seat(db, night_now(db, night), seated.number, seated.seed, seated.mode)

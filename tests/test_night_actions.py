@@ -216,3 +216,31 @@ def test_the_organiser_may_seat_a_round_by_standing_the_leaders_at_table_one(db,
     assert isinstance(second, nights.Round) and second.mode is Mode.BY_STANDING
     leaders = {row.name for row in board[:4]}
     assert set(second.tables[0].seats) == leaders
+
+
+def test_a_round_whose_games_were_deleted_does_not_hold_the_night_up(db, table_id):
+    night = start_night(db, table_id, players=FOURTEEN[:6])
+    actions.start_round(db, night)
+    now = actions.night_now(db, night)
+    finished, deleted = list(now.games.values())
+    play_ten_hands(db, finished.stored.id)
+    assert actions.night_now(db, night).playing is not None
+    assert actions.delete_game(db, deleted.stored.id, table_id) is None
+    now = actions.night_now(db, night)
+    assert now.playing is None and not now.over
+    assert isinstance(actions.seat_next(db, night), nights.Round)
+
+
+def test_a_night_seats_at_most_180_players(db, table_id):
+    many = [f"Player {i}" for i in range(181)]
+    refused = actions.create_night(
+        db,
+        table_id,
+        name="Big night",
+        players=many,
+        rounds=1,
+        profile="official",
+        mode=Mode.RANDOM,
+        scheme=Scheme.PLACEMENT,
+    )
+    assert isinstance(refused, actions.Refused) and "at most 180 players" in refused.message

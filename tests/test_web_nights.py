@@ -120,6 +120,9 @@ def test_the_leaderboard_follows_a_game_finished_through_the_form(client, table_
     board = client.get(url).get_data(as_text=True)
     points = dict(re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', board))
     assert [points[name] for name in first_table] == ["120", "60", "0"]
+    game_id = link.split("/")[2]
+    play = client.get(f"/v/{game_id}/bgstats.json")  # each game still logs to BG Stats
+    assert play.status_code == 200 and len(json.loads(play.data)["players"]) == 3
     figures = client.get(f"{table_url}/stats").get_data(as_text=True)
     winner = re.search(
         rf'data-player="{first_table[0]}"><th scope="row">.*?</th>(.*?)</tr>', figures
