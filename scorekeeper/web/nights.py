@@ -12,6 +12,7 @@ key (``night:<id>``), rung by the night's changes and its games' only.
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import actions, codes, nights, store, tables
@@ -137,7 +138,7 @@ def organiser() -> Response:
     if (held := _held(night)) is not None:
         return held
     now = actions.night_now(db(), night)
-    context = _context(now)
+    context = {**_context(now), "keeper_qr": _keeper_codes(now)}
     poll_url = url_for("nights.organiser")
     if live.polled():
         html = render_template(
@@ -154,6 +155,21 @@ def organiser() -> Response:
         **context,
     )
     return live.page(html)
+
+
+def _keeper_codes(now: actions.NightNow) -> dict[int, Markup]:
+    """Each table's scorekeeper link as a QR code, for the round being played: the
+    organiser shows it to whoever keeps score there."""
+    playing = now.playing
+    if playing is None:
+        return {}
+    codes_of = {}
+    for (number, table), game in now.games.items():
+        if number == playing.number:
+            stored = game.stored
+            link = public_url("games.game_page", game_id=stored.id, key=stored.edit_key)
+            codes_of[table] = qr_svg(link)
+    return codes_of
 
 
 def _back(refused: actions.Refused | None, done: str) -> Response:

@@ -14,7 +14,7 @@ import re
 import urllib.request
 from collections import Counter
 
-from pages import PHONE, TABLET, enter_hand, settled, shot, start_table
+from pages import PHONE, TABLET, enter_hand, serious_violations, settled, shot, start_table
 from playwright.sync_api import expect
 
 PLAYERS = [
@@ -134,6 +134,14 @@ def test_a_club_night_of_fourteen_players_three_rounds_four_tables(browser, serv
             f"Round {number}: go to table {table}, seat {seat}"
         )
         expect(room.locator(".night-game")).to_have_count(len(tables))
+        if number == 1:  # each page as a screen reader and a thumb meet it (axe: no CSP)
+            checker = browser.new_context(**PHONE, bypass_csp=True).new_page()
+            problems = []
+            for url in (organiser.url, room.url, player.url):
+                checker.goto(url)
+                problems += serious_violations(checker)
+            checker.context.close()
+            assert not problems, "\n".join(problems)
 
         for index, (keeper, seats) in enumerate(zip(keepers, tables, strict=True)):
             if index == 0:
