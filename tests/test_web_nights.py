@@ -142,7 +142,11 @@ def test_a_player_leaves_and_a_late_one_arrives_between_rounds(client, table_url
     page = plain_names(client.get(url).get_data(as_text=True))
     names = sorted(n for t in seating(page) for n in t)
     assert names == sorted(["Ann", "Bob", "Cy", "Di", "Gus"])
-    assert "Ed has left" not in page or "(left)" in page
+    assert "(left)" in page
+    history = page.split('id="night-history"')[1]
+    for words in ("The night began with 5 players", "Ed left", "Gus arrived"):
+        assert words in history
+    assert history.count("Round 1 seated: At random") == 3  # seated, then again twice
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import actions, codes, nights, store, tables
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..printing.link import printed_link, site
 from ..rules.nights import Mode, Scheme
 from ..rules.phases import PROFILES
@@ -146,8 +146,12 @@ def organiser() -> Response:
         )
         return live.fragment(html, 200, str(context["live_tag"]))
     device.remember_table(g.table.id)
+    changes = [
+        (at, _change_words(action, facts)) for at, action, facts in nights.history(db(), night.id)
+    ]
     html = render_template(
         "night.html",
+        changes=changes,
         table=g.table,
         poll_url=poll_url,
         modes=list(Mode),
@@ -155,6 +159,30 @@ def organiser() -> Response:
         **context,
     )
     return live.page(html)
+
+
+def _change_words(action: str, facts: dict) -> str:
+    """One change of the night's log, in the reader's language."""
+    mode = facts.get("mode")
+    match action:
+        case "create":
+            count = len(facts.get("players", ()))
+            return ngettext(
+                "The night began with %(num)s player", "The night began with %(num)s players", count
+            )
+        case "seat" if mode in {m.value for m in Mode}:
+            return _(
+                "Round %(round)s seated: %(mode)s", round=facts.get("round"), mode=Mode(mode).label
+            )
+        case "start":
+            return _("Round %(round)s started", round=facts.get("round"))
+        case "leave":
+            return _("%(player)s left", player=facts.get("player"))
+        case "arrive":
+            return _("%(player)s arrived", player=facts.get("player"))
+        case "import":
+            return _("Brought in from a table's backup")
+    return action
 
 
 def _keeper_codes(now: actions.NightNow) -> dict[int, Markup]:
