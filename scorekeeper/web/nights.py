@@ -267,16 +267,23 @@ def players() -> Response:
 
 
 def _watching(template: str, fragment: str, endpoint: str, **extra: object) -> Response:
+    """A read-only page of the night; its poll's fragment is rendered once per version of
+    the night (and chosen name) for every phone and screen watching it (live.shared)."""
     night: nights.Night = g.night
     if (held := _held(night)) is not None:
         return held
-    now = actions.night_now(db(), night)
     player = str(extra.get("player") or "")
     poll_url = url_for(endpoint, player=player) if player else url_for(endpoint)
-    context = {**_context(now), **extra, "poll_url": poll_url}
+
+    def render(name: str) -> str:
+        context = {**_context(actions.night_now(db(), night)), **extra, "poll_url": poll_url}
+        return render_template(name, **context)
+
     if live.polled():
-        return live.fragment(render_template(fragment, **context), 200, str(context["live_tag"]))
-    return live.page(render_template(template, **context))
+        tag = _tag(night)
+        html = live.shared(("night", endpoint, night.id, tag, player), lambda: render(fragment))
+        return live.fragment(html, 200, tag)
+    return live.page(render(template))
 
 
 @bp.get("/e/<night_view>")
