@@ -16,7 +16,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import actions, codes, nights, store, tables
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..printing.link import printed_link, site
 from ..rules.nights import Mode, Scheme
 from ..rules.phases import PROFILES
@@ -79,7 +79,7 @@ def new_night() -> Response | tuple[str, int] | str:
     return redirect(url_for("nights.organiser", night_id=night.id), 303)
 
 
-BAD_FORM = "This form does not say what to change. Reload the page and try again."
+BAD_FORM = N_("This form does not say what to change. Reload the page and try again.")
 
 
 def _form(
