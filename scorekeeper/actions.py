@@ -1151,8 +1151,10 @@ def create_night(
     profile: str,
     mode: Mode,
     scheme: Scheme,
+    tables_asked: int | None = None,
 ) -> nights.Night | Refused:
-    """A new night at the table, its first round seated at random (not started yet).
+    """A new night at the table, its first round seated at random (not started yet), at
+    ``tables_asked`` tables (None: as many as rule 11 suggests).
 
     The players join the table's roster when their first game starts, as any game's do.
     """
@@ -1183,7 +1185,7 @@ def create_night(
                 mode=mode,
                 scheme=scheme,
             )
-            _seat(db, night_now(db, night), 1, _new_seed())
+            _seat(db, night_now(db, night), 1, _new_seed(), tables=tables_asked)
     except _Abandoned as abandoned:
         return abandoned.refused
     return night
@@ -1201,10 +1203,17 @@ def _new_seed() -> str:
     return secrets.token_hex(8)
 
 
-def _seat(db: Database, now: NightNow, number: int, seed: str, mode: Mode | None = None) -> None:
+def _seat(
+    db: Database,
+    now: NightNow,
+    number: int,
+    seed: str,
+    mode: Mode | None = None,
+    tables: int | None = None,
+) -> None:
     """Seat round ``number`` from the players here, the night's history and standing, in
-    ``mode`` (else the night's; the first round at random); _Abandoned when they cannot be
-    seated."""
+    ``mode`` (else the night's; the first round at random), at ``tables`` tables (else as
+    many as rule 11 suggests); _Abandoned when they cannot be seated so."""
     earlier = [
         table.seats for seated in now.rounds if seated.number < number for table in seated.tables
     ]
@@ -1214,6 +1223,7 @@ def _seat(db: Database, now: NightNow, number: int, seed: str, mode: Mode | None
             now.here,
             mode,
             seed=seed,
+            tables=tables,
             earlier=earlier,
             standing=[row.name for row in now.board],
         )
@@ -1224,10 +1234,11 @@ def _seat(db: Database, now: NightNow, number: int, seed: str, mode: Mode | None
 
 
 def seat_next(
-    db: Database, night: nights.Night, mode: Mode | None = None
+    db: Database, night: nights.Night, mode: Mode | None = None, tables: int | None = None
 ) -> nights.Round | Refused:
     """Seat the round not started yet anew (a new draw), or the next round once the
-    current one is over; ``mode``: how, for this round (else the night's)."""
+    current one is over; ``mode``: how, for this round (else the night's); ``tables``: at
+    how many tables (else as rule 11 suggests)."""
     try:
         with store.transaction(db):
             now = night_now(db, night)
@@ -1240,7 +1251,7 @@ def seat_next(
                 return Refused(_("The night's last round is over."))
             else:
                 number = (now.latest.number if now.latest else 0) + 1
-            _seat(db, now, number, _new_seed(), mode)
+            _seat(db, now, number, _new_seed(), mode, tables)
             return nights.rounds(db, night.id)[number - 1]
     except _Abandoned as abandoned:
         return abandoned.refused
@@ -1282,7 +1293,8 @@ def start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
 
 def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refused | None:
     """A player leaves the night, comes back, or arrives late; a round seated and not
-    started yet is seated again (with its own seed) from who is here now."""
+    started yet is seated again (with its own seed and mode, at the number of tables rule
+    11 suggests for them) from who is here now."""
     try:
         name = valid_name(name)
     except NameRefused as refused:

@@ -244,3 +244,14 @@ def test_a_night_seats_at_most_180_players(db, table_id):
         scheme=Scheme.PLACEMENT,
     )
     assert isinstance(refused, actions.Refused) and "at most 180 players" in refused.message
+
+
+def test_the_organiser_may_ask_for_fewer_tables_within_rule_11(db, table_id):
+    night = start_night(db, table_id, tables_asked=3)
+    assert [len(t.seats) for t in actions.night_now(db, night).seated.tables] == [5, 5, 4]
+    refused = actions.seat_next(db, night, tables=8)
+    assert isinstance(refused, actions.Refused)
+    assert "14 players sit at 3 to 7 tables, not 8" in refused.message
+    assert [len(t.seats) for t in actions.night_now(db, night).seated.tables] == [5, 5, 4]
+    again = actions.seat_next(db, night, tables=7)
+    assert isinstance(again, nights.Round) and [len(t.seats) for t in again.tables] == [2] * 7

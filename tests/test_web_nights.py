@@ -244,3 +244,35 @@ def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, cl
     points = re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', after)
     assert points == re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', before)
     assert "(left)" in after
+
+
+def test_the_number_of_tables_may_be_asked_and_a_wrong_one_is_explained(client, table_url):
+    url = start_night(client, table_url, tables="2")
+    assert sorted(len(t) for t in seating(plain_names(client.get(url).get_data(as_text=True)))) == [
+        2,
+        3,
+    ]
+    token = csrf(client)
+    client.post(f"{url}/seat", data={"csrf_token": token, "tables": "1"})
+    page = plain_names(client.get(url).get_data(as_text=True))
+    assert "5 players sit at 1 to 2 tables" not in page  # one table of 5 is within the rule
+    assert [len(t) for t in seating(page)] == [5]
+    client.post(f"{url}/seat", data={"csrf_token": token, "tables": "3"})
+    page = plain_names(client.get(url).get_data(as_text=True))
+    assert "5 players sit at 1 to 2 tables, not 3" in page and [len(t) for t in seating(page)] == [
+        5
+    ]
+    client.post(f"{url}/seat", data={"csrf_token": token, "tables": "many"})
+    assert "Type how many tables" in client.get(url).get_data(as_text=True)
+    refused = client.post(
+        f"{table_url}/nights/new",
+        data={
+            "csrf_token": token,
+            "player": PLAYERS,
+            "rounds": "2",
+            "tables": "x",
+            "mode": "random",
+        }
+        | {"scheme": "placement", "profile": "official", "name": "N"},
+    )
+    assert refused.status_code == 422 and "Type how many tables" in refused.get_data(as_text=True)

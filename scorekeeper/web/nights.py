@@ -47,6 +47,7 @@ def new_night() -> Response | tuple[str, int] | str:
         values = {
             "name": _("Club night"),
             "rounds": str(DEFAULT_ROUNDS),
+            "tables": "",
             "profile": "official",
             "mode": Mode.NEW_OPPONENTS.value,
             "scheme": Scheme.PLACEMENT.value,
@@ -55,14 +56,16 @@ def new_night() -> Response | tuple[str, int] | str:
     form = request.form
     ticked = [name for name in form.getlist("player") if name in roster]
     newcomers = [_clean(line) for line in form.get("newcomers", "").splitlines() if line.strip()]
-    values = {key: form.get(key, "") for key in ("name", "rounds", "profile", "mode", "scheme")}
+    fields = ("name", "rounds", "tables", "profile", "mode", "scheme")
+    values = {key: form.get(key, "") for key in fields}
     try:
         mode, scheme = Mode(values["mode"]), Scheme(values["scheme"])
     except ValueError:
         return _form(roster, set(ticked), "\n".join(newcomers), values, _(BAD_FORM), 400)
     rounds = whole_number(values["rounds"])
-    if rounds is None:
-        message = _("Type how many rounds the night has, such as 3.")
+    tables_asked = _tables_asked(values["tables"])
+    if rounds is None or tables_asked is False:
+        message = _(TABLES_TYPED) if rounds is not None else _(ROUNDS_TYPED)
         return _form(roster, set(ticked), "\n".join(newcomers), values, message, 422)
     night = actions.create_night(
         db(),
@@ -73,10 +76,23 @@ def new_night() -> Response | tuple[str, int] | str:
         profile=values["profile"],
         mode=mode,
         scheme=scheme,
+        tables_asked=tables_asked,
     )
     if isinstance(night, actions.Refused):
         return _form(roster, set(ticked), "\n".join(newcomers), values, night.message, 422)
     return redirect(url_for("nights.organiser", night_id=night.id), 303)
+
+
+ROUNDS_TYPED = N_("Type how many rounds the night has, such as 3.")
+TABLES_TYPED = N_("Type how many tables, such as 4, or leave it empty for the app's choice.")
+
+
+def _tables_asked(text: str) -> int | None | bool:
+    """The tables typed: a number, None when left empty, False when it is no number."""
+    if not text.strip():
+        return None
+    number = whole_number(text)
+    return False if number is None else number
 
 
 BAD_FORM = N_("This form does not say what to change. Reload the page and try again.")
@@ -216,7 +232,10 @@ def seat() -> Response:
         mode = Mode(chosen) if chosen else None
     except ValueError:
         abort(400, _(BAD_FORM))
-    seated = actions.seat_next(db(), g.night, mode)
+    tables_asked = _tables_asked(request.form.get("tables", ""))
+    if tables_asked is False:
+        return _back(actions.Refused(_(TABLES_TYPED)), "")
+    seated = actions.seat_next(db(), g.night, mode, tables_asked)
     if isinstance(seated, actions.Refused):
         return _back(seated, "")
     return _back(None, _("Round %(round)s is seated.", round=seated.number))
