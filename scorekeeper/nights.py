@@ -149,8 +149,9 @@ def version(db: Database, night_id: str) -> str:
     version of each of its games."""
     row = db.execute(
         "SELECT (SELECT coalesce(max(id), 0) FROM night_changes WHERE night_id = ?), "
-        "(SELECT group_concat(g.version, '.') FROM night_games n JOIN games g ON g.id = n.game_id "
-        "WHERE n.night_id = ?)",
+        "(SELECT group_concat(version, '.') FROM (SELECT g.version FROM night_games n "
+        "JOIN games g ON g.id = n.game_id WHERE n.night_id = ? "
+        "ORDER BY n.round, n.table_number))",
         [night_id, night_id],
     ).fetchone()
     return f"{row[0]}-{row[1] or ''}"
