@@ -24,13 +24,24 @@ from typing import Any
 from babel.numbers import format_decimal
 from sqlite_utils import Database
 
-from . import notes, purge, self_entry, store, tables
+from . import nights, notes, purge, self_entry, store, tables
 from .i18n import N_, _, language
 from .purge import PURGE_AFTER_DAYS
 from .rules.game import Game, GameError, HandRecord, Standings
 from .rules.gamefile import game_to_json, hand_to_json, load_game
-from .rules.names import MAX_NAME, NameRefused
-from .rules.phases import Progression, RulesError, make_rules
+from .rules.names import MAX_NAME, MAX_TABLE_NAME, NameRefused, valid_name
+from .rules.nights import (
+    Mode,
+    NightError,
+    NightRow,
+    Scheme,
+    TableSeating,
+    night_standings,
+    seat_round,
+    seating_problems,
+)
+from .rules.nights import results as night_results
+from .rules.phases import PROFILES, Progression, RulesError, make_rules
 from .rules.reasons import CARD_POINTS, Reason, Rule
 from .rules.replay import Kept, Replayed, entry_problems, hand_problems, replay_from
 from .rules.scoring import card_worths, laid_down_implied
@@ -297,6 +308,7 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
     with store.transaction(db):
         table = tables.create_table(db, archive.name)
         tables.delete_table(db, table.id)  # hidden until every game is in
+    game_ids: list[str] = []
     try:
         for batch in _batches(judged, archive):
             let_others_run()  # between batches: other tables' Saves go first
@@ -305,8 +317,11 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
                     stored = store.insert_game(db, found.new)
                     added = entry.created if entry.created and entry.updated else None
                     tables.file_game(db, table.id, stored.id, list(found.game.players), added)
+                    game_ids.append(stored.id)
         with store.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
+            for night in archive.nights:
+                nights.restore_night(db, table.id, night, game_ids)
             tables.restore_table(db, table.id)
     except BaseException:
         purge.remove_table(db, table.id)
@@ -1038,3 +1053,268 @@ def _moved_back(
     if table is None:
         return Refused(_("The table this game came from is deleted: it cannot go back there."))
     return lambda db: tables.file_game(db, table.id, game_id, list(players))
+
+
+# --- club nights ------------------------------------------------------------------------
+# A night at a table (nights.py): the organiser's choices and each round's seating are
+# the night's own changes (its log, nights.night_changes); each round's games are
+# ordinary games of the table, started here as any new game is. The leaderboard is never
+# stored: it is worked out from the games (``night_now``), so a corrected hand counts.
+
+MOST_ROUNDS = 20
+MOST_AT_A_NIGHT = 180  # 30 tables of 6, or 45 of 4: the seating search stays under a second
+TOO_MANY = N_("A night seats at most %(most)s players.")
+ROUND_IN_PLAY = N_("This round's games are not all finished yet.")
+
+
+@dataclass(frozen=True)
+class NightNow:
+    """A night as its pages show it: who came, each round, its games, the leaderboard."""
+
+    night: nights.Night
+    attendees: tuple[nights.Attendee, ...]
+    rounds: tuple[nights.Round, ...]
+    games: Mapping[tuple[int, int], Current]  # (round, table) -> the game
+    board: tuple[NightRow, ...]
+
+    @property
+    def latest(self) -> nights.Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def here(self) -> list[str]:
+        return [a.name for a in self.attendees if a.here]
+
+    def round_over(self, number: int) -> bool:
+        """Every game of the started round is finished (a game deleted from the table no
+        longer holds the night up)."""
+        found = [game for (at, _table), game in self.games.items() if at == number]
+        return all(game.standings.over for game in found)
+
+    @property
+    def playing(self) -> nights.Round | None:
+        """The round being played now: started, not every game finished."""
+        latest = self.latest
+        if latest is None or latest.started is None or self.round_over(latest.number):
+            return None
+        return latest
+
+    @property
+    def seated(self) -> nights.Round | None:
+        """A round seated whose games have not started: it may be seated again."""
+        latest = self.latest
+        return latest if latest is not None and latest.started is None else None
+
+    @property
+    def over(self) -> bool:
+        latest = self.latest
+        return (
+            latest is not None
+            and latest.started is not None
+            and latest.number >= self.night.rounds
+            and self.round_over(latest.number)
+        )
+
+    def where(self, name: str) -> tuple[nights.Round, TableSeating, int] | None:
+        """The latest round seating ``name``: (round, table, seat from 1)."""
+        for seated in reversed(self.rounds):
+            table = next((t for t in seated.tables if name in t.seats), None)
+            if table is not None:
+                return seated, table, table.seats.index(name) + 1
+        return None
+
+
+def night_now(db: Database, night: nights.Night) -> NightNow:
+    """The night with its games' kept standings and the leaderboard, as of now."""
+    played: dict[tuple[int, int], Current] = {}
+    for entry in nights.games(db, night.id):
+        found = load(db, entry.game_id)
+        if found is not None:
+            played[entry.round, entry.table] = found
+    attendees = tuple(nights.attendees(db, night.id))
+    finished = [
+        night_results(game.standings, game.game.rules)
+        for game in played.values()
+        if game.standings.over
+    ]
+    board = night_standings(finished, night.scheme, [a.name for a in attendees])
+    return NightNow(night, attendees, tuple(nights.rounds(db, night.id)), played, tuple(board))
+
+
+def create_night(
+    db: Database,
+    table_id: str,
+    *,
+    name: str,
+    players: Sequence[str],
+    rounds: int,
+    profile: str,
+    mode: Mode,
+    scheme: Scheme,
+    tables_asked: int | None = None,
+) -> nights.Night | Refused:
+    """A new night at the table, its first round seated at random (not started yet), at
+    ``tables_asked`` tables (None: as many as rule 11 suggests).
+
+    The players join the table's roster when their first game starts, as any game's do.
+    """
+    try:
+        here = [valid_name(player) for player in players]
+        title = valid_name(name, MAX_TABLE_NAME)
+    except NameRefused as refused:
+        return Refused(str(refused))
+    if not 1 <= rounds <= MOST_ROUNDS:
+        return Refused(_("A night has 1 to %(most)s rounds.", most=MOST_ROUNDS))
+    if profile not in PROFILES:
+        return Refused(_("Choose how a round is played from the list."))
+    if len(here) > MOST_AT_A_NIGHT:
+        return Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
+    if problems := seating_problems(here):
+        return Refused(problems[0].message, tuple(problems), problems[0].rule)
+    try:
+        with store.transaction(db):
+            if tables.get_table(db, table_id) is None:
+                return Refused(_("There is no table at that link. Copy it from the table's page."))
+            night = nights.create_night(
+                db,
+                table_id,
+                name=title,
+                players=here,
+                rounds=rounds,
+                profile=profile,
+                mode=mode,
+                scheme=scheme,
+            )
+            _seat(db, night_now(db, night), 1, _new_seed(), tables=tables_asked)
+    except _Abandoned as abandoned:
+        return abandoned.refused
+    return night
+
+
+class _Abandoned(Exception):
+    """Raised inside a night's transaction to write none of it, with the reason why."""
+
+    def __init__(self, refused: Refused) -> None:
+        self.refused = refused
+        super().__init__(refused.message)
+
+
+def _new_seed() -> str:
+    return secrets.token_hex(8)
+
+
+def _seat(
+    db: Database,
+    now: NightNow,
+    number: int,
+    seed: str,
+    mode: Mode | None = None,
+    tables: int | None = None,
+) -> None:
+    """Seat round ``number`` from the players here, the night's history and standing, in
+    ``mode`` (else the night's; the first round at random), at ``tables`` tables (else as
+    many as rule 11 suggests); _Abandoned when they cannot be seated so."""
+    earlier = [
+        table.seats for seated in now.rounds if seated.number < number for table in seated.tables
+    ]
+    mode = Mode.RANDOM if number == 1 else mode or now.night.mode
+    try:
+        seating = seat_round(
+            now.here,
+            mode,
+            seed=seed,
+            tables=tables,
+            earlier=earlier,
+            standing=[row.name for row in now.board],
+        )
+    except NightError as error:
+        first = error.problems[0]
+        raise _Abandoned(Refused(first.message, error.problems, first.rule)) from None
+    nights.seat(db, now.night.id, number, seed, mode, seating.tables)
+
+
+def seat_next(
+    db: Database, night: nights.Night, mode: Mode | None = None, tables: int | None = None
+) -> nights.Round | Refused:
+    """Seat the round not started yet anew (a new draw), or the next round once the
+    current one is over; ``mode``: how, for this round (else the night's); ``tables``: at
+    how many tables (else as rule 11 suggests)."""
+    try:
+        with store.transaction(db):
+            now = night_now(db, night)
+            seated = now.seated
+            if seated is not None:
+                number = seated.number
+            elif now.playing is not None:
+                return Refused(_(ROUND_IN_PLAY))
+            elif now.over:
+                return Refused(_("The night's last round is over."))
+            else:
+                number = (now.latest.number if now.latest else 0) + 1
+            _seat(db, now, number, _new_seed(), mode, tables)
+            return nights.rounds(db, night.id)[number - 1]
+    except _Abandoned as abandoned:
+        return abandoned.refused
+
+
+def start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
+    """Start the seated round: a game at each table, seat 1 dealing first."""
+    with store.transaction(db):
+        now = night_now(db, night)
+        seated = now.seated
+        if seated is None:
+            return Refused(_("No round is waiting to start: seat the next round first."))
+        title = notes.note("night", night=night.name, round=seated.number)
+        judged: list[_Judged] = []
+        for table in seated.tables:
+            data = {
+                "rules": night.profile,
+                "options": {},
+                "players": list(table.seats),
+                "dealer": table.dealer,
+                "hands": [],
+            }
+            one = _judged(data, note=title)
+            if isinstance(one, Refused):
+                return one
+            judged.append(one)
+        try:
+            store.room_for(db, night.table_id, [one.new.size for one in judged])
+        except store.OverBudget as over:
+            return _over_budget(over)
+        started = []
+        for one in judged:
+            stored = store.insert_game(db, one.new)
+            tables.file_game(db, night.table_id, stored.id, list(one.game.players))
+            started.append(stored.id)
+        nights.start_round(db, night.id, seated.number, started)
+    return replace(seated, started=store.now())
+
+
+def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refused | None:
+    """A player leaves the night, comes back, or arrives late; a round seated and not
+    started yet is seated again (with its own seed and mode, at the number of tables rule
+    11 suggests for them) from who is here now."""
+    try:
+        name = valid_name(name)
+    except NameRefused as refused:
+        return Refused(str(refused))
+    try:
+        with store.transaction(db):
+            now = night_now(db, night)
+            known = {a.name.casefold(): a for a in now.attendees}
+            found = known.get(name.casefold())
+            if found is None and not here:
+                return Refused(_("%(player)s is not at this night", player=name))
+            if found is not None:
+                if found.here == here:
+                    return None
+                name = found.name
+            if here and len(now.here) >= MOST_AT_A_NIGHT:
+                return Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
+            nights.set_here(db, night.id, name, here)
+            if (seated := now.seated) is not None:
+                _seat(db, night_now(db, night), seated.number, seated.seed, seated.mode)
+    except _Abandoned as abandoned:  # the round cannot be seated so: nothing changes
+        return abandoned.refused
+    return None

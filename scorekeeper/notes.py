@@ -128,6 +128,9 @@ _SAYINGS = {
     ),
     "table-import": lambda f: _("Game imported with the table %(table)s", table=f["table"]),
     "rematch": lambda f: _("Rematch"),
+    "night": lambda f: _(
+        "Round %(round)s of the night %(night)s", round=f["round"], night=f["night"]
+    ),
     "record": _record,
     "tiebreak": lambda f: _("Tiebreak hand: %(player)s went out", player=f["went_out"]),
     "already": lambda f: _(

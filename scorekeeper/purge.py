@@ -72,7 +72,14 @@ def _purge_game(db: Database, game_id: str, cutoff: str) -> bool:
 
 
 def _remove_game(db: Database, game_id: str) -> None:
-    for name in ("changes", "hand_entries", "game_sizes", "table_games", "deleted_games"):
+    for name in (
+        "changes",
+        "hand_entries",
+        "game_sizes",
+        "table_games",
+        "night_games",
+        "deleted_games",
+    ):
         db.execute(f"DELETE FROM {name} WHERE game_id = ?", [game_id])
     db.execute("UPDATE games SET follows = NULL WHERE follows = ?", [game_id])
     db.execute("DELETE FROM games WHERE id = ?", [game_id])
@@ -95,10 +102,20 @@ def _purge_table(db: Database, table_id: str, cutoff: str) -> bool:
             "SELECT game_id FROM table_games WHERE table_id = ?", [table_id]
         ).fetchall():  # a game not deleted with it cannot be here; purge it all the same
             _remove_game(db, game_id)
-        for name in ("table_players", "table_aliases"):
-            db.execute(f"DELETE FROM {name} WHERE table_id = ?", [table_id])
-        db.execute("DELETE FROM tables WHERE id = ?", [table_id])
+        _remove_table_rows(db, table_id)
     return True
+
+
+def _remove_table_rows(db: Database, table_id: str) -> None:
+    """A table's own rows and its nights' (its games are removed one by one before)."""
+    for name in ("night_players", "night_rounds", "night_games", "night_changes"):
+        db.execute(
+            f"DELETE FROM {name} WHERE night_id IN (SELECT id FROM nights WHERE table_id = ?)",
+            [table_id],
+        )
+    for name in ("table_players", "table_aliases", "nights"):
+        db.execute(f"DELETE FROM {name} WHERE table_id = ?", [table_id])
+    db.execute("DELETE FROM tables WHERE id = ?", [table_id])
 
 
 def remove_table(db: Database, table_id: str) -> None:
@@ -109,9 +126,7 @@ def remove_table(db: Database, table_id: str) -> None:
         with store.transaction(db):
             _remove_game(db, game_id)
     with store.transaction(db):
-        for name in ("table_players", "table_aliases"):
-            db.execute(f"DELETE FROM {name} WHERE table_id = ?", [table_id])
-        db.execute("DELETE FROM tables WHERE id = ?", [table_id])
+        _remove_table_rows(db, table_id)
 
 
 def give_back(db: Database) -> int:

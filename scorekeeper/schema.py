@@ -115,6 +115,55 @@ CREATE TABLE IF NOT EXISTS deleted_games (
     at TEXT,                    -- when (UTC); purged PURGE_AFTER later
     with_table INTEGER          -- 1: deleted with its table, and restored with it
 );
+
+-- A club night at a table: several tables of its players play rounds, one game a table
+-- each round (nights.py; the seating and points are rules/nights.py's).
+CREATE TABLE IF NOT EXISTS nights (
+    id TEXT PRIMARY KEY,        -- the organiser's part of its link, under the table's
+    table_id TEXT REFERENCES tables (id),
+    view_id TEXT,               -- the read-only link (/e/<view_id>): 128 random bits
+    code TEXT,                  -- the short code read aloud, in the games' codes' space
+    name TEXT,
+    created TEXT,
+    rounds INTEGER,             -- how many rounds the organiser planned
+    profile TEXT,               -- the rules of its games: a whole game, ten hands, ...
+    mode TEXT,                  -- how later rounds are seated (rules/nights.py Mode)
+    scheme TEXT                 -- how the night is counted (rules/nights.py Scheme)
+);
+CREATE INDEX IF NOT EXISTS nights_table_id ON nights (table_id);
+CREATE UNIQUE INDEX IF NOT EXISTS nights_view_id ON nights (view_id);
+CREATE UNIQUE INDEX IF NOT EXISTS nights_code ON nights (code);
+CREATE TABLE IF NOT EXISTS night_players (
+    night_id TEXT REFERENCES nights (id),
+    name TEXT,
+    here INTEGER,               -- 1: seated in the next round; 0: gone home
+    PRIMARY KEY (night_id, name)
+);
+CREATE TABLE IF NOT EXISTS night_rounds (
+    night_id TEXT REFERENCES nights (id),
+    number INTEGER,
+    seed TEXT,                  -- seat_round's seed: the same players and history seat the same
+    mode TEXT,
+    seating TEXT,               -- JSON: each table's players, seat 1 (the first dealer) first
+    started TEXT,               -- when its games were started; NULL: it may be seated again
+    PRIMARY KEY (night_id, number)
+);
+CREATE TABLE IF NOT EXISTS night_games (
+    game_id TEXT PRIMARY KEY REFERENCES games (id),
+    night_id TEXT REFERENCES nights (id),
+    round INTEGER,
+    table_number INTEGER
+);
+CREATE INDEX IF NOT EXISTS night_games_night_id ON night_games (night_id);
+-- Every change to a night, never rewritten; a new row wakes the night's live pages.
+CREATE TABLE IF NOT EXISTS night_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    night_id TEXT REFERENCES nights (id),
+    at TEXT,
+    action TEXT,                -- create, seat, start, leave, arrive
+    detail TEXT                 -- JSON: the change's facts
+);
+CREATE INDEX IF NOT EXISTS night_changes_night_id ON night_changes (night_id);
 """
 
 # The columns that hold JSON, by table: health.py makes sure each still parses.
@@ -265,6 +314,12 @@ def _table_screens(db: Database) -> None:
         db.execute("ALTER TABLE tables ADD COLUMN screen TEXT")
     db.execute("UPDATE tables SET screen = view_id WHERE screen IS NULL")
     db.execute("CREATE UNIQUE INDEX IF NOT EXISTS tables_screen ON tables (screen)")
+
+
+@migrations(name="club-nights")
+def _club_nights(db: Database) -> None:
+    """Club nights (issue 31): five new tables, nothing else changes."""
+    _run(db, SCHEMA)
 
 
 def _bytes(column: str) -> str:

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from . import playtime
 from .rules.game import Game, Standings
+from .rules.nights import NightRow, Scheme
 from .rules.replay import standings_by_hand
 
 
@@ -187,3 +188,45 @@ def _count_phases(game: Game, steps: Sequence[Standings], person) -> None:
             person(standing.name).hands_on_phase[standing.phase] += 1
             if after.player(standing.name).finished:
                 person(standing.name).hands_to_finish.append(number)
+
+
+# --- club nights ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NightFigures:
+    """One player's club nights: how many they played a game in, their best place, and the
+    points of each night counted by placement points (rules/nights.py, Scheme.PLACEMENT)."""
+
+    name: str
+    nights: int
+    best_place: int
+    points: tuple[int, ...]
+
+    @property
+    def points_per_night(self) -> float | None:
+        """Placement points a night, on average; None when no night was counted so."""
+        return sum(self.points) / len(self.points) if self.points else None
+
+
+def night_figures(
+    boards: Sequence[tuple[Scheme, Sequence[NightRow]]], aliases: Mapping[str, str]
+) -> list[NightFigures]:
+    """Each player's nights from each night's leaderboard (only nights they played a game
+    in), under the roster's current names; the best placed first."""
+    nights: Counter[str] = Counter()
+    best: dict[str, int] = {}
+    points: dict[str, list[int]] = {}
+    for scheme, rows in boards:
+        for row in rows:
+            if not row.games:
+                continue
+            name = aliases.get(row.name, row.name)
+            nights[name] += 1
+            best[name] = min(best.get(name, row.place), row.place)
+            if scheme is Scheme.PLACEMENT:
+                points.setdefault(name, []).append(row.points)
+    found = [
+        NightFigures(name, nights[name], best[name], tuple(points.get(name, ()))) for name in nights
+    ]
+    return sorted(found, key=lambda f: (f.best_place, -f.nights, f.name.casefold()))

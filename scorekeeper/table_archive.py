@@ -26,7 +26,8 @@ from .jsontext import JsonError, parse_json
 from .rules.game import Game, GameError
 from .rules.gamefile import game_to_json, load_game
 from .rules.names import MAX_TABLE_NAME, NameRefused, valid_name
-from .rules.phases import RulesError
+from .rules.nights import MOST_AT_A_TABLE, Mode, Scheme
+from .rules.phases import PROFILES, RulesError
 from .rules.replay import Replayed, replay_from
 from .server import let_others_run
 
@@ -38,6 +39,9 @@ MAX_ALIASES = 1000  # old spellings: each rename or merge leaves one
 MAX_HANDS = 500  # a game ends once someone has made every phase: 6 x 30 phases is 180 hands
 MAX_INDEX = 1024 * 1024  # table.json: 2,000 games, the roster and aliases take ~400 KB
 MAX_GAME_FILE = 1024 * 1024  # one game file: 500 hands of 6 players take ~200 KB
+MAX_NIGHTS = 500  # a club night a week for ten years
+MAX_ROUNDS = 20  # a night's rounds (actions.MOST_ROUNDS)
+MAX_NIGHT_PLAYERS = 200  # thirty tables of six, and some who came late
 MAX_UNPACKED = 20 * 1024 * 1024  # bytes read in all, each file counted every time it is named
 _READ_CHUNK = 64 * 1024
 # What a damaged or hostile zip raises while it is read: bad headers, a wrong CRC, a
@@ -60,12 +64,38 @@ class ArchivedGame:
     replayed: Replayed | None = None  # the engine's replay when read (an import keeps it)
 
 
+@dataclass(frozen=True)
+class ArchivedRound:
+    """One round of a night: its seating (seat 1 first), its seed, and its games, each the
+    index of a game in ``TableArchive.games`` (table by table; none while only seated)."""
+
+    number: int
+    seed: str
+    mode: Mode
+    tables: tuple[tuple[str, ...], ...]
+    started: str | None
+    games: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ArchivedNight:
+    name: str
+    created: str
+    rounds: int
+    profile: str
+    mode: Mode
+    scheme: Scheme
+    players: tuple[tuple[str, bool], ...]  # (name, here)
+    played: tuple[ArchivedRound, ...]
+
+
 @dataclass
 class TableArchive:
     name: str
     players: list[tuple[str, bool]] = field(default_factory=list)  # (name, retired)
     aliases: dict[str, str] = field(default_factory=dict)  # old spelling -> roster name
     games: list[ArchivedGame] = field(default_factory=list)  # oldest first
+    nights: list[ArchivedNight] = field(default_factory=list)  # its club nights
 
 
 def csv_cell(value: object) -> str:
@@ -112,6 +142,7 @@ def build(archive: TableArchive) -> bytes:
             {"file": f, "created": e.created, "updated": e.updated}
             for f, e in zip(files, archive.games, strict=True)
         ],
+        "nights": [_night_json(night) for night in archive.nights],
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -120,6 +151,30 @@ def build(archive: TableArchive) -> bytes:
             zf.writestr(name, json.dumps(game_to_json(entry.game), indent=2, ensure_ascii=False))
         zf.writestr("hands.csv", hands_csv(archive.games))
     return out.getvalue()
+
+
+def _night_json(night: ArchivedNight) -> dict:
+    """A night in table.json; its games by their number in "games" (from 1)."""
+    return {
+        "name": night.name,
+        "created": night.created,
+        "rounds": night.rounds,
+        "profile": night.profile,
+        "mode": night.mode.value,
+        "scheme": night.scheme.value,
+        "players": [{"name": name, "here": here} for name, here in night.players],
+        "played": [
+            {
+                "round": r.number,
+                "seed": r.seed,
+                "mode": r.mode.value,
+                "tables": [list(seats) for seats in r.tables],
+                "started": r.started,
+                "games": [index + 1 for index in r.games],
+            }
+            for r in night.played
+        ],
+    }
 
 
 def read(data: bytes) -> TableArchive:
@@ -166,6 +221,7 @@ class _Reader:
             created = _when(entry.get("created"))
             updated = _when(entry.get("updated")) or created
             archive.games.append(ArchivedGame(game, created, updated, replayed))
+        archive.nights = _nights(_list(index, "nights"), archive.games)
         return archive
 
     def game(self, number: int, name: str) -> tuple[Game, Replayed]:
@@ -292,9 +348,73 @@ def _when(value: object) -> str:
     return text
 
 
+def _nights(entries: list, games: Sequence[ArchivedGame]) -> list[ArchivedNight]:
+    """The club nights, each game of each round a game of the backup (and one night's once);
+    anything else: the night is damaged. (Older backups have none.)"""
+    if len(entries) > MAX_NIGHTS:
+        raise ArchiveError(_("This backup has more than %(count)s nights.", count=MAX_NIGHTS))
+    used: set[int] = set()
+    nights = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            nights.append(_night(entry, games, used))
+        except (KeyError, TypeError, ValueError, NameRefused) as error:
+            raise ArchiveError(
+                _("Night %(number)s in this backup is damaged.", number=number)
+            ) from error
+    return nights
+
+
+def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> ArchivedNight:
+    players = entry["players"]
+    rounds = entry["played"]
+    if not (
+        isinstance(players, list)
+        and isinstance(rounds, list)
+        and len(players) <= MAX_NIGHT_PLAYERS
+        and len(rounds) <= MAX_ROUNDS
+        and 1 <= int(entry["rounds"]) <= MAX_ROUNDS
+        and entry["profile"] in PROFILES
+    ):
+        raise ValueError("too many")
+    played = []
+    for number, found in enumerate(rounds, start=1):
+        tables = tuple(tuple(valid_name(name) for name in seats) for seats in found["tables"])
+        indexes = tuple(int(index) - 1 for index in found["games"])
+        if int(found["round"]) != number or len(tables) > MAX_NIGHT_PLAYERS // 2:
+            raise ValueError("rounds out of order")
+        if any(not 2 <= len(seats) <= MOST_AT_A_TABLE for seats in tables):
+            raise ValueError("a table's size")
+        if indexes and len(indexes) != len(tables):
+            raise ValueError("a game for each table")
+        for index, seats in zip(indexes, tables, strict=False):
+            if not 0 <= index < len(games) or index in used:
+                raise ValueError("no such game")
+            if games[index].game.players != seats:
+                raise ValueError("not the game seated")
+            used.add(index)
+        started = _when(found["started"]) if found["started"] is not None else None
+        played.append(
+            ArchivedRound(
+                number, str(found["seed"])[:40], Mode(found["mode"]), tables, started, indexes
+            )
+        )
+    return ArchivedNight(
+        valid_name(entry["name"], MAX_TABLE_NAME),
+        _when(entry["created"]),
+        int(entry["rounds"]),
+        str(entry["profile"]),
+        Mode(entry["mode"]),
+        Scheme(entry["scheme"]),
+        tuple((valid_name(p["name"]), bool(p["here"])) for p in players),
+        tuple(played),
+    )
+
+
 DAMAGED_LISTS = {
     "players": N_("The list of players in this backup is damaged."),
     "games": N_("The list of games in this backup is damaged."),
+    "nights": N_("The list of nights in this backup is damaged."),
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 WEB = sorted((PACKAGE / "web").glob("*.py"))
 # The modules that write the file; the web layer reaches them only through actions.py.
-WRITERS = ("store", "tables", "self_entry")
+WRITERS = ("store", "tables", "self_entry", "nights")
 SQL_WRITE = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\s")  # as the code writes SQL
 SQL_BEGIN = re.compile(r"\s*BEGIN\b")  # store.transaction: a write lock
 # Opening the file brings its schema up to date (as start-up does): no one's data changes.

@@ -233,7 +233,7 @@ def test_only_reviewed_routes_skip_the_csrf_check(app):
     assert exempt == EXEMPT
 
 
-def fill(rule, game_id: str, key: str, token: str = "x", table: str = "x") -> str:
+def fill(rule, game_id: str, key: str, token: str = "x", table: str = "x", night: str = "x") -> str:
     values = {
         "game_id": game_id,
         "key": key,
@@ -241,8 +241,18 @@ def fill(rule, game_id: str, key: str, token: str = "x", table: str = "x") -> st
         "version": 1,
         "token": token,
         "table_id": table,
+        "night_id": night,
     }
     return rule.build({name: values.get(name, "x") for name in rule.arguments})[1]
+
+
+def new_night(client, table: str) -> str:
+    """A club night at the table (seated, no game started), for its routes' checks."""
+    data = {"csrf_token": csrf(client), "newcomers": "Ann\nBob", "rounds": "1"}
+    data.update(profile="official", mode="random", scheme="placement", name="Night")
+    response = client.post(f"/t/{table}/nights/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
 
 
 def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, client):
@@ -253,11 +263,12 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
     stranger_token = csrf(other)  # a real token, but from another browser's session
     player = player_links(client, url)[1]["Ann"].rsplit("/", 1)[1]
     table = new_table(client).rsplit("/", 1)[1]
+    night = new_night(client, table)
     checked = 0
     for rule, methods in state_changing_rules(app):
         if rule.endpoint in EXEMPT:
             continue
-        target = fill(rule, game_id, key, player, table)
+        target = fill(rule, game_id, key, player, table, night)
         for method in methods:
             attempts = [
                 {},

@@ -126,3 +126,23 @@ def test_head_to_head_counts_who_finished_ahead(stats):
 def test_no_games_no_figures():
     empty = table_stats([])
     assert (empty.games, empty.average_hands, empty.players) == (0, 0.0, {})
+
+
+def test_night_figures_count_nights_played_best_place_and_placement_points_a_night():
+    from scorekeeper.rules.nights import NightRow, Scheme
+    from scorekeeper.stats import night_figures
+
+    def row(place, name, points, games=1):
+        return NightRow(place, name, points, games, 100, 3, 100)
+
+    boards = [
+        (Scheme.PLACEMENT, [row(1, "Ann", 240), row(2, "Bob", 120), row(3, "Cy", 0, games=0)]),
+        (Scheme.PLACEMENT, [row(1, "Robert", 200), row(2, "Ann", 100)]),
+        (Scheme.CUMULATIVE, [row(1, "Ann", 310), row(2, "Bob", 400)]),
+    ]
+    figures = night_figures(boards, {"Robert": "Bob"})
+    assert [(f.name, f.nights, f.best_place, f.points) for f in figures] == [
+        ("Ann", 3, 1, (240, 100)),
+        ("Bob", 3, 1, (120, 200)),
+    ]  # Cy played no game that night; Robert is Bob's old spelling
+    assert figures[0].points_per_night == 170

@@ -5,14 +5,23 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import zipfile
 
 import hostile_backups as hostile
 import pytest
+from games import finished_game
 from webutil import csrf
 
 from scorekeeper import table_archive
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.table_archive import ArchivedGame, ArchiveError, TableArchive
+from scorekeeper.rules.nights import Mode, Scheme
+from scorekeeper.table_archive import (
+    ArchivedGame,
+    ArchivedNight,
+    ArchivedRound,
+    ArchiveError,
+    TableArchive,
+)
 
 
 def test_a_backup_reads_back_what_was_written():
@@ -128,3 +137,42 @@ def test_a_hostile_backup_imported_through_the_page_writes_nothing(app, client, 
     with sqlite3.connect(app.config["DATABASE"]) as conn:
         assert conn.execute("SELECT count(*) FROM tables").fetchone() == (0,)
         assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"games": [99]},  # no such game
+        {"games": [1, 1]},  # one game twice
+        {"round": 2},  # rounds out of order
+        {"tables": [["Ann"]]},  # a table of one
+        {"mode": "chaos"},
+    ],
+)
+def test_a_damaged_night_in_a_backup_is_refused_with_its_number(damage):
+    data = finished_game(1)
+    game = ArchivedGame(load_game(data), "2026-11-23T19:00:00+00:00", "2026-11-23T20:00:00+00:00")
+    seated = ArchivedRound(1, "seed", Mode.RANDOM, (tuple(data["players"]),), None, (0,))
+    night = ArchivedNight(
+        "Club night",
+        game.created,
+        2,
+        "official",
+        Mode.RANDOM,
+        Scheme.PLACEMENT,
+        tuple((name, True) for name in data["players"]),
+        (seated,),
+    )
+    good = table_archive.build(TableArchive("The Smiths", [], {}, [game], [night]))
+    assert table_archive.read(good).nights == [night]
+    with zipfile.ZipFile(io.BytesIO(good)) as zf:
+        index = json.loads(zf.read("table.json"))
+        files = {name: zf.read(name) for name in zf.namelist()}
+    index["nights"][0]["played"][0].update(damage)
+    files["table.json"] = json.dumps(index).encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, content in files.items():
+            zf.writestr(name, content)
+    with pytest.raises(ArchiveError, match="Night 1 in this backup is damaged"):
+        table_archive.read(out.getvalue())

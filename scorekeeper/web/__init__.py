@@ -23,6 +23,7 @@ from . import (
     language,
     live,
     moving,
+    nights,
     parts,
     phase_lists,
     players,
@@ -64,6 +65,7 @@ def register(app: Flask) -> None:
         healthz,
         trash,
         moving,
+        nights,
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked

@@ -7,6 +7,8 @@
 | `/p/<game_id>/<token>` | one player's line (or the names to pick from) | `game_id`, `token` |
 | `/t/<table_id>` | a table: its games and roster | `table_id` |
 | `/tv/<screen>` | a table's screen, to watch | `screen` |
+| `/t/<table_id>/nights/<night_id>` | a club night, to run it (the table's link) | `night_id` |
+| `/e/<night_view>` | a club night, to watch | `night_view` |
 
 The check reads one indexed row (the game's keys and version, not the game itself:
 an idle poll needs no more), refuses a wrong id or key with the same friendly 404
@@ -30,13 +32,14 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
 
-from .. import actions, store, tables
+from .. import actions, nights, store, tables
 from ..i18n import N_, _
 from ..printing.qr import qr_svg as printed_qr_svg
 from ..rules.game import MAX_PLAYERS
 
 NO_GAME = actions.NO_GAME  # marked for translation; say it with _(NO_GAME)
 NO_TABLE = N_("There is no table at this link. It may have been mistyped.")
+NO_NIGHT = N_("There is no night at this link. It may have been mistyped.")
 PICK = "pick"  # the player link where each player picks their name
 RENEWED_MEANWHILE = N_(
     "This link was renewed from another phone a moment ago, so it no longer works. Ask for "
@@ -190,6 +193,16 @@ def init_app(app: Flask) -> None:
             g.table = _table(values.pop("table_id"))
         if "screen" in values:
             g.table = tables.table_by_screen(db(), values.pop("screen")) or abort(404, _(NO_TABLE))
+        if "night_id" in values:  # the organiser's link: the night under its table's link
+            night = nights.get_night(db(), values.pop("night_id"))
+            if night is None or night.table_id != g.table.id:
+                abort(404, _(NO_NIGHT))
+            g.night = night
+        if "night_view" in values:  # the watchers' link: gone with its table
+            night = nights.night_by_view(db(), values.pop("night_view"))
+            if night is None or tables.get_table(db(), night.table_id) is None:
+                abort(404, _(NO_NIGHT))
+            g.night = night
         if "game_id" not in values:
             return
         link = store.game_link(db(), values.pop("game_id"))
@@ -218,6 +231,12 @@ def init_app(app: Flask) -> None:
                 values.setdefault("token", g.token)
         if table is not None and "table_id" not in values and expects(endpoint, "table_id"):
             values["table_id"] = table.id
+        night = g.get("night")
+        if night is not None:
+            if "night_id" not in values and expects(endpoint, "night_id"):
+                values["night_id"] = night.id
+            if "night_view" not in values and expects(endpoint, "night_view"):
+                values["night_view"] = night.view_id
 
     @app.teardown_appcontext
     def end_request(_error: BaseException | None) -> None:

@@ -19,7 +19,7 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import actions, stats, store, table_archive, table_cache, tables
+from .. import actions, nights, stats, store, table_archive, table_cache, tables
 from ..i18n import _, ngettext
 from ..stats import PlayedGame
 from . import charts, device
@@ -87,6 +87,7 @@ def _render_table(status: int = 200, error: str | None = None):
         qr=qr_svg(link),
         screen=screen,
         movable=movable,
+        nights=nights.nights_of_table(db(), table.id),
         error=error,
     ), status
 
@@ -95,10 +96,15 @@ def _render_table(status: int = 200, error: str | None = None):
 def table_stats():
     table = g.table
     found = table_cache.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
+    also = ",".join(night.id for night in nights.nights_of_table(db(), table.id))
+    figures = table_cache.kept(
+        db(), table.id, "nights", lambda: _work_out_nights(table.id), also=also
+    )
     return render_template(
         "table_stats.html",
         table=table,
         stats=found,
+        night_figures=figures,
         wins=charts.wins_chart(found),
         phases=charts.phase_charts(found),
         scores=charts.final_scores_chart(found),
@@ -113,6 +119,14 @@ def _work_out_stats(table_id: str) -> stats.TableStats:
     ]
     played.sort(key=lambda entry: entry.date)
     return stats.table_stats(played, tables.aliases(db(), table_id))
+
+
+def _work_out_nights(table_id: str) -> list[stats.NightFigures]:
+    """Each player's club nights, from each night's leaderboard (worked out from its games)."""
+    boards = []
+    for night in nights.nights_of_table(db(), table_id):
+        boards.append((night.scheme, actions.night_now(db(), night).board))
+    return stats.night_figures(boards, tables.aliases(db(), table_id))
 
 
 def _summaries(table_id: str) -> list[GameSummary]:
@@ -137,7 +151,8 @@ def _page_number() -> int:
 @bp.get("/t/<table_id>/export.zip")
 def table_export():
     table = g.table
-    roster = repr([table.name, tables.roster(db(), table.id)])  # what else the backup holds
+    night_versions = [nights.version(db(), n.id) for n in nights.nights_of_table(db(), table.id)]
+    roster = repr([table.name, tables.roster(db(), table.id), night_versions])  # what else it holds
     backup = table_cache.kept(db(), table.id, "backup", _work_out_backup, also=roster)
     return Response(
         backup,
@@ -151,15 +166,17 @@ def table_export():
 
 def _work_out_backup() -> bytes:
     table = g.table
+    summaries = _summaries(table.id)
     games = [
-        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated)
-        for s in _summaries(table.id)
+        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated) for s in summaries
     ]
+    index = {s.stored.id: i for i, s in enumerate(summaries)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
+        [nights.archived(db(), night, index) for night in nights.nights_of_table(db(), table.id)],
     )
     return table_archive.build(archive)
 

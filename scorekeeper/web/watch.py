@@ -23,7 +23,7 @@ from flask import Blueprint, Flask, abort, g, redirect, render_template, request
 from werkzeug.routing import BaseConverter, ValidationError
 from werkzeug.wrappers import Response
 
-from .. import bgstats, codes, store, tables
+from .. import bgstats, codes, nights, store, tables
 from ..i18n import _
 from ..printing.link import printed_link, site
 from . import device, live
@@ -126,10 +126,14 @@ def init_app(app: Flask) -> None:
 
 
 def _by_code(code: str) -> Response:
+    """A game's watch page, or a club night's page (its codes share the space)."""
     game_id = store.game_by_code(db(), code)
-    if game_id is None:
+    if game_id is not None:
+        return redirect(url_for("watch.view", game_id=game_id), 303)
+    night = nights.night_by_code(db(), code)
+    if night is None:
         abort(404, _(NO_GAME))
-    return redirect(url_for("watch.view", game_id=game_id), 303)
+    return redirect(url_for("nights.view", night_view=night.view_id), 303)
 
 
 @bp.get("/<watch_code:code>")
@@ -152,7 +156,7 @@ def typed() -> Response | tuple[str, int]:
             example="ABCD-EFGH-JKMN-PQRS",
         )
         return render_template("home.html", code=text, code_error=message, **device.home(db())), 422
-    if store.game_by_code(db(), code) is None:
+    if store.game_by_code(db(), code) is None and nights.night_by_code(db(), code) is None:
         message = _("No game has this code. Check it and type it again.")
         return render_template("home.html", code=text, code_error=message, **device.home(db())), 404
     return _by_code(code)

@@ -1,0 +1,318 @@
+"""A club night: starting one from a table, the organiser's page, the players' page and the
+room's screen.
+
+The organiser reaches a night through the table's own link
+(``/t/<table>/nights/<night>``): whoever runs the table runs its nights. Everyone
+else has the night's read-only link (``/e/<night_view>``, also opened by the
+night's short code at ``/<code>``), and the room's screen at ``/e/<night_view>/tv``.
+Each page is also its live part (live.py): its poll is held on the night's own
+key (``night:<id>``), rung by the night's changes and its games' only.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+from markupsafe import Markup
+from werkzeug.wrappers import Response
+
+from .. import actions, codes, nights, store, tables
+from ..i18n import N_, _, ngettext
+from ..printing.link import printed_link, site
+from ..rules.nights import Mode, Scheme
+from ..rules.phases import PROFILES
+from . import device, live
+from .access import db, public_url, qr_svg
+from .forms import whole_number
+from .security import creating
+
+bp = Blueprint("nights", __name__)
+
+DEFAULT_ROUNDS = 3
+FORMATS = ("official", "ten-hands", "even", "plus10", "masters", "super-wild")  # PROFILES' names
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- starting a night ------------------------------------------------------------------
+
+
+@bp.route("/t/<table_id>/nights/new", methods=["GET", "POST"])
+@creating
+def new_night() -> Response | tuple[str, int] | str:
+    table: tables.Table = g.table
+    roster = [p.name for p in tables.roster(db(), table.id) if not p.retired]
+    if request.method in ("GET", "HEAD"):
+        values = {
+            "name": _("Club night"),
+            "rounds": str(DEFAULT_ROUNDS),
+            "tables": "",
+            "profile": "official",
+            "mode": Mode.NEW_OPPONENTS.value,
+            "scheme": Scheme.PLACEMENT.value,
+        }
+        return _form(roster, set(roster), "", values)
+    form = request.form
+    ticked = [name for name in form.getlist("player") if name in roster]
+    newcomers = [_clean(line) for line in form.get("newcomers", "").splitlines() if line.strip()]
+    fields = ("name", "rounds", "tables", "profile", "mode", "scheme")
+    values = {key: form.get(key, "") for key in fields}
+    try:
+        mode, scheme = Mode(values["mode"]), Scheme(values["scheme"])
+    except ValueError:
+        return _form(roster, set(ticked), "\n".join(newcomers), values, _(BAD_FORM), 400)
+    rounds = whole_number(values["rounds"])
+    tables_asked = _tables_asked(values["tables"])
+    if rounds is None or tables_asked is False:
+        message = _(TABLES_TYPED) if rounds is not None else _(ROUNDS_TYPED)
+        return _form(roster, set(ticked), "\n".join(newcomers), values, message, 422)
+    night = actions.create_night(
+        db(),
+        table.id,
+        name=_clean(values["name"]) or _("Club night"),
+        players=[*ticked, *newcomers],
+        rounds=rounds,
+        profile=values["profile"],
+        mode=mode,
+        scheme=scheme,
+        tables_asked=tables_asked,
+    )
+    if isinstance(night, actions.Refused):
+        return _form(roster, set(ticked), "\n".join(newcomers), values, night.message, 422)
+    return redirect(url_for("nights.organiser", night_id=night.id), 303)
+
+
+ROUNDS_TYPED = N_("Type how many rounds the night has, such as 3.")
+TABLES_TYPED = N_("Type how many tables, such as 4, or leave it empty for the app's choice.")
+
+
+def _tables_asked(text: str) -> int | None | bool:
+    """The tables typed: a number, None when left empty, False when it is no number."""
+    if not text.strip():
+        return None
+    number = whole_number(text)
+    return False if number is None else number
+
+
+BAD_FORM = N_("This form does not say what to change. Reload the page and try again.")
+
+
+def _form(
+    roster: list[str],
+    ticked: set[str],
+    newcomers: str,
+    values: dict[str, str],
+    error: str | None = None,
+    status: int = 200,
+) -> tuple[str, int]:
+    page = render_template(
+        "night_new.html",
+        table=g.table,
+        roster=roster,
+        ticked=ticked,
+        newcomers=newcomers,
+        values=values,
+        error=error,
+        formats=[PROFILES[name] for name in FORMATS],
+        modes=list(Mode),
+        schemes=list(Scheme),
+    )
+    return page, status
+
+
+# --- the organiser's page --------------------------------------------------------------
+
+
+def _tag(night: nights.Night) -> str:
+    return live.shown(nights.version(db(), night.id))
+
+
+def _held(night: nights.Night) -> Response | None:
+    """A poll of a night's page, held until the night or one of its games changes."""
+    return live.answer(_tag(night), lambda: _tag(night), store.night_key(night.id))
+
+
+def _context(now: actions.NightNow) -> dict[str, object]:
+    night = now.night
+    view = public_url("nights.view", night_view=night.view_id)
+    return {
+        "now": now,
+        "night": night,
+        "live_tag": _tag(night),
+        "view_link": view,
+        "tv_link": public_url("nights.screen", night_view=night.view_id),
+        "code": codes.grouped(night.code),
+        "code_site": site(view),
+        "code_link": printed_link(view, night.code),
+    }
+
+
+@bp.get("/t/<table_id>/nights/<night_id>")
+def organiser() -> Response:
+    night: nights.Night = g.night
+    if (held := _held(night)) is not None:
+        return held
+    now = actions.night_now(db(), night)
+    context = {**_context(now), "keeper_qr": _keeper_codes(now)}
+    poll_url = url_for("nights.organiser")
+    if live.polled():
+        html = render_template(
+            "_night_organiser.html", poll_url=poll_url, modes=list(Mode), **context
+        )
+        return live.fragment(html, 200, str(context["live_tag"]))
+    device.remember_table(g.table.id)
+    changes = [
+        (at, _change_words(action, facts)) for at, action, facts in nights.history(db(), night.id)
+    ]
+    html = render_template(
+        "night.html",
+        changes=changes,
+        table=g.table,
+        poll_url=poll_url,
+        modes=list(Mode),
+        qr=qr_svg(str(context["view_link"])),
+        **context,
+    )
+    return live.page(html)
+
+
+def _change_words(action: str, facts: dict) -> str:
+    """One change of the night's log, in the reader's language."""
+    mode = facts.get("mode")
+    match action:
+        case "create":
+            count = len(facts.get("players", ()))
+            return ngettext(
+                "The night began with %(num)s player", "The night began with %(num)s players", count
+            )
+        case "seat" if mode in {m.value for m in Mode}:
+            return _(
+                "Round %(round)s seated: %(mode)s", round=facts.get("round"), mode=Mode(mode).label
+            )
+        case "start":
+            return _("Round %(round)s started", round=facts.get("round"))
+        case "leave":
+            return _("%(player)s left", player=facts.get("player"))
+        case "arrive":
+            return _("%(player)s arrived", player=facts.get("player"))
+        case "import":
+            return _("Brought in from a table's backup")
+    return action
+
+
+def _keeper_codes(now: actions.NightNow) -> dict[int, Markup]:
+    """Each table's scorekeeper link as a QR code, for the round being played: the
+    organiser shows it to whoever keeps score there."""
+    playing = now.playing
+    if playing is None:
+        return {}
+    codes_of = {}
+    for (number, table), game in now.games.items():
+        if number == playing.number:
+            stored = game.stored
+            link = public_url("games.game_page", game_id=stored.id, key=stored.edit_key)
+            codes_of[table] = qr_svg(link)
+    return codes_of
+
+
+def _back(refused: actions.Refused | None, done: str) -> Response:
+    if refused is not None:
+        flash(refused.message, "error")
+    else:
+        flash(done)
+    return redirect(url_for("nights.organiser"), 303)
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/seat")
+def seat() -> Response:
+    """Seat the waiting round again, or the next round once this one is over."""
+    chosen = request.form.get("mode")
+    try:
+        mode = Mode(chosen) if chosen else None
+    except ValueError:
+        abort(400, _(BAD_FORM))
+    tables_asked = _tables_asked(request.form.get("tables", ""))
+    if tables_asked is False:
+        return _back(actions.Refused(_(TABLES_TYPED)), "")
+    seated = actions.seat_next(db(), g.night, mode, tables_asked)
+    if isinstance(seated, actions.Refused):
+        return _back(seated, "")
+    return _back(None, _("Round %(round)s is seated.", round=seated.number))
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/start")
+@creating  # a game at every table: counted as one start, like a new game
+def start() -> Response:
+    started = actions.start_round(db(), g.night)
+    if isinstance(started, actions.Refused):
+        return _back(started, "")
+    return _back(
+        None, _("Round %(round)s has started: a game at every table.", round=started.number)
+    )
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/players")
+def players() -> Response:
+    """A player leaves, comes back, or arrives late (seated from the next round)."""
+    action, name = request.form.get("action", ""), _clean(request.form.get("name", ""))
+    if action not in ("leave", "arrive"):
+        abort(400, _(BAD_FORM))
+    if not name:
+        return _back(actions.Refused(_("Type the player's name.")), "")
+    refused = actions.set_here(db(), g.night, name, action == "arrive")
+    if action == "leave":
+        done = _("%(player)s has left: not seated from the next round.", player=name)
+    else:
+        done = _("%(player)s is here: seated from the next round.", player=name)
+    return _back(refused, done)
+
+
+# --- printing (issue 31, item 5) -------------------------------------------------------
+# PRINTABLES GO HERE once scorekeeper/printing/night.py lands (another branch):
+#   GET /e/<night_view>/print/seating-<int:number>.pdf -> seating_cards(...) for round N
+#   GET /e/<night_view>/print/standings.pdf            -> standings_sheet(...)
+# Read-only like a game's printables (printables.for_game), kept by the night's tag
+# (nights.version). What this module can hand them, from actions.night_now(db(), night):
+# the night's name and day (night.name, night.when), the round (now.rounds[n - 1]: its
+# number and its tables, each TableSeating with .number, .seats and .dealer), each table's
+# watch code (watch_code(now.games[n, table].stored): .grouped, .site, .link) and the
+# night's own code (codes.grouped(night.code), printed_link(view_url, night.code)), the
+# leaderboard (now.board: NightRow) and its scheme (night.scheme: .label, .explained).
+# templates/night.html marks where the links go.
+
+
+# --- the players' page and the room's screen --------------------------------------------
+
+
+def _watching(template: str, fragment: str, endpoint: str, **extra: object) -> Response:
+    """A read-only page of the night; its poll's fragment is rendered once per version of
+    the night (and chosen name) for every phone and screen watching it (live.shared)."""
+    night: nights.Night = g.night
+    if (held := _held(night)) is not None:
+        return held
+    player = str(extra.get("player") or "")
+    poll_url = url_for(endpoint, player=player) if player else url_for(endpoint)
+
+    def render(name: str) -> str:
+        context = {**_context(actions.night_now(db(), night)), **extra, "poll_url": poll_url}
+        return render_template(name, **context)
+
+    if live.polled():
+        tag = _tag(night)
+        html = live.shared(("night", endpoint, night.id, tag, player), lambda: render(fragment))
+        return live.fragment(html, 200, tag)
+    return live.page(render(template))
+
+
+@bp.get("/e/<night_view>")
+def view() -> Response:
+    """The night on a player's phone: where to sit next (for a chosen name), the leaderboard."""
+    name = request.args.get("player", "")[:100]
+    return _watching("night_view.html", "_night_view.html", "nights.view", player=name)
+
+
+@bp.get("/e/<night_view>/tv")
+def screen() -> Response:
+    """The room's screen: every table's game live beside the leaderboard."""
+    return _watching("night_screen.html", "_night_screen.html", "nights.screen")
