@@ -414,3 +414,17 @@ def test_the_same_night_prints_the_same_bytes():
     rows = night()
     once = standings_sheet("Club", "today", rows, Scheme.PLACEMENT, rounds=2)
     assert once == standings_sheet("Club", "today", rows, Scheme.PLACEMENT, rounds=2)
+
+
+@pytest.mark.parametrize("language", list(i18n.LANGUAGES))
+def test_in_every_language_the_night_prints_within_its_boxes_and_to_9_pt(language):
+    seating = seated()
+    links = {table.number: link(table.number) for table in seating.tables}
+    watch = {table.number: code(table.number) for table in seating.tables}
+    with i18n.using(language):
+        cards = seating_cards("Club", 2, seating, codes=watch, links=links, pagesize="a4")
+        standings = standings_sheet(
+            "Club", "27.11.2026", night(), Scheme.PLACEMENT, rounds=2, tables_per_round=[4, 4]
+        )
+    assert problems(cards) == []
+    assert problems(standings) == []
