@@ -565,7 +565,8 @@ class _Standings:
         for index, page_rows in enumerate(pages):
             header = first if index == 0 else later
             run = TextRun(canvas)
-            top = _stack(run, header, MARGIN, height - MARGIN) - GAP + 1.5 * mm
+            _stack(run, header, MARGIN, height - MARGIN)
+            top = height - MARGIN - _stacked(header) - GAP
             _draw_table(canvas, run, MARGIN, top, columns, headings, page_rows)
             _page_label(run, index + 1, len(pages), width)
             run.close()
