@@ -158,7 +158,7 @@ def test_fourteen_players_sit_at_four_tables_of_4_4_3_3():
 
 def test_each_table_has_a_card_with_its_number_the_round_and_the_seats_in_order():
     seating = seated()
-    data = seating_cards("Thursday club", 2, seating, room_list=False)
+    data = seating_cards("Thursday club", 2, seating.tables, room_list=False)
     assert pages(data) == 1  # four cards to a page
     cards = card_texts(data)
     assert len(cards) == 4
@@ -173,7 +173,7 @@ def test_each_table_has_a_card_with_its_number_the_round_and_the_seats_in_order(
 def test_the_dealer_is_named_in_words_under_seat_1_and_nowhere_else():
     seating = seated()
     for table, text in zip(
-        seating.tables, card_texts(seating_cards("Club", 1, seating)), strict=True
+        seating.tables, card_texts(seating_cards("Club", 1, seating.tables)), strict=True
     ):
         assert text.count("deals first") == 1
         assert in_order(text, f"1 {table.dealer}", "deals first", f"2 {table.seats[1]}"), text
@@ -183,7 +183,7 @@ def test_a_card_prints_its_tables_watch_link_to_type_and_as_a_qr_code(tmp_path):
     seating = seated()
     links = {table.number: link(table.number) for table in seating.tables}
     watch = {table.number: code(table.number) for table in seating.tables}
-    data = seating_cards("Club", 1, seating, codes=watch, links=links, room_list=False)
+    data = seating_cards("Club", 1, seating.tables, codes=watch, links=links, room_list=False)
     for table, text in zip(seating.tables, card_texts(data), strict=True):
         typed = "".join(text.split("Live scores: scan the code, or type this link:")[1].split())
         assert typed == f"http://192.168.1.20:5010/{codes.grouped(code(table.number))}"
@@ -193,7 +193,7 @@ def test_a_card_prints_its_tables_watch_link_to_type_and_as_a_qr_code(tmp_path):
 def test_without_a_link_a_card_gives_the_code_to_read_aloud_and_no_qr_code(tmp_path):
     seating = seated()
     watch = {table.number: code(table.number) for table in seating.tables}
-    data = seating_cards("Club", 1, seating, codes=watch, room_list=False)
+    data = seating_cards("Club", 1, seating.tables, codes=watch, room_list=False)
     for table, text in zip(seating.tables, card_texts(data), strict=True):
         assert in_order(
             text, "Live scores: the code to read aloud", codes.grouped(code(table.number))
@@ -204,7 +204,7 @@ def test_without_a_link_a_card_gives_the_code_to_read_aloud_and_no_qr_code(tmp_p
 def test_thirty_tables_take_eight_pages_of_cards_then_the_room_list():
     players = [f"Player {number:03}" for number in range(1, 181)]
     seating = seated(players, tables=30)
-    data = seating_cards("Big night", 3, seating)
+    data = seating_cards("Big night", 3, seating.tables)
     cards = card_texts(data)
     assert [text.splitlines()[2] for text in cards] == [str(n) for n in range(1, 31)]
     assert all(text.count("deals first") == 1 for text in cards)
@@ -218,7 +218,7 @@ def test_six_long_names_at_one_table_print_whole_and_nothing_overlaps_or_is_unde
     players = [f"{first} Maria de los Ángeles Fernández Ruiz"[:40] for first in "ABCDEF"]
     seating = seated(players, tables=1)
     data = seating_cards(
-        "A night with long names", 1, seating, links={1: link(1)}, codes={1: code(1)}
+        "A night with long names", 1, seating.tables, links={1: link(1)}, codes={1: code(1)}
     )
     assert problems(data) == []
     text = " ".join(card_texts(data)[0].split())
@@ -231,7 +231,7 @@ def test_the_cards_and_the_room_list_keep_inside_the_page_and_to_9_pt(pagesize):
     seating = seated()
     links = {table.number: link(table.number) for table in seating.tables}
     watch = {table.number: code(table.number) for table in seating.tables}
-    data = seating_cards("Club", 2, seating, codes=watch, links=links, pagesize=pagesize)
+    data = seating_cards("Club", 2, seating.tables, codes=watch, links=links, pagesize=pagesize)
     assert problems(data) == []
 
 
@@ -240,7 +240,7 @@ def test_the_cards_and_the_room_list_keep_inside_the_page_and_to_9_pt(pagesize):
 
 def test_the_room_list_gives_everyone_their_table_and_seat_in_alphabetical_order():
     seating = seated()
-    data = seating_list("Thursday club", 2, seating)
+    data = seating_list("Thursday club", 2, seating.tables)
     assert pages(data) == 1
     lines = halves(data)
     assert lines[:2] == ["Thursday club", "Round 2: who sits where"]
@@ -256,8 +256,8 @@ def test_the_room_list_gives_everyone_their_table_and_seat_in_alphabetical_order
 
 def test_the_cards_end_with_the_same_room_list():
     seating = seated()
-    with_cards = page_lines(seating_cards("Club", 1, seating))
-    alone = page_lines(seating_list("Club", 1, seating))
+    with_cards = page_lines(seating_cards("Club", 1, seating.tables))
+    alone = page_lines(seating_list("Club", 1, seating.tables))
     assert with_cards[1:] == alone
 
 
@@ -359,7 +359,7 @@ def test_names_in_any_script_print_whole_on_the_cards_the_list_and_the_standings
     require("pdftotext")
     players = [*SCRIPTS, "Dana <b>&amp;</b> Co", "Ed", "Flo"]
     seating = seated(players)
-    cards = read_back(seating_cards("Nacht der Schriften", 1, seating), tmp_path)
+    cards = read_back(seating_cards("Nacht der Schriften", 1, seating.tables), tmp_path)
     standings = read_back(
         standings_sheet("Nacht der Schriften", "today", night(players), Scheme.PLACEMENT, rounds=2),
         tmp_path,
@@ -375,7 +375,7 @@ def test_the_printables_of_a_night_speak_german():
     seating = seated()
     rows = night()
     with i18n.using("de"):
-        cards = words(seating_cards("Donnerstagsrunde", 2, seating, codes={1: code(1)}))
+        cards = words(seating_cards("Donnerstagsrunde", 2, seating.tables, codes={1: code(1)}))
         standings = words(
             standings_sheet(
                 "Donnerstagsrunde",
@@ -410,7 +410,7 @@ def test_the_printables_of_a_night_speak_german():
 
 def test_the_same_night_prints_the_same_bytes():
     seating = seated()
-    assert seating_cards("Club", 1, seating) == seating_cards("Club", 1, seating)
+    assert seating_cards("Club", 1, seating.tables) == seating_cards("Club", 1, seating.tables)
     rows = night()
     once = standings_sheet("Club", "today", rows, Scheme.PLACEMENT, rounds=2)
     assert once == standings_sheet("Club", "today", rows, Scheme.PLACEMENT, rounds=2)
@@ -422,7 +422,7 @@ def test_in_every_language_the_night_prints_within_its_boxes_and_to_9_pt(languag
     links = {table.number: link(table.number) for table in seating.tables}
     watch = {table.number: code(table.number) for table in seating.tables}
     with i18n.using(language):
-        cards = seating_cards("Club", 2, seating, codes=watch, links=links, pagesize="a4")
+        cards = seating_cards("Club", 2, seating.tables, codes=watch, links=links, pagesize="a4")
         standings = standings_sheet(
             "Club", "27.11.2026", night(), Scheme.PLACEMENT, rounds=2, tables_per_round=[4, 4]
         )

@@ -10,6 +10,7 @@ import re
 import zipfile
 
 import pytest
+from printed import words as pdf_words
 from webutil import csrf, new_table, plain_names, record
 
 from scorekeeper import codes
@@ -276,3 +277,48 @@ def test_the_number_of_tables_may_be_asked_and_a_wrong_one_is_explained(client, 
         | {"scheme": "placement", "profile": "official", "name": "N"},
     )
     assert refused.status_code == 422 and "Type how many tables" in refused.get_data(as_text=True)
+
+
+def test_the_nights_printables_are_its_seating_and_standings_read_back(client, table_url):
+    """From the night's read-only link: each seated round's cards (every table's seats, its
+    watch code once started) and the standings, as the pages show them."""
+    url = start_night(client, table_url)
+    organiser = client.get(url).get_data(as_text=True)
+    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
+    assert f"{view}/print/seating-1.pdf?size=a4" in html.unescape(organiser)
+    assert client.get(f"{view}/print/standings.pdf").status_code == 404  # nothing played yet
+    seated = client.get(f"{view}/print/seating-1.pdf")
+    assert seated.status_code == 200 and seated.mimetype == "application/pdf"
+    before = pdf_words(seated.data)
+    tables = seating(plain_names(organiser))
+    for number, seats in enumerate(tables, 1):
+        assert f"Table {number}" in before or f"Table{number}" in before.replace(" ", "")
+        assert all(name in before for name in seats)
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    page = client.get(url).get_data(as_text=True)
+    link = keeper_links(page)[0].replace("http://table.test", "")
+    started = pdf_words(client.get(f"{view}/print/seating-1.pdf").data).replace(" ", "")
+    watch = re.findall(r'class="watch-code">Watch code: ([A-Z0-9-]+)<', page)
+    assert len(watch) == len(tables)
+    for code in watch:  # grouped as on the page, or as the sheets group it
+        assert codes.normalise(code) is not None
+        assert code.replace("-", "") in started.replace("-", "")
+    for hand in range(1, 11):
+        record(client, link, hand, went_out=0, points={1: 50, 2: 60})
+    sheet = client.get(f"{view}/print/standings.pdf?size=a4")
+    assert sheet.status_code == 200
+    text = pdf_words(sheet.data)
+    first = seating(plain_names(page))[0]
+    assert "after 1 round" in text and in_order(text, first[0], first[1], first[2])
+    assert client.get(f"{view}/print/seating-3.pdf").status_code == 404
+    assert client.get(f"{view}/print/seating-1.pdf?size=poster").status_code == 400
+
+
+def in_order(text: str, *parts: str) -> bool:
+    at = 0
+    for part in parts:
+        at = text.find(part, at)
+        if at < 0:
+            return False
+        at += len(part)
+    return True

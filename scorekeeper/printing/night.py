@@ -30,7 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import codes as short_codes
 from ..i18n import _, ngettext, pgettext
-from ..rules.nights import NightRow, Scheme, Seating, TableSeating
+from ..rules.nights import NightRow, Scheme, TableSeating
 from .bidi import isolate, joined
 from .cards import MARK_GAP, MARK_LENGTH
 from .labels import Label, fit_label
@@ -99,7 +99,7 @@ class Line:
 def seating_cards(
     night: str,
     round_number: int,
-    seating: Seating,
+    seating: Sequence[TableSeating],
     *,
     codes: Mapping[int, str] | None = None,
     links: Mapping[int, str] | None = None,
@@ -122,7 +122,7 @@ def seating_cards(
     canvas.setViewerPreference("PrintScaling", "None")  # a card is its size only at 100 %
     grid_width, grid_height = CARD_COLUMNS * CARD_WIDTH, CARD_ROWS * CARD_HEIGHT
     left, top = (width - grid_width) / 2, (height + grid_height) / 2
-    tables = seating.tables
+    tables = seating
     for start in range(0, len(tables), CARDS_PER_PAGE):
         on_page = tables[start : start + CARDS_PER_PAGE]
         for index, table in enumerate(on_page):
@@ -141,7 +141,7 @@ def seating_cards(
 
 
 def seating_list(
-    night: str, round_number: int, seating: Seating, *, pagesize: str = "letter"
+    night: str, round_number: int, seating: Sequence[TableSeating], *, pagesize: str = "letter"
 ) -> bytes:
     """Who sits where in a round, as PDF bytes: every player in alphabetical order with
     their table and seat, so that a room finds its tables at a glance."""
@@ -468,14 +468,19 @@ def alphabetical(name: str) -> tuple[str, str]:
 
 
 def _room_list(
-    canvas: Canvas, night: str, round_number: int, seating: Seating, width: float, height: float
+    canvas: Canvas,
+    night: str,
+    round_number: int,
+    seating: Sequence[TableSeating],
+    width: float,
+    height: float,
 ) -> None:
     """Every player of the round in alphabetical order, with their table and seat, in two
     columns a page."""
     places = sorted(
         (
             (name, table.number, seat)
-            for table in seating.tables
+            for table in seating
             for seat, name in enumerate(table.seats, start=1)
         ),
         key=lambda place: alphabetical(place[0]),

@@ -33,7 +33,7 @@ from markupsafe import Markup, escape
 from .. import clock, i18n
 from ..i18n import _
 from .security import SettingError
-from .zones import zone
+from .zones import day, local_day, zone
 
 bp = Blueprint("language", __name__)
 COOKIE = "lang"
@@ -115,21 +115,11 @@ def moment(when: str | datetime) -> str:
     return format_datetime(clock.local(when, zone()), "short", rebase=False)
 
 
-def _day(when: date | datetime) -> date:
-    """A time is taken as the day it was on the family's own clock."""
-    return clock.local(when, zone()).date() if isinstance(when, datetime) else when
-
-
-def day(when: date | datetime) -> str:
-    """A day (or the day of a time) as the reader's language writes it."""
-    return format_date(_day(when))
-
-
 def day_of(when: date | datetime | None) -> Markup:
     """A day (or the day of a time) as the reader's language writes it, as a <time>."""
     if when is None:
         return Markup("")
-    found = _day(when)
+    found = local_day(when)
     return Markup('<time datetime="%s">%s</time>') % (found.isoformat(), format_date(found))
 
 

@@ -268,20 +268,6 @@ def players() -> Response:
     return _back(refused, done)
 
 
-# --- printing (issue 31, item 5) -------------------------------------------------------
-# PRINTABLES GO HERE once scorekeeper/printing/night.py lands (another branch):
-#   GET /e/<night_view>/print/seating-<int:number>.pdf -> seating_cards(...) for round N
-#   GET /e/<night_view>/print/standings.pdf            -> standings_sheet(...)
-# Read-only like a game's printables (printables.for_game), kept by the night's tag
-# (nights.version). What this module can hand them, from actions.night_now(db(), night):
-# the night's name and day (night.name, night.when), the round (now.rounds[n - 1]: its
-# number and its tables, each TableSeating with .number, .seats and .dealer), each table's
-# watch code (watch_code(now.games[n, table].stored): .grouped, .site, .link) and the
-# night's own code (codes.grouped(night.code), printed_link(view_url, night.code)), the
-# leaderboard (now.board: NightRow) and its scheme (night.scheme: .label, .explained).
-# templates/night.html marks where the links go.
-
-
 # --- the players' page and the room's screen --------------------------------------------
 
 

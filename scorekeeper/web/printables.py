@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, current_app, g, render_template, request
 
-from .. import i18n, playtime, store, tables
+from .. import actions, i18n, nights, playtime, store, tables
 from ..i18n import N_, _
 from ..printing import (
     PAGE_SIZES,
@@ -23,11 +23,12 @@ from ..printing import (
     standard_set,
 )
 from ..printing.layout import LayoutError
+from ..printing.night import seating_cards, standings_sheet
 from ..printing.record import Played
 from ..printing.sheets import MAX_LARGE_PLAYERS
 from .access import db, game, public_url
 from .kept import Kept
-from .zones import zone
+from .zones import day, zone
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -135,6 +136,62 @@ def for_game(kind: str):
         abort(404, _("There is no printable with that name."))
     filename = f"phase10-{kind}-{size}.pdf"
     return _pdf(build, filename, _tag(stored.id, g.link.version, kind, size, view_url, facts))
+
+
+@bp.get("/e/<night_view>/print/seating-<int:number>.pdf")
+def night_seating(number: int):
+    """A round's seating cards, a card per table with its watch code and QR, then the room
+    list; for anyone with the night's link, as a game's printables are."""
+    night: nights.Night = g.night
+    now = actions.night_now(db(), night)
+    if not 1 <= number <= len(now.rounds):
+        abort(404, _("Round %(number)s has not been seated yet.", number=number))
+    seated = now.rounds[number - 1]
+    size = _size()
+    codes: dict[int, str] = {}
+    links: dict[int, str] = {}
+    for table in seated.tables:
+        current = now.games.get((number, table.number))
+        if current is not None:
+            links[table.number] = public_url("watch.view", game_id=current.stored.id)
+            if current.stored.code:
+                codes[table.number] = current.stored.code
+
+    def build() -> bytes:
+        return seating_cards(
+            night.name, number, seated.tables, codes=codes, links=links, pagesize=size
+        )
+
+    tag = _tag("night-seating", night.id, nights.version(db(), night.id), number, size, links)
+    return _pdf(build, f"phase10-night-round-{number}-{size}.pdf", tag)
+
+
+@bp.get("/e/<night_view>/print/standings.pdf")
+def night_standings():
+    """The night's standings: final once its last round is over, else "after N rounds"."""
+    night: nights.Night = g.night
+    now = actions.night_now(db(), night)
+    played = [seated for seated in now.rounds if seated.started]
+    if not played:
+        abort(404, _("No round of this night has started yet."))
+    size = _size()
+    played_on = day(night.when)
+
+    def build() -> bytes:
+        return standings_sheet(
+            night.name,
+            played_on,
+            now.board,
+            night.scheme,
+            rounds=len(played),
+            tables_per_round=[len(seated.tables) for seated in played],
+            final=now.over,
+            pagesize=size,
+        )
+
+    version = nights.version(db(), night.id)
+    tag = _tag("night-standings", night.id, version, size, played_on)
+    return _pdf(build, f"phase10-night-standings-{size}.pdf", tag)
 
 
 def _played(stored: store.StoredGame) -> Played:

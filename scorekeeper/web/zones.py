@@ -7,9 +7,10 @@ language.py). Kept apart from the language blueprint so every blueprint can ask 
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import date, datetime, tzinfo
 
 from flask import current_app, g, request
+from flask_babel import format_date
 
 from .. import clock
 
@@ -22,3 +23,13 @@ def zone() -> tzinfo:
     if found is None:
         found = g.zone = clock.zone(request.cookies.get(ZONE_COOKIE)) or current_app.config["ZONE"]
     return found
+
+
+def local_day(when: date | datetime) -> date:
+    """A time is taken as the day it was on the family's own clock."""
+    return clock.local(when, zone()).date() if isinstance(when, datetime) else when
+
+
+def day(when: date | datetime) -> str:
+    """A day (or the day of a time) as the reader's language writes it."""
+    return format_date(local_day(when))
