@@ -13,9 +13,11 @@ import json
 import re
 import urllib.request
 from collections import Counter
+from urllib.parse import urljoin
 
 from pages import PHONE, TABLET, enter_hand, serious_violations, settled, shot, start_table
 from playwright.sync_api import expect
+from printed import words
 
 PLAYERS = [
     "Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus",
@@ -83,6 +85,24 @@ def expect_leaderboard(page, expected: Counter[str]) -> None:
         expect(row.locator("td.points")).to_have_text(str(expected[name]))
 
 
+def printed(page, within: str, name: str) -> str:
+    """The text of the PDF that the print link ``name`` in ``within`` opens, read back."""
+    link = page.locator(within).locator("a", has_text=name).first  # in a closed <details>
+    answer = page.request.get(urljoin(page.url, link.get_attribute("href")))
+    assert answer.ok and answer.headers["content-type"] == "application/pdf"
+    return words(answer.body())
+
+
+def in_order(text: str, names) -> bool:
+    at = 0
+    for name in names:
+        at = text.find(name, at)
+        if at < 0:
+            return False
+        at += len(name)
+    return True
+
+
 def test_a_club_night_of_fourteen_players_three_rounds_four_tables(browser, server):
     organiser = browser.new_context(**PHONE).new_page()
     table_url = start_table(organiser, server, "Thursday club")
@@ -130,6 +150,10 @@ def test_a_club_night_of_fourteen_players_three_rounds_four_tables(browser, serv
         expect(keeping).to_have_count(len(tables))
         settled(organiser)
         keepers = keeping.evaluate_all("(links) => links.map((a) => a.href)")
+        organiser.reload()  # the print links list the rounds seated so far
+        cards = printed(organiser, f"#night-print p:has-text('Round {number}:')", "Letter")
+        for seats in tables:  # a card per table: its seats in order, who deals in words
+            assert in_order(cards, [seats[0], "deals first", *seats[1:]]), (seats, cards)
         table, seat = next((t, s.index("Kit") + 1) for t, s in enumerate(tables, 1) if "Kit" in s)
         expect(player.locator(".your-seat")).to_contain_text(
             f"Round {number}: go to table {table}, seat {seat}"
@@ -170,5 +194,12 @@ def test_a_club_night_of_fourteen_players_three_rounds_four_tables(browser, serv
         str(expected[LEAVES])
     )  # who left keeps the game they played
     shot(player, "night-05-player")
+    organiser.reload()
+    standings = printed(organiser, "#night-print p:has-text('standings')", "A4")
+    assert "Final standings after 3 rounds" in standings
+    rows = re.findall(r"\d+=? (\w+)(?: \([a-z ]+\))? (\d+) \d+ [\d,]+ \d+", standings)
+    assert sorted(name for name, _points in rows) == sorted(PLAYERS), standings
+    assert [int(points) for _name, points in rows] == sorted(expected.values(), reverse=True)
+    assert all(int(points) == expected[name] for name, points in rows)
     for page in (organiser, room, player, form_table):
         page.context.close()
