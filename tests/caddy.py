@@ -114,40 +114,50 @@ def caddy_in_front(app_port: int, folder: Path) -> Iterator[Proxy]:
     ends; waits until a page comes back over HTTPS."""
     program = caddy_or_skip()
     folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    config = folder / "Caddyfile"
-    config.write_text(
-        CADDYFILE.format(
-            http_port=free_port(),
-            https_port=port,
-            storage=folder / "storage",
-            name=NAME,
-            app_port=app_port,
+    log_path = folder / "caddy.log"
+    for _attempt in range(3):  # a free port may be taken by another test before Caddy binds it
+        port, http_port = free_port(), free_port()
+        if port == http_port:
+            continue
+        (folder / "Caddyfile").write_text(
+            CADDYFILE.format(
+                http_port=http_port,
+                https_port=port,
+                storage=folder / "storage",
+                name=NAME,
+                app_port=app_port,
+            )
         )
-    )
-    log = (folder / "caddy.log").open("w")
-    process = subprocess.Popen(
-        [program, "run", "--config", str(config), "--adapter", "caddyfile"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data")},
-    )
-    proxy = Proxy(port, folder / "storage" / "pki" / "authorities" / "local")
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if proxy.root_certificate.exists():
-                    proxy.request("GET", "/healthz")
-                    break
-            except (OSError, ssl.SSLError, http.client.HTTPException):
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.flush()
-                pytest.fail(f"caddy did not serve: {(folder / 'caddy.log').read_text()[-2000:]}")
-            time.sleep(0.1)
-        yield proxy
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
+        with log_path.open("w") as log:
+            process = subprocess.Popen(
+                [program, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data")},
+            )
+        proxy = Proxy(port, folder / "storage" / "pki" / "authorities" / "local")
+        try:
+            if _serves(proxy, process):
+                yield proxy
+                return
+        finally:
+            process.terminate()
+            process.wait(timeout=20)
+        if "address already in use" not in log_path.read_text():
+            break
+    pytest.fail(f"caddy did not serve: {log_path.read_text()[-2000:]}")
+
+
+def _serves(proxy: Proxy, process: subprocess.Popen) -> bool:
+    """Wait until Caddy answers over HTTPS (True), or has stopped or not answered in a
+    minute (False)."""
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            if proxy.root_certificate.exists():
+                proxy.request("GET", "/healthz")
+                return True
+        except (OSError, ssl.SSLError, http.client.HTTPException):
+            pass
+        time.sleep(0.1)
+    return False
