@@ -10,6 +10,7 @@ import re
 import zipfile
 
 import pytest
+from flask import template_rendered
 from printed import words as pdf_words
 from webutil import csrf, new_table, plain_names, record
 
@@ -212,6 +213,36 @@ def test_the_room_screen_waits_on_the_night_and_wakes_for_its_games(client, tabl
     fragment = woken.get_data(as_text=True)
     assert fragment.lstrip().startswith('<div id="night-live"') and "hand 2" in fragment
     assert live_tag(fragment) != tag
+
+
+def test_a_hand_is_rendered_once_for_every_players_phone_of_the_night(app, client, table_url):
+    """Each phone follows its own name, but the round and the leaderboard are the same for
+    all: after a hand they are rendered once, and each phone adds only where it sits."""
+    url = start_night(client, table_url)
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    organiser = client.get(url).get_data(as_text=True)
+    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
+    link = keeper_links(organiser)[0].replace("http://table.test", "")
+    assert record(client, link, 1, went_out=0, points={1: 50, 2: 60}).status_code == 303
+    rendered: list[str] = []
+
+    def count(sender, template, context, **extra):
+        rendered.append(template.name)
+
+    with template_rendered.connected_to(count, app):
+        seats = {}
+        for name in PLAYERS:
+            page = plain_names(
+                client.get(f"{view}?player={name}", headers={"HX-Request": "true"}).get_data(
+                    as_text=True
+                )
+            )
+            seats[name] = re.search(r"Round 1: go to table (\d), seat (\d)", page).groups()
+    assert rendered.count("_night_view_shared.html") == 1
+    assert rendered.count("_night_view.html") == len(PLAYERS)
+    tables = seating(plain_names(organiser))
+    for name, (table, seat) in seats.items():  # each phone still says where its player sits
+        assert tables[int(table) - 1][int(seat) - 1] == name
 
 
 def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, client, table_url):

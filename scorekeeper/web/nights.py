@@ -11,6 +11,8 @@ key (``night:<id>``), rung by the night's changes and its games' only.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from markupsafe import Markup
 from werkzeug.wrappers import Response
@@ -133,13 +135,13 @@ def _held(night: nights.Night) -> Response | None:
     return live.answer(_tag(night), lambda: _tag(night), store.night_key(night.id))
 
 
-def _context(now: actions.NightNow) -> dict[str, object]:
+def _context(now: actions.NightNow, tag: str) -> dict[str, object]:
     night = now.night
     view = public_url("nights.view", night_view=night.view_id)
     return {
         "now": now,
         "night": night,
-        "live_tag": _tag(night),
+        "live_tag": tag,
         "view_link": view,
         "tv_link": public_url("nights.screen", night_view=night.view_id),
         "code": codes.grouped(night.code),
@@ -154,7 +156,7 @@ def organiser() -> Response:
     if (held := _held(night)) is not None:
         return held
     now = actions.night_now(db(), night)
-    context = {**_context(now), "keeper_qr": _keeper_codes(now)}
+    context = {**_context(now, _tag(night)), "keeper_qr": _keeper_codes(now)}
     poll_url = url_for("nights.organiser")
     if live.polled():
         html = render_template(
@@ -271,31 +273,55 @@ def players() -> Response:
 # --- the players' page and the room's screen --------------------------------------------
 
 
-def _watching(template: str, fragment: str, endpoint: str, **extra: object) -> Response:
-    """A read-only page of the night; its poll's fragment is rendered once per version of
-    the night (and chosen name) for every phone and screen watching it (live.shared)."""
+def _watching(template: str, fragment: str, endpoint: str, player: str = "") -> Response:
+    """A read-only page of the night. What every phone and screen of the night shows alike
+    is rendered once per version of the night (live.shared), from one reading of it (``_now``);
+    a player's phone adds only where that player sits, so a hand at any of thirty tables
+    costs one render of the leaderboard, not one per phone."""
     night: nights.Night = g.night
     if (held := _held(night)) is not None:
         return held
-    player = str(extra.get("player") or "")
-    poll_url = url_for(endpoint, player=player) if player else url_for(endpoint)
-
-    def render(name: str) -> str:
-        context = {**_context(actions.night_now(db(), night)), **extra, "poll_url": poll_url}
-        return render_template(name, **context)
-
+    tag = _tag(night)
+    context = {
+        **_context(_now(night, tag), tag),
+        "player": player,
+        "poll_url": url_for(endpoint, player=player) if player else url_for(endpoint),
+    }
+    if player or endpoint == "nights.view":
+        context["shared"] = live.shared(
+            ("night", endpoint, night.id, tag),
+            lambda: Markup(render_template("_night_view_shared.html", **context)),
+        )
+        html = render_template(fragment, **context)
+    else:
+        html = live.shared(
+            ("night", endpoint, night.id, tag), lambda: render_template(fragment, **context)
+        )
     if live.polled():
-        tag = _tag(night)
-        html = live.shared(("night", endpoint, night.id, tag, player), lambda: render(fragment))
         return live.fragment(html, 200, tag)
-    return live.page(render(template))
+    return live.page(render_template(template, **context))
+
+
+_readings: OrderedDict[str, tuple[str, actions.NightNow]] = OrderedDict()
+READINGS = 32  # nights whose latest reading is kept: those being watched now
+
+
+def _now(night: nights.Night, tag: str) -> actions.NightNow:
+    """The night as its pages show it at ``tag``, read once for every phone that asks."""
+    kept = _readings.get(night.id)
+    if kept is None or kept[0] != tag:
+        kept = _readings[night.id] = (tag, actions.night_now(db(), night))
+        while len(_readings) > READINGS:
+            _readings.popitem(last=False)
+    _readings.move_to_end(night.id)
+    return kept[1]
 
 
 @bp.get("/e/<night_view>")
 def view() -> Response:
     """The night on a player's phone: where to sit next (for a chosen name), the leaderboard."""
     name = request.args.get("player", "")[:100]
-    return _watching("night_view.html", "_night_view.html", "nights.view", player=name)
+    return _watching("night_view.html", "_night_view.html", "nights.view", name)
 
 
 @bp.get("/e/<night_view>/tv")
