@@ -1230,7 +1230,7 @@ def _seat(
     except NightError as error:
         first = error.problems[0]
         raise _Abandoned(Refused(first.message, error.problems, first.rule)) from None
-    nights.seat(db, now.night.id, number, seed, mode, seating.tables)
+    nights.seat(db, now.night.id, number, seed, mode, seating.tables, tables)
 
 
 def seat_next(
@@ -1293,8 +1293,8 @@ def start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
 
 def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refused | None:
     """A player leaves the night, comes back, or arrives late; a round seated and not
-    started yet is seated again (with its own seed and mode, at the number of tables rule
-    11 suggests for them) from who is here now."""
+    started yet is seated again from who is here now (with its own seed and mode, at the
+    number of tables the organiser asked for, else as many as rule 11 suggests)."""
     try:
         name = valid_name(name)
     except NameRefused as refused:
@@ -1314,7 +1314,9 @@ def set_here(db: Database, night: nights.Night, name: str, here: bool) -> Refuse
                 return Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
             nights.set_here(db, night.id, name, here)
             if (seated := now.seated) is not None:
-                _seat(db, night_now(db, night), seated.number, seated.seed, seated.mode)
+                _seat(
+                    db, night_now(db, night), seated.number, seated.seed, seated.mode, seated.asked
+                )
     except _Abandoned as abandoned:  # the round cannot be seated so: nothing changes
         return abandoned.refused
     return None

@@ -51,6 +51,8 @@ class Round:
     """One round: its seating (tables of names, seat 1 first, who deals) and its seed.
 
     ``started``: when its games were started (None: seated only, it may be seated again).
+    ``asked``: the number of tables the organiser asked for (None: as rule 11 suggests),
+    kept when the round is seated again for a late arrival.
     """
 
     number: int
@@ -58,6 +60,7 @@ class Round:
     mode: Mode
     tables: tuple[TableSeating, ...]
     started: str | None
+    asked: int | None = None
 
 
 @dataclass(frozen=True)
@@ -117,8 +120,8 @@ def attendees(db: Database, night_id: str) -> list[Attendee]:
 
 def rounds(db: Database, night_id: str) -> list[Round]:
     rows = db.execute(
-        "SELECT number, seed, mode, seating, started FROM night_rounds WHERE night_id = ? "
-        "ORDER BY number",
+        "SELECT number, seed, mode, seating, started, tables_asked FROM night_rounds "
+        "WHERE night_id = ? ORDER BY number",
         [night_id],
     ).fetchall()
     return [
@@ -128,8 +131,9 @@ def rounds(db: Database, night_id: str) -> list[Round]:
             Mode(mode),
             tuple(TableSeating(i, tuple(seats)) for i, seats in enumerate(json.loads(seating), 1)),
             started,
+            asked,
         )
-        for number, seed, mode, seating, started in rows
+        for number, seed, mode, seating, started, asked in rows
     ]
 
 
@@ -241,17 +245,25 @@ def set_here(db: Database, night_id: str, name: str, here: bool) -> None:
 
 
 def seat(
-    db: Database, night_id: str, number: int, seed: str, mode: Mode, tables: Sequence[TableSeating]
+    db: Database,
+    night_id: str,
+    number: int,
+    seed: str,
+    mode: Mode,
+    tables: Sequence[TableSeating],
+    asked: int | None = None,
 ) -> None:
-    """Keep a round's seating (a round not started yet is seated anew)."""
+    """Keep a round's seating (a round not started yet is seated anew); ``asked``: the
+    number of tables the organiser asked for, if any."""
     seating = json.dumps([list(table.seats) for table in tables], ensure_ascii=False)
     with store.transaction(db):
         db.execute(
-            "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started) "
-            "VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT (night_id, number) DO UPDATE SET "
-            "seed = excluded.seed, mode = excluded.mode, seating = excluded.seating "
+            "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started, "
+            "tables_asked) VALUES (?, ?, ?, ?, ?, NULL, ?) ON CONFLICT (night_id, number) "
+            "DO UPDATE SET seed = excluded.seed, mode = excluded.mode, "
+            "seating = excluded.seating, tables_asked = excluded.tables_asked "
             "WHERE started IS NULL",
-            [night_id, number, seed, mode.value, seating],
+            [night_id, number, seed, mode.value, seating, asked],
         )
         log(
             db,
@@ -310,8 +322,8 @@ def restore_night(
         for played in night.played:
             seating = json.dumps([list(seats) for seats in played.tables], ensure_ascii=False)
             db.execute(
-                "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started, "
+                "tables_asked) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
                     restored.id,
                     played.number,
@@ -319,6 +331,7 @@ def restore_night(
                     played.mode.value,
                     seating,
                     played.started,
+                    played.asked,
                 ],
             )
             for table, index in enumerate(played.games, 1):
@@ -346,6 +359,7 @@ def archived(db: Database, night: Night, game_index: dict[str, int]) -> Archived
                 tuple(table.seats for table in found.tables),
                 found.started,
                 indexes if len(indexes) == len(found.tables) else (),
+                found.asked,
             )
         )
     return ArchivedNight(

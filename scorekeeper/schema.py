@@ -146,6 +146,7 @@ CREATE TABLE IF NOT EXISTS night_rounds (
     mode TEXT,
     seating TEXT,               -- JSON: each table's players, seat 1 (the first dealer) first
     started TEXT,               -- when its games were started; NULL: it may be seated again
+    tables_asked INTEGER,       -- the tables the organiser asked for; NULL: as rule 11 suggests
     PRIMARY KEY (night_id, number)
 );
 CREATE TABLE IF NOT EXISTS night_games (

@@ -75,6 +75,7 @@ class ArchivedRound:
     tables: tuple[tuple[str, ...], ...]
     started: str | None
     games: tuple[int, ...]
+    asked: int | None = None  # the number of tables the organiser asked for, if any
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,7 @@ def _night_json(night: ArchivedNight) -> dict:
                 "tables": [list(seats) for seats in r.tables],
                 "started": r.started,
                 "games": [index + 1 for index in r.games],
+                **({"tables_asked": r.asked} if r.asked is not None else {}),
             }
             for r in night.played
         ],
@@ -394,9 +396,18 @@ def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> Archiv
                 raise ValueError("not the game seated")
             used.add(index)
         started = _when(found["started"]) if found["started"] is not None else None
+        asked = found.get("tables_asked")  # older backups do not say
+        if asked is not None and not 1 <= int(asked) <= MAX_NIGHT_PLAYERS // 2:
+            raise ValueError("tables asked")
         played.append(
             ArchivedRound(
-                number, str(found["seed"])[:40], Mode(found["mode"]), tables, started, indexes
+                number,
+                str(found["seed"])[:40],
+                Mode(found["mode"]),
+                tables,
+                started,
+                indexes,
+                None if asked is None else int(asked),
             )
         )
     return ArchivedNight(

@@ -255,3 +255,18 @@ def test_the_organiser_may_ask_for_fewer_tables_within_rule_11(db, table_id):
     assert [len(t.seats) for t in actions.night_now(db, night).seated.tables] == [5, 5, 4]
     again = actions.seat_next(db, night, tables=7)
     assert isinstance(again, nights.Round) and [len(t.seats) for t in again.tables] == [2] * 7
+
+
+def test_a_late_arrival_keeps_the_number_of_tables_the_organiser_asked_for(db, table_id):
+    """Seating a waiting round again for a newcomer keeps the organiser's 3 tables (rule 11
+    would suggest 4 for 15 players), and a backup keeps what was asked."""
+    night = start_night(db, table_id, tables_asked=3)
+    assert actions.set_here(db, night, "Late", True) is None
+    seated = actions.night_now(db, night).seated
+    assert seated is not None and seated.asked == 3
+    assert [len(t.seats) for t in seated.tables] == [5, 5, 5]
+    assert "Late" in [name for t in seated.tables for name in t.seats]
+    kept = nights.archived(db, night, {})
+    assert [r.asked for r in kept.played] == [3]
+    again = actions.seat_next(db, night)  # a new draw at the suggested number
+    assert isinstance(again, nights.Round) and again.asked is None and len(again.tables) == 4
