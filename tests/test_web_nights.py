@@ -105,6 +105,10 @@ def test_the_read_only_link_and_the_code_say_where_a_player_sits(client, table_u
     number, seat = next((i, t.index("Cy") + 1) for i, t in enumerate(tables, 1) if "Cy" in t)
     mine = plain_names(client.get(f"{view}?player=Cy").get_data(as_text=True))
     assert f"Round 1: go to table {number}, seat {seat}" in mine
+    reopened = client.get(f"/{code.lower()}", follow_redirects=True)  # the code typed again
+    again = plain_names(reopened.get_data(as_text=True))
+    assert f"Round 1: go to table {number}, seat {seat}" in again  # the phone remembers Cy
+    assert 'value="Cy" selected' in again
     assert "/g/" not in mine and "csrf_token" not in mine  # read only: no scorekeeper link
     tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
     assert "Leaderboard" in tv and tv.count('class="card night-game"') == 2

@@ -30,6 +30,7 @@ from .security import creating
 bp = Blueprint("nights", __name__)
 
 DEFAULT_ROUNDS = 3
+PLAYER_COOKIE = "night_player"  # the name a phone follows; per night, as its path is the link
 FORMATS = ("official", "ten-hands", "even", "plus10", "masters", "super-wild")  # PROFILES' names
 
 
@@ -319,9 +320,25 @@ def _now(night: nights.Night, tag: str) -> actions.NightNow:
 
 @bp.get("/e/<night_view>")
 def view() -> Response:
-    """The night on a player's phone: where to sit next (for a chosen name), the leaderboard."""
-    name = request.args.get("player", "")[:100]
-    return _watching("night_view.html", "_night_view.html", "nights.view", name)
+    """The night on a player's phone: where to sit next (for a chosen name, which the phone
+    remembers for this night, so the link or code opened again goes straight to it), and
+    the leaderboard."""
+    night: nights.Night = g.night
+    chosen = request.args.get("player")
+    name = (chosen if chosen is not None else request.cookies.get(PLAYER_COOKIE, ""))[:100]
+    response = _watching("night_view.html", "_night_view.html", "nights.view", name)
+    if chosen is not None and not live.polled():
+        path = url_for("nights.view", night_view=night.view_id)
+        response.set_cookie(
+            PLAYER_COOKIE,
+            chosen[:100],
+            max_age=2 * 24 * 3600,  # the night, and the morning after
+            path=path,
+            secure=request.is_secure,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 @bp.get("/e/<night_view>/tv")
