@@ -90,3 +90,39 @@ def test_a_refused_form_shows_what_was_typed_and_leaves_the_kept_page_alone(app,
     plain = app.test_client().get(url).get_data(as_text=True)
     assert not re.search(r'name="points-0"[^>]*value="7"', plain)
     assert "Record hand 2" in plain
+
+
+def test_a_hands_row_is_rendered_once_while_its_hand_stays_as_it_is(client, monkeypatch):
+    """At hand 150 the hands' list is 150 rows and one of them is new: only that one is
+    rendered; a corrected hand's row is rendered anew, in every language."""
+    built: list[int] = []
+    kept = parts.Kept(2**20)
+    real_get = kept.get
+
+    def counted(key, build):
+        return real_get(key, lambda: built.append(key[4]) or build())
+
+    monkeypatch.setattr(kept, "get", counted)
+    monkeypatch.setattr(parts, "rows", kept)
+    url = new_game(client)
+    for number in range(1, 5):
+        out = number % 3
+        points = {seat: 50 for seat in range(3) if seat != out}
+        assert record(client, url, number, went_out=out, points=points).status_code == 303
+    client.get(url)
+    assert sorted(built) == [1, 2, 3, 4]
+    built.clear()
+    assert record(client, url, 5, went_out=0, points={1: 30, 2: 20}).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert built == [5] and page.count('<td class="fix">') == 5
+    built.clear()
+    data = {"csrf_token": csrf(client), "went_out": "1", "points-0": "75", "points-2": "50"}
+    assert client.post(f"{url}/hands/2", data=data).status_code == 303
+    rows = re.findall(
+        r"<tr>\s*<th scope=\"row\">2</th>(.*?)</tr>", client.get(url).get_data(as_text=True), re.S
+    )
+    assert built == [2] and "75" in rows[0]
+    client.get("/language/de?next=/")
+    german = client.get(url).get_data(as_text=True)
+    assert sorted(built) == [1, 2, 2, 3, 4, 5]  # every row in German
+    assert german.count('<td class="fix">') == 5 and 'lang="de"' in german

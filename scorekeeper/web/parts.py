@@ -14,13 +14,17 @@ that shows what someone typed (a refused form) is rendered for that answer only.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Hashable
 
-from flask import Flask, g, get_flashed_messages
+from flask import Flask, current_app, g, get_flashed_messages
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from .. import i18n
+from ..rules.game import HandRecord
 from . import live, security
+from .kept import Kept
 
 _MARK = secrets.token_hex(8)  # made anew by each process: no text anyone types holds it
 OOB = Markup(f"oob-{_MARK}")  # where a part says it is swapped in out of band
@@ -28,8 +32,13 @@ SAVED = Markup(f"saved-{_MARK}")  # where the form's "Hand 5 saved." note goes
 SAVED_NOTE = Markup('<p class="notice saved" role="status" data-saved>✓ {}</p>')
 
 
+# Rows of the hands' lists: a game at hand 150 lists 150 hands, of which one is new.
+rows: Kept[str] = Kept(4 * 2**20)
+
+
 def init_app(app: Flask) -> None:
     app.add_template_global(part)
+    app.add_template_global(kept_row)
 
 
 @pass_context
@@ -47,6 +56,15 @@ def part(context: Context, name: str, **values: object) -> Markup:
 
     key = context.get("part_key")
     return Markup(live.shared((name, *key), render) if key else render())
+
+
+def kept_row(render: Callable[..., str], hand: HandRecord, number: int, scope: Hashable) -> Markup:
+    """Hand ``number``'s row in a hands' list (``render(hand, number)``), rendered once while
+    the hand stays as it is; ``scope``: what else the row shows (its game's Fix address and
+    players)."""
+    config = current_app.config
+    key = (config["DATABASE"], i18n.language(), config["PSEUDO_LOCALE"], scope, number, repr(hand))
+    return Markup(rows.get(key, lambda: str(render(hand, number))))
 
 
 def fill(html: str, *, oob: bool) -> str:
