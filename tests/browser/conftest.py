@@ -34,10 +34,31 @@ def playwright():
         yield playwright
 
 
+class Browser:
+    """The session's chromium, whose pages register no service worker.
+
+    A context closed while its page's worker was still keeping static files hung chromium
+    for good (a CI run stopped in ``context.close()`` for 20 minutes). The worker keeps
+    only static files, and test_installable checks it in a browser of its own.
+    """
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"service_workers": "block", **options})
+
+    def new_page(self, **options):
+        return self._browser.new_page(**{"service_workers": "block", **options})
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser(playwright):
     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-    yield browser
+    yield Browser(browser)
     browser.close()
 
 
