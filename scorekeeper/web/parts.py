@@ -33,7 +33,7 @@ SAVED_NOTE = Markup('<p class="notice saved" role="status" data-saved>✓ {}</p>
 
 
 # Rows of the hands' lists: a game at hand 150 lists 150 hands, of which one is new.
-rows: Kept[str] = Kept(4 * 2**20)
+rows: Kept[str] = Kept(2**20)  # a worker's: a long game's rows are about 75 KB
 
 
 def init_app(app: Flask) -> None:
