@@ -303,19 +303,11 @@ class ReferenceCards:
 
     def _marks(self, canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
         """Cut marks (solid) and fold marks (dashed) in the margins around the grid."""
-        right = left + columns * PAIR_WIDTH
         bottom = top - rows * CARD_HEIGHT
         canvas.saveState()
         canvas.setStrokeColor(INK)
         canvas.setLineWidth(0.5)
-        for column in range(columns + 1):
-            x = left + column * PAIR_WIDTH
-            canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
-            canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
-        for row in range(rows + 1):
-            y = top - row * CARD_HEIGHT
-            canvas.line(left - MARK_GAP, y, left - MARK_GAP - MARK_LENGTH, y)
-            canvas.line(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y)
+        cut_lines(canvas, left, top, columns, rows, PAIR_WIDTH, CARD_HEIGHT)
         canvas.setDash(2, 1.5)
         for column in range(columns):
             x = left + column * PAIR_WIDTH + CARD_WIDTH
@@ -469,3 +461,20 @@ def points_table(rules: Rules, size: float, width: float) -> Fitted:
 def reference_cards(rules: Rules, *, pagesize: str = "letter", copies: int | None = None) -> bytes:
     """Phase reference cards as PDF bytes: by default one page, as many sets as fit."""
     return ReferenceCards(rules, pagesize=pagesize, copies=copies).build()
+
+
+def cut_lines(
+    canvas: Canvas, left: float, top: float, columns: int, rows: int, width: float, height: float
+) -> None:
+    """Short lines in the margin, in line with every edge of a grid of cards ``width`` by
+    ``height`` whose top left corner is (left, top), to cut along (in the canvas's own
+    stroke)."""
+    right, bottom = left + columns * width, top - rows * height
+    for column in range(columns + 1):
+        x = left + column * width
+        canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
+        canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
+    for row in range(rows + 1):
+        y = top - row * height
+        canvas.line(left - MARK_GAP, y, left - MARK_GAP - MARK_LENGTH, y)
+        canvas.line(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y)

@@ -32,7 +32,7 @@ from .. import codes as short_codes
 from ..i18n import _, ngettext, pgettext
 from ..rules.nights import NightRow, Scheme, TableSeating
 from .bidi import isolate, joined
-from .cards import MARK_GAP, MARK_LENGTH
+from .cards import cut_lines
 from .labels import Label, fit_label
 from .layout import (
     FONT,
@@ -329,18 +329,10 @@ class _Card:
 
 def _cut_marks(canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
     """Short lines in the margin, in line with every edge of the cards, to cut along."""
-    right, bottom = left + columns * CARD_WIDTH, top - rows * CARD_HEIGHT
     canvas.saveState()
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.5)
-    for column in range(columns + 1):
-        x = left + column * CARD_WIDTH
-        canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
-        canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
-    for row in range(rows + 1):
-        y = top - row * CARD_HEIGHT
-        canvas.line(left - MARK_GAP, y, left - MARK_GAP - MARK_LENGTH, y)
-        canvas.line(right + MARK_GAP, y, right + MARK_GAP + MARK_LENGTH, y)
+    cut_lines(canvas, left, top, columns, rows, CARD_WIDTH, CARD_HEIGHT)
     canvas.restoreState()
 
 
