@@ -22,6 +22,19 @@ from scorekeeper.printing import cards as card_layout
 from scorekeeper.printing.layout import page_size
 
 SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+# Letters of scripts added to Unicode in 2021, which Debian's Noto fonts draw only in newer
+# releases: the first one no installed font has stands for "a letter we cannot print".
+NEWER_LETTERS = ("\U0001e290", "\U00010570", "\U00012f90", "\U00016a70", "\U00010f70")
+
+
+def undrawn() -> str:
+    """A letter no installed font has."""
+    from scorekeeper.printing import fonts
+
+    for letter in NEWER_LETTERS:
+        if not fonts.printable(letter):
+            return letter
+    raise AssertionError("every letter of NEWER_LETTERS prints: name newer ones")
 
 
 def words(data: bytes) -> str:

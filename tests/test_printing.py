@@ -10,7 +10,15 @@ from pathlib import Path
 
 import pytest
 from games import EVERY_HOUSE_RULE, tied
-from printed import assert_cards_unclipped, overlapping, pages, qr_codes, word_boxes, words
+from printed import (
+    assert_cards_unclipped,
+    overlapping,
+    pages,
+    qr_codes,
+    undrawn,
+    word_boxes,
+    words,
+)
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 from tools import missing, require
@@ -18,6 +26,7 @@ from tools import missing, require
 from scorekeeper import actions, i18n, store
 from scorekeeper.printing import (
     STANDARD_SET,
+    cjk,
     deck_guide,
     fonts,
     game_sheet,
@@ -66,9 +75,9 @@ PLUS_TEN = [
 
 @pytest.fixture
 def cjk_font() -> None:
-    """Debian's fonts-droid-fallback, in which Chinese, Japanese and Korean names print."""
-    if not fonts.CJK_FONT_FILE.is_file():
-        missing("fonts-droid-fallback is not installed (./scripts/test installs it)")
+    """Debian's fonts-noto-cjk, in which Chinese, Japanese and Korean names print."""
+    if not cjk.installed():
+        missing("fonts-noto-cjk is not installed (./scripts/test installs it)")
 
 
 @pytest.fixture
@@ -217,8 +226,10 @@ def test_names_in_any_script_print_as_written_and_unknown_letters_never_as_boxes
     for name in ("Łukasz Şahin", "Zoë Ødegård", "Δήμητρα", "Дмитрий", "李雷", "דוד", "محمد"):
         assert plain(name) == name
     assert plain("\U0001d11e") == "\U0001d11e"  # a musical clef, in Symbola
-    # An emoji newer than every font: its code point, never a black box or "?"
-    assert plain("Ann \U0001fae0") == "Ann [U+1FAE0]"
+    assert plain("Ann \U0001fae0") == "Ann \U0001fae0"  # an emoji of 2021, in Noto Emoji
+    # A letter no font has: its code point, never a black box or "?"
+    letter = undrawn()
+    assert plain(f"Ann {letter}") == f"Ann [U+{ord(letter):04X}]"
 
 
 def test_a_blank_sheet_has_six_columns_and_rows_for_a_long_game():
@@ -747,27 +758,26 @@ def test_a_finished_game_a_row_too_long_squeezes_onto_one_page():
 def test_names_in_other_scripts_are_bold_in_bold_headings_and_copied_in_reading_order(
     cjk_font, tmp_path
 ):
-    """Hebrew and Arabic print in their own bold faces; the Chinese font has no bold, so its
-    letters are also stroked."""
+    """Hebrew, Arabic, Chinese, Japanese, Korean and emoji print in their own bold faces, not
+    in regular letters stroked to look bold."""
     require("pdffonts")
-    players = ["שרה", "محمد", "李雷", "Ann"]
+    players = ["שרה", "محمد", "李雷", "さくら", "김민수", "Dana 🎲"]
     game = load_game({"players": players, "hands": []})
     data = game_sheet(game)
     reader = PdfReader(BytesIO(data))
     streams = b" ".join(
         xobject.get_data() for xobject in reader.pages[0]["/Resources"]["/XObject"].values()
     )
-    assert b"2 Tr" in streams  # filled and stroked
+    assert b"2 Tr" not in streams  # nothing filled and stroked
     (tmp_path / "sheet.pdf").write_bytes(data)
     listed = subprocess.run(
         ["pdffonts", str(tmp_path / "sheet.pdf")], capture_output=True, text=True, check=True
     ).stdout
     if (fonts.NOTO / "NotoSansHebrew-Bold.ttf").is_file():
         assert "NotoSansHebrew-Bold" in listed and "NotoSansArabic-Bold" in listed
-    latin = game_sheet(load_game({"players": ["Ann", "Bob"], "hands": []}))
-    assert b"2 Tr" not in b" ".join(
-        x.get_data() for x in PdfReader(BytesIO(latin)).pages[0]["/Resources"]["/XObject"].values()
-    )
+    for face in ("sc", "jp", "kr"):  # each in its own face: Chinese, Japanese, Korean
+        assert f"NotoSansCJK{face}-Bold-" in listed
+    assert "NotoEmoji-Bold" in listed
     text = unicodedata.normalize("NFKC", reader.pages[0].extract_text())
     assert "שרה" in text and "הרש" not in text
 

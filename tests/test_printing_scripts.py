@@ -10,17 +10,22 @@ with a subset tag of its own. Each record's pages are kept as pictures in
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import unicodedata
+from io import BytesIO
 from pathlib import Path
 
 import pytest
 from geometry import problems
+from printed import undrawn
+from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 from tools import missing, require
 
 from scorekeeper import cli, i18n
-from scorekeeper.printing import fonts, game_sheet
+from scorekeeper.printing import cjk, fonts, game_sheet
 from scorekeeper.printing.layout import plain
 from scorekeeper.rules.gamefile import load_game
 
@@ -30,7 +35,7 @@ SCRIPTS = ["प्रिया", "สมชาย", "Գոհար", "ნინო"
 OTHERS = [
     "王小明",
     "Mẽ̀o",
-    "Dana 🎲",
+    "Dana 🎲👩\u200d👩\u200d👧🇩🇪👍🏽",  # a family, a flag and a skin tone: a glyph each
     LONG,
     "Wolfeschlegelsteinhausenbergerdorff",
     "Maria-Magdalena",
@@ -40,7 +45,7 @@ MARKS = dict.fromkeys(
 )
 FONT_FILES = {
     fonts.NOTO_PACKAGE: fonts.NOTO / "NotoSansDevanagari-Regular.ttf",
-    fonts.CJK_PACKAGE: fonts.CJK_FONT_FILE,
+    fonts.CJK_PACKAGE: cjk.FILES[True],
     fonts.SYMBOLS_PACKAGE: fonts.DEBIAN_FONTS / "ancient-scripts" / "Symbola_hint.ttf",
     fonts.SUITS_PACKAGE: fonts.SUITS_FILE,
 }
@@ -138,6 +143,36 @@ def test_every_font_is_embedded_with_a_subset_tag_of_its_own(tmp_path):
         assert f"NotoSans{script}-Bold" in faces  # a real bold in the bold heading
 
 
+def glyph_texts(font: DictionaryObject) -> list[str]:
+    """What each glyph of an embedded subset reads back as (its ToUnicode map)."""
+    cmap = font["/ToUnicode"].get_data().decode("ascii")
+    chars = cmap.split("beginbfchar", 1)[1].split("endbfchar", 1)[0]
+    pairs = re.findall(r"<([0-9A-F]{2})> <([0-9A-F]+)>", chars)
+    return [bytes.fromhex(text).decode("utf-16-be") for _code, text in pairs]
+
+
+def test_a_joined_emoji_prints_as_its_one_glyph_in_bold_and_reads_back_as_written(tmp_path):
+    family, flag, thumb = "👩\u200d👩\u200d👧", "🇩🇪", "👍🏽"
+    players = [f"Eve {family}", f"Flo {flag}", f"Gus {thumb}"]
+    data = record(players, hands=0)  # names in the bold title and headings
+    reader = PdfReader(BytesIO(data))
+    fonts_used = {
+        font["/BaseFont"].split("+")[1]: font
+        for page in reader.pages
+        for xobject in page["/Resources"]["/XObject"].values()
+        for font in xobject["/Resources"]["/Font"].values()
+    }
+    # one glyph draws each sequence (and reads back as all of its characters); a skin tone
+    # is a colour, so in black ink the hand is drawn without its swatch
+    glyphs = glyph_texts(fonts_used["NotoEmoji-Bold"])
+    for sequence in (family, flag, "👍"):
+        assert glyphs.count(sequence) == 1, sequence
+    assert not {"👩", "👧", "🇩", "🏽"} & set(glyphs)  # no glyph draws a part of one
+    text = read_back(data, tmp_path, "record-emoji")
+    for name in players:
+        assert name in text
+
+
 def test_arabic_keeps_its_vowel_marks_and_devanagari_its_conjunct(tmp_path):
     text = read_back(record(SCRIPTS), tmp_path, "record-marks")
     assert "مُحَمَّد" in text and "محمد" not in text.replace("مُحَمَّد", "")
@@ -145,17 +180,17 @@ def test_arabic_keeps_its_vowel_marks_and_devanagari_its_conjunct(tmp_path):
 
 
 def test_a_letter_no_font_has_prints_as_its_code_point_and_the_package_is_named(tmp_path, capsys):
-    newer = "\U0001fae0"  # an emoji newer than every installed font
-    assert plain(f"Ann {newer}") == "Ann [U+1FAE0]"
+    newer = undrawn()
+    assert plain(f"Ann {newer}") == f"Ann [U+{ord(newer):04X}]"
     assert plain(f"Bob {newer}") != plain(f"Ann {newer}")  # two such names still differ
-    assert fonts.missing_packages([f"Ann {newer}", "Bob"]) == {fonts.SYMBOLS_PACKAGE: newer}
+    assert fonts.missing_packages([f"Ann {newer}", "Bob"]) == {fonts.NOTO_PACKAGE: newer}
     game = tmp_path / "game.json"
-    game.write_text('{"players": ["Ann \\ud83e\\udee0", "Bob"], "hands": []}', encoding="utf-8")
+    game.write_text(json.dumps({"players": [f"Ann {newer}", "Bob"], "hands": []}), "utf-8")
     with i18n.using("en"):
         status = cli.main(["print", str(game), "--out", str(tmp_path / "sheet.pdf")])
     assert status == 0
     said = capsys.readouterr().err
-    assert f"install Debian's {fonts.SYMBOLS_PACKAGE}" in said and newer in said
+    assert f"install Debian's {fonts.NOTO_PACKAGE}" in said and newer in said
 
 
 def test_a_long_one_word_name_is_hyphenated_by_the_language_not_cut():

@@ -10,12 +10,16 @@ just those letters, chosen per run of text:
   found by the first word of each letter's Unicode name;
 - Hebrew and Arabic also from pinned PyPI packages (Heebo, Noto Sans Arabic),
   for a machine without Debian's fonts;
-- Droid Sans Fallback for Chinese, Japanese and Korean (``fonts-droid-fallback``);
-- for anything else, Noto Sans, Noto Sans Symbols, the monochrome emoji of
-  Symbola (``fonts-symbola``) and DejaVu Sans (``fonts-dejavu-core``), whose
-  card suits the two-deck guide prints.
+- Noto Sans CJK for Chinese, Japanese and Korean, regular and bold
+  (``fonts-noto-cjk``, redrawn as TrueType by ``cjk``);
+- Noto Emoji, monochrome, regular and bold, shipped in ``typefaces/`` (from
+  Google Fonts, by npm): a joined sequence (a family, a flag, a skin tone, a
+  keycap) is shaped into its one glyph;
+- for anything else, Noto Sans, Noto Sans Symbols, Symbola (``fonts-symbola``)
+  and DejaVu Sans (``fonts-dejavu-core``), whose card suits the two-deck guide
+  prints.
 
-All allow embedding (SIL Open Font Licence, Apache, Symbola's free licence).
+All allow embedding (SIL Open Font Licence, Symbola's free licence).
 A letter no installed font has is printed as its code point, never as ``?``
 (``layout.plain``), and ``missing_packages`` names the Debian package that
 would draw it. Fonts load only when a name needs them.
@@ -31,6 +35,7 @@ they draw.
 from __future__ import annotations
 
 import hashlib
+import io
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,7 +50,7 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from . import shaping
+from . import cjk, shaping
 
 FONT = "FiraSans"
 FONT_BOLD = "FiraSans-Bold"
@@ -59,13 +64,13 @@ _MAIN = {
 }
 DEBIAN_FONTS = Path("/usr/share/fonts/truetype")
 NOTO = DEBIAN_FONTS / "noto"
-CJK_FONT_FILE = DEBIAN_FONTS / "droid" / "DroidSansFallbackFull.ttf"
 SUITS_FILE = DEBIAN_FONTS / "dejavu" / "DejaVuSans.ttf"
+TYPEFACES = Path(__file__).with_name("typefaces")  # fonts shipped in the package
 PRIVATE = 0xF0000  # plane 15: a glyph with no character of its own is embedded as PRIVATE + id
 
 # Debian packages, by what they draw (named in messages and in docs/decisions.md).
 NOTO_PACKAGE = "fonts-noto-core"
-CJK_PACKAGE = "fonts-droid-fallback"
+CJK_PACKAGE = cjk.PACKAGE
 SYMBOLS_PACKAGE = "fonts-symbola"
 SUITS_PACKAGE = "fonts-dejavu-core"
 
@@ -89,6 +94,7 @@ class Face:
         return f"{self.name}-Bold"
 
 
+EMOJI = Face("NotoEmoji", TYPEFACES / "NotoEmoji-Regular.ttf", TYPEFACES / "NotoEmoji-Bold.ttf", "")
 # Tried, in order, for any letter that its script's own font does not have.
 GENERAL = (
     Face("NotoSans", NOTO / "NotoSans-Regular.ttf", NOTO / "NotoSans-Bold.ttf"),
@@ -97,6 +103,7 @@ GENERAL = (
         "NotoSansSymbols", NOTO / "NotoSansSymbols-Regular.ttf", NOTO / "NotoSansSymbols-Bold.ttf"
     ),
     Face("NotoSansMath", NOTO / "NotoSansMath-Regular.ttf"),
+    EMOJI,
     Face(
         "Symbola",
         DEBIAN_FONTS / "ancient-scripts" / "Symbola_hint.ttf",
@@ -106,7 +113,6 @@ GENERAL = (
         SUITS, SUITS_FILE, DEBIAN_FONTS / "dejavu" / "DejaVuSans-Bold.ttf", SUITS_PACKAGE
     ),
 )
-CJK = Face("DroidSansFallback", CJK_FONT_FILE, package=CJK_PACKAGE)
 # Pinned PyPI fonts for two scripts, used when Debian's are not installed (no bold of their own).
 _PYPI = {
     "HEBREW": Face("Heebo", fontpkg_heebo.ROOT / "files" / "Heebo[wght].ttf", package=""),
@@ -121,8 +127,10 @@ _PYPI = {
 class EmbeddedFont(TTFont):
     """A TrueType font embedded as subsets with distinct tags and a full ToUnicode map."""
 
-    def __init__(self, name: str, path: Path):
-        super().__init__(name, str(path), shapable=False)
+    def __init__(self, name: str, source: Path | bytes):
+        super().__init__(
+            name, io.BytesIO(source) if isinstance(source, bytes) else str(source), shapable=False
+        )
         self.glyph_text: dict[int, str] = {}  # private code -> the text its glyph draws
 
     def code_for(self, glyph: int, text: str) -> str:
@@ -240,6 +248,8 @@ def has_bold(name: str) -> bool:
 
 
 def _has(font: str, char: str) -> bool:
+    if font == cjk.FAMILY:
+        return cjk.has(char)
     return ord(char) in pdfmetrics.getFont(font).face.charToGlyph and ord(char) < PRIVATE
 
 
@@ -258,7 +268,7 @@ def _script_faces(char: str) -> tuple[Face, ...]:
     if not words:
         return ()
     if words[0] in _CJK_WORDS:
-        return (CJK,)
+        return ()
     faces = []
     for count in (3, 2, 1):  # "OL CHIKI LETTER ..." -> NotoSansOlChiki
         stem = "".join(word.capitalize() for word in words[:count])
@@ -273,11 +283,46 @@ def _script_faces(char: str) -> tuple[Face, ...]:
 
 @cache
 def fallback(char: str) -> str | None:
-    """The registered fallback font that has ``char``, or None."""
-    for face in (*_script_faces(char), *GENERAL):
+    """The registered fallback font that has ``char``, or None (``cjk.FAMILY`` for CJK, whose
+    fonts ``runs`` makes)."""
+    if _first_word(char) in _CJK_WORDS and cjk.has(char):
+        return cjk.FAMILY
+    # a pictograph takes the emoji font first, so that a sequence stays in one font
+    first = (EMOJI,) if char >= "\U0001f000" else ()
+    for face in (*first, *_script_faces(char), *GENERAL):
         if load(face) and _has(face.name, char):
             return face.name
     return None
+
+
+def _emoji(char: str, following: str) -> bool:
+    """True when ``char`` starts an emoji: it asks for emoji style (U+FE0F) or is one."""
+    return following == "\ufe0f" and load(EMOJI) and _has(EMOJI.name, char)
+
+
+def _made(face: str, number: int) -> str:
+    """The registered font (with its bold) for one block of CJK letters, made once."""
+    name = cjk.name(face, number)
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(EmbeddedFont(name, cjk.truetype(face, number, bold=False)))
+        bold = f"{name}-Bold"
+        pdfmetrics.registerFont(EmbeddedFont(bold, cjk.truetype(face, number, bold=True)))
+        for italic in (0, 1):
+            addMapping(name, 0, italic, name)
+            addMapping(name, 1, italic, bold)
+    return name
+
+
+def _cjk_runs(text: str) -> list[tuple[str | None, str]]:
+    """A run of CJK letters cut where the block of its made font changes."""
+    face = cjk.face_for(text)
+    out: list[tuple[str | None, str]] = []
+    for char in text:
+        if out and (attaches(char) or cjk.block(char) == cjk.block(out[-1][1][-1])):
+            out[-1] = (out[-1][0], out[-1][1] + char)
+        else:
+            out.append((_made(face, cjk.block(char)), char))
+    return out
 
 
 @cache
@@ -309,18 +354,25 @@ def runs(text: str) -> list[tuple[str | None, str]]:
     if text.isascii():
         return [(None, text)] if text else []
     out: list[tuple[str | None, str]] = []
-    for char in text:
+    for index, char in enumerate(text):
         if out and attaches(char):
             font = out[-1][0]
             if _has(font or FONT, char) or not printable(char):
                 out[-1] = (font, out[-1][1] + char)
                 continue
-        font = None if _main_has(char) or char.isspace() else fallback(char)
+        if _emoji(char, text[index + 1 : index + 2]):
+            font = EMOJI.name
+        else:
+            font = None if _main_has(char) or char.isspace() else fallback(char)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + char)
         else:
             out.append((font, char))
-    return out
+    return [
+        made
+        for font, part in out
+        for made in (_cjk_runs(part) if font == cjk.FAMILY else [(font, part)])
+    ]
 
 
 def package_for(char: str) -> str:

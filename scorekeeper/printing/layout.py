@@ -90,7 +90,8 @@ _STAND_INS = str.maketrans(
 )
 
 
-KEPT = frozenset((bidi.FSI, bidi.PDI, "\u00a0"))  # names' isolates, no-break spaces
+# names' isolates, no-break spaces, and the joiners a shaper reads (an emoji family, Persian)
+KEPT = frozenset((bidi.FSI, bidi.PDI, "\u00a0", "\u200c", "\u200d"))
 _SPACES = re.compile(r"[ \t\n\r\f\v\u2028\u2029\u3000]+")
 
 

@@ -55,10 +55,12 @@ class Shaped:
 
 
 def needs_shaping(text: str) -> bool:
-    """True when ``text`` has a mark to place or letters that join or reorder."""
+    """True when ``text`` has a mark to place, letters that join or reorder, or a pictograph
+    (an emoji sequence, a flag or a skin tone is drawn as one glyph)."""
     return any(
         unicodedata.category(char) in ("Mn", "Mc", "Me")
         or char in "\u200c\u200d"
+        or char >= "\U0001f000"
         or unicodedata.name(char, "").split(" ", 1)[0] in _COMPLEX
         for char in text
         if not char.isascii()
