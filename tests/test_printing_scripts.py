@@ -109,6 +109,20 @@ def test_every_name_prints_whole_in_its_own_script(players, artifact, tmp_path):
     assert problems(data) == []  # nothing overlaps, is cut or is under 9 pt
 
 
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_names_in_every_script_print_whole_on_a_record_in_every_language(language, tmp_path):
+    """The record in each of the app's languages, for a table of six scripts; its page is kept
+    as ``record-<language>.png`` to be looked at."""
+    players = ["प्रिया", "สมชาย", "مُحَمَّد", "王小明", "さくら 🇯🇵", LONG]
+    with i18n.using(language):
+        data = record(players)
+    text = read_back(data, tmp_path, f"record-{language}")
+    for name in players:
+        assert whole(name, text), (language, name)
+    assert "?" not in text and "\u2026" not in text
+    assert problems(data) == []
+
+
 @pytest.mark.parametrize(("players", "artifact"), [(SCRIPTS, "scripts"), (OTHERS, "others")])
 def test_no_word_of_a_name_is_broken_without_a_hyphen(players, artifact, tmp_path):
     data = record(players)
