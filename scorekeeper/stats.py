@@ -2,8 +2,9 @@
 
 Plain Python (no Flask, SQLite or reportlab): the web layer hands in the games
 and the roster's merged spellings. Only finished games count; a game in
-progress joins the figures the moment it ends, because they are worked out
-from the hands each time they are shown.
+progress joins the figures the moment it ends. Each game's part is worked out
+from its hands (``figures``), once per version of the game, and a table's
+statistics are their sum (``add_up``).
 
 Who "finishes ahead" of whom in a game: the winner first, then whoever made
 more phases, then whoever has fewer points. Equal phases and points is a draw.
@@ -132,62 +133,102 @@ def finishing_order(standings: Standings) -> list[list[str]]:
     return [list(group) for _, group in itertools.groupby(names, key=key)]
 
 
-def table_stats(
-    played: Sequence[PlayedGame], aliases: Mapping[str, str] | None = None
-) -> TableStats:
-    """Everything the statistics page shows, for the finished games among ``played``."""
-    aliases = aliases or {}
-    stats = TableStats(players={})
+@dataclass(frozen=True)
+class GameFigures:
+    """What one finished game adds to its table's statistics, under the names it was played
+    with: worked out once per version of the game, so a table's figures are a sum."""
 
-    def person(name: str) -> PlayerStats:
-        name = aliases.get(name, name)
-        return stats.players.setdefault(name, PlayerStats(name))
-
-    for entry in played:
-        steps = entry.steps or standings_by_hand(entry.game)  # checked when saved
-        final = steps[-1]
-        if not final.over:
-            continue
-        stats.games += 1
-        stats.hands += len(entry.game.hands)
-        stats.ended_early += final.ended_early
-        if entry.minutes is not None:
-            stats.lengths.append(entry.minutes)
-        winner = aliases.get(final.winner, final.winner) if final.winner else None
-        stats.winners.append((entry.date, winner))
-        for standing in final.players:
-            p = person(standing.name)
-            p.games += 1
-            won = standing.name == final.winner
-            p.wins += won
-            p.results.append(won)
-            p.scores.append(standing.score)
-            if p.best_score is None or standing.score < p.best_score:
-                p.best_score, p.best_date = standing.score, entry.date
-        _count_phases(entry.game, steps, person)
-        places = finishing_order(final)
-        for i, place in enumerate(places):
-            for name in place:
-                for later in itertools.chain.from_iterable(places[i + 1 :]):
-                    stats.ahead[(aliases.get(name, name), aliases.get(later, later))] += 1
-        for a, b in itertools.combinations(entry.game.players, 2):
-            stats.together[_pair(aliases.get(a, a), aliases.get(b, b))] += 1
-    return stats
+    date: str
+    minutes: int | None
+    players: tuple[str, ...]
+    hands: int
+    ended_early: bool
+    winner: str | None
+    scores: tuple[tuple[str, int], ...]  # each player's final score, in seat order
+    places: tuple[tuple[str, ...], ...]  # finishing order; a place may be shared
+    hands_on_phase: tuple[tuple[str, int, int], ...]  # (player, phase, hands spent on it)
+    hands_to_finish: tuple[tuple[str, int], ...]  # (player, the hand that made the last phase)
 
 
-def _count_phases(game: Game, steps: Sequence[Standings], person) -> None:
-    """Hands spent on each phase, and the hand on which each player made the last one."""
+def figures(entry: PlayedGame) -> GameFigures | None:
+    """``entry``'s part of the statistics; None while it is not over."""
+    steps = entry.steps or standings_by_hand(entry.game)  # checked when saved
+    final = steps[-1]
+    if not final.over:
+        return None
+    on_phase: Counter[tuple[str, int]] = Counter()
+    finished: list[tuple[str, int]] = []
     for number, (hand, before, after) in enumerate(
-        zip(game.hands, steps, steps[1:], strict=False), start=1
+        zip(entry.game.hands, steps, steps[1:], strict=False), start=1
     ):
         if hand.tiebreak:
             continue
         for standing in before.players:
             if standing.finished:
                 continue
-            person(standing.name).hands_on_phase[standing.phase] += 1
+            on_phase[(standing.name, standing.phase)] += 1
             if after.player(standing.name).finished:
-                person(standing.name).hands_to_finish.append(number)
+                finished.append((standing.name, number))
+    return GameFigures(
+        date=entry.date,
+        minutes=entry.minutes,
+        players=tuple(entry.game.players),
+        hands=len(entry.game.hands),
+        ended_early=bool(final.ended_early),
+        winner=final.winner,
+        scores=tuple((standing.name, standing.score) for standing in final.players),
+        places=tuple(tuple(place) for place in finishing_order(final)),
+        hands_on_phase=tuple((name, phase, n) for (name, phase), n in on_phase.items()),
+        hands_to_finish=tuple(finished),
+    )
+
+
+def table_stats(
+    played: Sequence[PlayedGame], aliases: Mapping[str, str] | None = None
+) -> TableStats:
+    """Everything the statistics page shows, for the finished games among ``played``."""
+    return add_up([found for found in map(figures, played) if found is not None], aliases)
+
+
+def add_up(games: Sequence[GameFigures], aliases: Mapping[str, str] | None = None) -> TableStats:
+    """A table's statistics from its finished games' figures, oldest first, each player under
+    the spelling the roster merged their names into."""
+    aliases = aliases or {}
+    stats = TableStats(players={})
+
+    def known(name: str) -> str:
+        return aliases.get(name, name)
+
+    def person(name: str) -> PlayerStats:
+        return stats.players.setdefault(known(name), PlayerStats(known(name)))
+
+    for game in games:
+        stats.games += 1
+        stats.hands += game.hands
+        stats.ended_early += game.ended_early
+        if game.minutes is not None:
+            stats.lengths.append(game.minutes)
+        stats.winners.append((game.date, known(game.winner) if game.winner else None))
+        for name, score in game.scores:
+            p = person(name)
+            p.games += 1
+            won = name == game.winner
+            p.wins += won
+            p.results.append(won)
+            p.scores.append(score)
+            if p.best_score is None or score < p.best_score:
+                p.best_score, p.best_date = score, game.date
+        for name, phase, hands in game.hands_on_phase:
+            person(name).hands_on_phase[phase] += hands
+        for name, number in game.hands_to_finish:
+            person(name).hands_to_finish.append(number)
+        for i, place in enumerate(game.places):
+            for name in place:
+                for later in itertools.chain.from_iterable(game.places[i + 1 :]):
+                    stats.ahead[(known(name), known(later))] += 1
+        for a, b in itertools.combinations(game.players, 2):
+            stats.together[_pair(known(a), known(b))] += 1
+    return stats
 
 
 # --- club nights ----------------------------------------------------------------------

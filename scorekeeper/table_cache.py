@@ -4,6 +4,8 @@ The statistics page and the backup read and replay every game of a table. Both a
 kept here, per table, with the table's version (``version``: every game's id and
 version, and the merged spellings), and served again until something in the table
 changes; a table's own page reads only the games it shows (``tables.games_page``).
+Each game's own part of the statistics is kept too, by the game's version
+(``per_game``), so after a change only the games that changed are replayed.
 Several requests for the same table at once wait for one to work it out.
 """
 
@@ -19,10 +21,12 @@ from sqlite_utils import Database
 
 T = TypeVar("T")
 KEPT = 16  # tables whose statistics (and backups) are kept; the least recently used go
+KEPT_GAMES = 20_000  # games whose own part of them is kept (a few hundred bytes each)
 
 _kept: OrderedDict[tuple[str, str, str], tuple[str, Any]] = OrderedDict()
 _lock = threading.Lock()
 _working: dict[tuple[str, str, str], threading.Lock] = {}
+_games: OrderedDict[tuple[str, str, str, int], Any] = OrderedDict()
 
 
 def db_path(db: Database) -> str:
@@ -45,6 +49,35 @@ def version(db: Database, table_id: str) -> str:
         [table_id],
     ).fetchone()[0]
     return hashlib.sha256(f"{games}|{names}".encode()).hexdigest()
+
+
+def game_versions(db: Database, table_id: str) -> list[tuple[str, int]]:
+    """Each game of the table (not the deleted ones) with its version, oldest first."""
+    rows = db.execute(
+        "SELECT t.game_id, g.version FROM table_games t JOIN games g ON g.id = t.game_id "
+        "WHERE t.table_id = ? AND NOT EXISTS (SELECT 1 FROM deleted_games d WHERE "
+        "d.game_id = t.game_id) ORDER BY t.added, t.rowid",
+        [table_id],
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
+def per_game(
+    db: Database, what: str, game_id: str, version: int, work_out: Callable[[str], T]
+) -> T:
+    """One game's part of a table's page at one version of the game (``work_out(game_id)``):
+    kept, so a change to one game works out that game's part again, not every game's."""
+    key = (db_path(db), what, game_id, version)
+    with _lock:
+        if key in _games:
+            _games.move_to_end(key)
+            return _games[key]  # type: ignore[no-any-return]
+    value = work_out(game_id)
+    with _lock:
+        _games[key] = value
+        while len(_games) > KEPT_GAMES:
+            _games.popitem(last=False)
+    return value
 
 
 def kept(db: Database, table_id: str, what: str, work_out: Callable[[], T], also: str = "") -> T:

@@ -112,13 +112,21 @@ def table_stats():
 
 
 def _work_out_stats(table_id: str) -> stats.TableStats:
-    played = [
-        PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes)
-        for summary in _summaries(table_id)
-        if summary.standings.over
+    found = [
+        table_cache.per_game(db(), "figures", game_id, version, _figures)
+        for game_id, version in table_cache.game_versions(db(), table_id)
     ]
-    played.sort(key=lambda entry: entry.date)
-    return stats.table_stats(played, tables.aliases(db(), table_id))
+    finished = sorted((f for f in found if f is not None), key=lambda figures: figures.date)
+    return stats.add_up(finished, tables.aliases(db(), table_id))
+
+
+def _figures(game_id: str) -> stats.GameFigures | None:
+    """A game's part of its table's statistics (None while in progress or unreadable)."""
+    summaries = _read_summaries([game_id])
+    if not summaries or not summaries[0].standings.over:
+        return None
+    summary = summaries[0]
+    return stats.figures(PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes))
 
 
 def _work_out_nights(table_id: str) -> list[stats.NightFigures]:
