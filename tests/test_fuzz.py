@@ -97,6 +97,19 @@ def test_the_description_names_the_engines_rules_and_house_rules():
         assert option in text, f"house rule {option} is not in docs/openapi.json"
 
 
+def test_a_rating_asked_for_the_described_most_trials_is_answered(tmp_path):
+    """The description allowed 5,000 trials where the server takes 1,000: a valid request by
+    the description was refused. (A server with its own defaults, unlike the fuzzer's.)"""
+    database = str(tmp_path / "games.sqlite3")
+    client = create_app({"DATABASE": database, "SECRET_KEY": "x"}).test_client()
+    body = SPEC["paths"]["/api/rate"]["post"]["requestBody"]["content"]["application/json"]
+    most = body["schema"]["properties"]["trials"]["maximum"]
+    asked = {"phases": "1 set of 3", "trials": most, "turns": 0}
+    assert client.post("/api/rate", json=asked).status_code == 200
+    refused = client.post("/api/rate", json={**asked, "trials": most + 1})
+    assert refused.status_code == 400 and f"from 1 to {most}" in refused.get_json()["error"]
+
+
 def test_every_api_route_is_described(app):
     described = {(m, re.sub(r"\{(\w+)\}", r"<\1>", p)) for m, p in OPERATIONS}
     for rule in app.url_map.iter_rules():
