@@ -251,7 +251,7 @@ class _Reader:
         if info is None:
             raise ArchiveError(_("This backup is incomplete: part of it is missing."))
         if info.file_size > most:
-            raise _too_big()
+            raise _file_too_big()
         limit = min(most, self.left)
         chunks, size = [], 0
         with self.zf.open(info) as member:  # the real bytes, whatever the header says
@@ -259,7 +259,7 @@ class _Reader:
                 chunks.append(chunk)
                 size += len(chunk)
                 if size > limit:
-                    raise _too_big()
+                    raise _too_big() if limit < most else _file_too_big()
         self.left -= size
         try:
             return parse_json(b"".join(chunks).decode("utf-8"))
@@ -273,6 +273,11 @@ class _Reader:
 
 def _too_big() -> ArchiveError:
     return ArchiveError(_("This backup unpacks to more than this app accepts (20 MB)."))
+
+
+def _file_too_big() -> ArchiveError:
+    """table.json or a game file past its own limit (MAX_INDEX, MAX_GAME_FILE: 1 MB each)."""
+    return ArchiveError(_("One file in this backup is larger than this app accepts (1 MB)."))
 
 
 def _table_name(value: object) -> str:

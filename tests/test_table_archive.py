@@ -68,6 +68,16 @@ def test_a_hostile_backup_gets_a_clear_message(build, says):
         table_archive.read(build())
 
 
+def test_a_file_past_its_own_limit_is_named_with_that_limit():
+    """A table.json of 1 MB and a byte was refused as unpacking to more than 20 MB."""
+    with pytest.raises(ArchiveError, match=r"One file in this backup .* \(1 MB\)"):
+        table_archive.read(hostile.unclosed_quotes(1024 * 1024 + 1))
+    game = b'{"players": ["Ann", "Bob"], "hands": [], "pad": "' + b"x" * 1024 * 1024 + b'"}'
+    files = {"games/001.json": game}
+    with pytest.raises(ArchiveError, match=r"One file in this backup .* \(1 MB\)"):
+        table_archive.read(hostile.backup(hostile.index(), files))
+
+
 def test_a_surrogate_is_named_by_its_code_not_echoed():
     with pytest.raises(ArchiveError) as caught:
         table_archive.read(hostile.surrogate("roster"))
