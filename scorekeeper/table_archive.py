@@ -19,8 +19,9 @@ import zipfile
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 
+from . import clock
 from .i18n import N_, _
 from .jsontext import JsonError, parse_json
 from .rules.game import Game, GameError
@@ -105,13 +106,15 @@ def csv_cell(value: object) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def hands_csv(games: Sequence[ArchivedGame]) -> str:
-    """One row per player per hand, across every game."""
+def hands_csv(games: Sequence[ArchivedGame], zone: tzinfo = UTC) -> str:
+    """One row per player per hand, across every game; a game's date is the day it was
+    played on the family's clock (``zone``)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["game", "date", "hand", "player", "points", "went out", "made phase"])
     for number, entry in enumerate(games, start=1):
         game = entry.game
+        played = clock.day(entry.created, zone)
         for hand_number, hand in enumerate(game.hands, start=1):
             scores = hand.scores(game.rules)
             label = "tiebreak" if hand.tiebreak else hand_number
@@ -119,7 +122,7 @@ def hands_csv(games: Sequence[ArchivedGame]) -> str:
                 writer.writerow(
                     [
                         number,
-                        entry.created[:10],
+                        played.isoformat() if played else entry.created[:10],
                         label,
                         csv_cell(name),
                         scores.get(name, 0),
@@ -130,8 +133,9 @@ def hands_csv(games: Sequence[ArchivedGame]) -> str:
     return out.getvalue()
 
 
-def build(archive: TableArchive) -> bytes:
-    """The zip: table.json, games/NNN.json (the app's game files) and hands.csv."""
+def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
+    """The zip: table.json, games/NNN.json (the app's game files) and hands.csv, whose dates
+    are on the family's clock (``zone``; the files keep UTC, as stored)."""
     files = [f"games/{i:03d}.json" for i in range(1, len(archive.games) + 1)]
     index = {
         "format": FORMAT,
@@ -150,7 +154,7 @@ def build(archive: TableArchive) -> bytes:
         zf.writestr("table.json", json.dumps(index, indent=2, ensure_ascii=False))
         for name, entry in zip(files, archive.games, strict=True):
             zf.writestr(name, json.dumps(game_to_json(entry.game), indent=2, ensure_ascii=False))
-        zf.writestr("hands.csv", hands_csv(archive.games))
+        zf.writestr("hands.csv", hands_csv(archive.games, zone))
     return out.getvalue()
 
 

@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import csv
+import html
+import io
+import json
+import zipfile
 from datetime import date
 
 import pytest
-from webutil import csrf, export, new_game, record
+from webutil import csrf, export, new_game, new_table, record, table_game
 
 from scorekeeper import clock as clocks
 from scorekeeper import create_app, store
@@ -116,3 +121,36 @@ def test_a_game_imported_whole_keeps_the_times_its_file_gave(app):
     dates = ("2026-11-23T19:00:00+00:00", "2026-11-23T20:10:00+00:00")
     stored = store.create_game(database, state, dates=dates)
     assert store.played_until(database, stored) == "2026-11-23T20:10:00+00:00"
+
+
+def test_a_tables_backup_dates_its_hands_on_the_phones_clock(tmp_path, monkeypatch):
+    """hands.csv gave the stored UTC date: a game played at 8 pm in New York was dated the
+    next day, while the table page listed it on the day it was played."""
+    monkeypatch.setattr(store, "now", lambda: "2026-11-27T01:00:00+00:00")
+    client = _zoned_app(tmp_path, "UTC").test_client()
+    url = new_table(client)
+    game = table_game(client, url, players=("Ann", "Bob"))
+    record(client, game, 1, went_out=0, points={1: 50})
+    dates = {}
+    for zone in ("America/New_York", "Europe/Berlin"):
+        client.set_cookie("tz", zone, domain="t.test")
+        with zipfile.ZipFile(io.BytesIO(client.get(f"{url}/export.zip").data)) as backup:
+            rows = list(csv.DictReader(io.StringIO(backup.read("hands.csv").decode())))
+            games = json.loads(backup.read("table.json"))["games"]
+        dates[zone] = {row["date"] for row in rows}
+        assert games[0]["created"].startswith("2026-11-27T01:00")  # the files keep UTC
+    assert dates == {"America/New_York": {"2026-11-26"}, "Europe/Berlin": {"2026-11-27"}}
+
+
+def test_a_deleted_games_last_day_is_on_the_phones_clock_and_reads_as_a_date(tmp_path, monkeypatch):
+    """Deleted at 8 pm in New York, a game can be brought back until 8 pm a week later: the
+    page gave the UTC day, and showed its <time> markup as text."""
+    monkeypatch.setattr(store, "now", lambda: "2026-11-27T01:00:00+00:00")
+    client = _zoned_app(tmp_path, "UTC").test_client()
+    client.set_cookie("tz", "America/New_York", domain="t.test")
+    url = new_game(client)
+    deleted = client.post(f"{url}/delete", data={"csrf_token": csrf(client)})
+    assert deleted.status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    assert "&lt;time" not in page  # markup shown as text
+    assert "can be brought back until Dec 3, 2026;" in html.unescape(page)

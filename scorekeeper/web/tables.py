@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from .. import actions, nights, stats, store, table_archive, table_cache, tables
 from ..i18n import _, ngettext
 from ..stats import PlayedGame
-from . import charts, device
+from . import charts, device, zones
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from .device import GameSummary, readable, summarise
 from .security import count_imported_games, creating, reading
@@ -160,7 +160,8 @@ def _page_number() -> int:
 def table_export():
     table = g.table
     night_versions = [nights.version(db(), n.id) for n in nights.nights_of_table(db(), table.id)]
-    roster = repr([table.name, tables.roster(db(), table.id), night_versions])  # what else it holds
+    # what else it holds, and the clock its hands.csv gives dates on
+    roster = repr([table.name, tables.roster(db(), table.id), night_versions, str(zones.zone())])
     backup = table_cache.kept(db(), table.id, "backup", _work_out_backup, also=roster)
     return Response(
         backup,
@@ -186,7 +187,7 @@ def _work_out_backup() -> bytes:
         games,
         [nights.archived(db(), night, index) for night in nights.nights_of_table(db(), table.id)],
     )
-    return table_archive.build(archive)
+    return table_archive.build(archive, zones.zone())
 
 
 def init_app(app: Flask) -> None:

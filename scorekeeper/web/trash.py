@@ -9,13 +9,11 @@ only; a game in no table by its scorekeeper link; a table by its own link.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
 from flask import (
     Blueprint,
     abort,
-    current_app,
     flash,
     g,
     jsonify,
@@ -29,6 +27,7 @@ from werkzeug.wrappers import Response
 from .. import actions, store, tables
 from ..i18n import _
 from ..purge import PURGE_AFTER_DAYS
+from . import zones
 from .access import Deleted, db, game
 from .device import GameSummary, summarise
 from .errors import wants_json
@@ -127,8 +126,8 @@ def until(at: str) -> datetime | None:
 def deleted(error: Deleted):
     """The page of a deleted game's or table's link (410): when, until when, bring it back."""
     end = until(error.at)
-    day_of: Callable[[date | None], Markup] = current_app.jinja_env.globals["day_of"]  # type: ignore[assignment]  # the pages' day (web/language.py)
-    day = day_of(end.date() if end else None)
+    # the day on the family's clock, as plain text: the message is escaped where it is shown
+    day = zones.day(end) if end else ""
     if error.what == "table":
         message = _(
             "This table was deleted, with its games. It can be brought back until %(day)s; "
