@@ -3,9 +3,11 @@
 Flask-Limiter keeps its counts in memory by default, one set per process, so
 ``serve --workers 2`` allowed each address twice its limits. The ``limits``
 package offers Redis, Memcached and MongoDB, each a server to run; a family's
-server has none, so the counts go in a file of their own (``ratelimits.sqlite3``
-in the games file's folder) through a storage registered with ``limits`` under
-the scheme ``sqlite://`` (its documented way to add one). A file of its own keeps
+server has none, so the counts go in a file of their own beside the games file, named
+after it (``games.ratelimits.sqlite3`` for ``games.sqlite3``: two games files in
+one folder are two servers, with counts of their own), through a storage
+registered with ``limits`` under the scheme ``sqlite://`` (its documented way
+to add one). A file of its own keeps
 the counters' writes out of the games file's lock, its backups and its replica.
 
 Each hit is one statement (an upsert that starts a new window once the old one
@@ -27,7 +29,7 @@ from pathlib import Path
 from limits.storage import Storage
 
 SCHEME = "sqlite"
-FILE = "ratelimits.sqlite3"
+SUFFIX = ".ratelimits.sqlite3"
 PRUNE_EVERY = 1000  # hits between sweeps of expired counts (per process)
 
 _SCHEMA = """
@@ -46,12 +48,18 @@ RETURNING count
 """
 
 
+def counts_file(database: str) -> Path:
+    """The counts file of the games file ``database``: beside it, named after it."""
+    path = Path(database).resolve()
+    return path.with_name(path.stem + SUFFIX)
+
+
 def uri_beside(database: str) -> str:
-    """The storage URI for the counts file in ``database``'s folder (in memory for a
-    database in memory, which no other process sees either)."""
+    """The storage URI for ``database``'s counts file (in memory for a database in memory,
+    which no other process sees either)."""
     if database == ":memory:":
         return "memory://"
-    return f"{SCHEME}://{Path(database).resolve().parent / FILE}"
+    return f"{SCHEME}://{counts_file(database)}"
 
 
 class SQLiteCounts(Storage):
@@ -63,7 +71,7 @@ class SQLiteCounts(Storage):
         super().__init__(uri, wrap_exceptions=wrap_exceptions)
         self.path = (uri or "").removeprefix(f"{SCHEME}://")
         if not self.path:
-            raise ValueError("sqlite:// needs a file: sqlite:///path/to/ratelimits.sqlite3")
+            raise ValueError("sqlite:// needs a file: sqlite:///path/to/games.ratelimits.sqlite3")
         self.local = threading.local()
         self.hits = 0
         # made for its owner only, before SQLite writes anything in it

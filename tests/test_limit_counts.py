@@ -1,5 +1,5 @@
 """Rate limits counted once for every process serving a games file (issue 32): the counts
-live in ratelimits.sqlite3 beside it, so `serve --workers 2` no longer doubles each limit."""
+live in a counts file beside it, so `serve --workers 2` no longer doubles each limit."""
 
 from __future__ import annotations
 
@@ -37,8 +37,17 @@ def test_two_workers_share_one_count_per_address(workers):
 
 
 def test_the_counts_file_is_beside_the_games_file_for_its_owner_only(workers, tmp_path):
-    counts = tmp_path / limit_counts.FILE
+    counts = limit_counts.counts_file(str(tmp_path / "games.sqlite3"))
+    assert counts.parent == tmp_path.resolve() and counts.name == "games.ratelimits.sqlite3"
     assert stat.S_IMODE(counts.stat().st_mode) == 0o600
+
+
+def test_two_games_files_in_one_folder_count_apart(tmp_path):
+    """Two servers whose games files shared a folder shared one address's counts."""
+    ours = SQLiteCounts(limit_counts.uri_beside(str(tmp_path / "games.sqlite3")))
+    other = SQLiteCounts(limit_counts.uri_beside(str(tmp_path / "club.sqlite3")))
+    assert [ours.incr("LIMITER/10.0.0.1", 60) for _ in range(3)] == [1, 2, 3]
+    assert other.incr("LIMITER/10.0.0.1", 60) == 1
 
 
 def test_every_hit_from_many_threads_and_processes_is_counted(tmp_path):
