@@ -141,15 +141,20 @@ def test_a_surrogate_pair_is_one_character():
 def test_a_live_server_answers_the_attacks_bodies_and_keeps_answering_meanwhile(tmp_path):
     """Issue 32: 32 KB and 64 KB of unclosed quotes to the API and a 1 MB table.json of them
     (zipped to about a kilobyte) each stopped the whole server for seconds to hours. Each
-    is now a clear refusal, and /healthz answers while they are sent. (The deadlines are
-    generous: a loaded machine is slow, never hours slow.)"""
+    is now a clear refusal, to a new game and to a game's hands (the route with no limit),
+    and /healthz answers while they are sent. (The deadlines are generous: a loaded machine
+    is slow, never hours slow.)"""
     server = Server(tmp_path / "games.sqlite3").start()
     try:
         visitor = Visitor(server.base)
+        status, created = call(server.base + "/api/games", {"players": ["Ann", "Bob"]})
+        assert status == 201
+        hands = server.base + "/" + created["hands_url"].split("/", 3)[3]
         bodies = [param.values[0] for param in UNCLOSED_QUOTES[:2]]
-        with ThreadPoolExecutor(max_workers=3) as pool:
+        routes = [server.base + "/api/games", hands]
+        with ThreadPoolExecutor(max_workers=5) as pool:
             answers = [
-                pool.submit(call, server.base + "/api/games", body, timeout=60) for body in bodies
+                pool.submit(call, route, body, timeout=60) for body in bodies for route in routes
             ]
             backup = hostile.unclosed_quotes()
             imported = pool.submit(visitor.upload, "/tables/import", "file", backup, 60)
