@@ -196,6 +196,20 @@ def test_card_counts_and_a_total_that_disagree_are_refused(client):
     assert export(client, url)["hands"] == []
 
 
+def test_why_players_will_be_marked_as_made_is_said_once_not_under_each(client):
+    """Issue 29, item 7: five lines of why under each player under 50 points, and again above
+    Save, on every hand. Now one short line beside each, and the reason once."""
+    url = new_game(client, players=("Ann", "Bob", "Cy", "Dee"))
+    data = {"csrf_token": csrf(client), "hand_number": "1", "went_out": "0"}
+    data.update({"points-1": "20", "points-2": "35", "points-3": "60"})
+    page = plain_names(client.post(f"{url}/hands/check", data=data).get_data(as_text=True))
+    for name in ("Bob", "Cy"):
+        assert page.count(f"{name} will be marked as having made their phase.") == 1
+    assert "Dee will be marked" not in page
+    assert page.count("Under 50 points means the phase was laid down") == 1
+    assert "Will be marked as having made their phase: Bob, Cy." in page
+
+
 def test_correcting_a_hand_offers_its_own_live_check(client):
     url = new_game(client)
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
