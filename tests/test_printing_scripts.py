@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from geometry import problems
-from printed import undrawn
+from printed import undrawn, words
 from pypdf import PdfReader
 from pypdf.generic import DictionaryObject
 from tools import missing, require
@@ -205,6 +205,54 @@ def test_a_letter_no_font_has_prints_as_its_code_point_and_the_package_is_named(
     assert status == 0
     said = capsys.readouterr().err
     assert f"install Debian's {fonts.NOTO_PACKAGE}" in said and newer in said
+
+
+LONG_NAMES = [
+    "Ana María de la Santísima Trinidad Rojas",
+    "Ana María de la Santísima Trinidad Ruiz",
+    "Bartholomäus Konstantin von Hohenzollern",
+    "Wolfeschlegelsteinhausenbergerdorffvoral",
+]
+
+
+@pytest.mark.parametrize(
+    ("players", "large"),
+    [
+        (LONG_NAMES, True),
+        ([*LONG_NAMES, "王小明" * 13 + "王", "देवनागरी नाम बहुत लंबा है और भी लंबा"], False),
+    ],
+    ids=["large-print", "six-of-40"],
+)
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_every_long_name_heads_its_column_whole_however_many_lines_it_takes(
+    players, large, language, tmp_path
+):
+    """Several names of 40 letters: headings were cut to "…Trinidad R…" (two players looked
+    the same) and hyphens put between Chinese characters."""
+    with i18n.using(language):
+        data = game_sheet(load_game({"players": players, "hands": []}), large=large)
+    text = read_back(data, tmp_path, f"long-names-{language}-{'large' if large else 'a4'}")
+    assert "\u2026" not in text
+    # in drawing order (pypdf), where a heading's lines follow each other
+    letters = "".join(words(data).replace("-", "").split())
+    for name in players:
+        assert letters.count("".join(name.replace("-", "").split())) >= 2, name  # title, heading
+    assert "王-" not in text and "小-" not in text and "明-" not in text
+    assert problems(data, 14 if large else 9) == []
+
+
+def test_a_line_gives_a_syllable_back_when_its_hyphen_does_not_fit():
+    """At the smallest size allowed, "Wolfeschle" fit a line but "Wolfeschle-" did not, and
+    the name was cut between any two letters ("Wolfeschle-", "gelsteinha-", ...)."""
+    from scorekeeper.printing.fonts import FONT_BOLD
+    from scorekeeper.printing.labels import fit_label
+
+    with i18n.using("de"):
+        label = fit_label(
+            "Wolfeschlegelsteinhausenbergerdorff", FONT_BOLD, 76.5, size=18, min_size=14, lines=4
+        )
+    assert label.lines == ("Wolfeschle-", "gelstein-", "hausenber-", "gerdorff")
+    assert not label.cut
 
 
 def test_a_long_one_word_name_is_hyphenated_by_the_language_not_cut():

@@ -130,11 +130,13 @@ def _fit(
     reserve: float,
     language: str,
 ) -> Label:
-    for hyphenate in (False, True):
+    # whole words; then syllables, each line as full as it goes, at a smaller size if need be;
+    # then, at sizes where a full line leaves no room for its "-", a syllable less a line
+    for hyphenate, give_back in ((False, False), (True, False), (True, True)):
         current = size
         while current >= min_size - 1e-9:
             room = width - reserve * current
-            wrapped = _wrap(text, font, current, room, language if hyphenate else None)
+            wrapped = _wrap(text, font, current, room, language if hyphenate else None, give_back)
             if (
                 wrapped is not None
                 and len(wrapped) <= lines
@@ -206,37 +208,62 @@ def _hyphenation(language: str) -> pyphen.Pyphen:
 
 
 def _wrap(
-    text: str, font: str, size: float, width: float, hyphenate: str | None
+    text: str,
+    font: str,
+    size: float,
+    width: float,
+    hyphenate: str | None,
+    give_back: bool = False,
 ) -> list[str] | None:
     """Lines that fit ``width`` at ``size``; None when a part is too wide (with
-    ``hyphenate``, a language, a part too wide is cut with "-" between any two letters)."""
+    ``hyphenate``, a language, a part too wide is cut with "-" between any two letters).
+
+    Each line takes as many parts as fit. When the "-" it must end with (its last word
+    goes on) does not fit, it is None; or, ``give_back``, the line gives back syllables
+    until the "-" fits, and they go down a line."""
     if line_width(text, font, size) <= width:
         return [text] if text else []
+    pieces = _pieces(text, hyphenate)
     lines: list[str] = []
-    line = ""
-    for piece in _pieces(text, hyphenate):
-        joined = line + (" " if piece.space else "") + piece.text if line else piece.text
-        if line_width(joined, font, size) <= width:
-            line = joined
-            continue
-        if line:
-            ending = line + ("-" if piece.hyphen else "")
-            if line_width(ending, font, size) > width:
+    start = 0
+    while start < len(pieces):
+        end = start
+        while (
+            end < len(pieces) and line_width(_joined(pieces[start : end + 1]), font, size) <= width
+        ):
+            end += 1
+        while start < end < len(pieces) and pieces[end].hyphen:
+            if line_width(_joined(pieces[start:end]) + "-", font, size) <= width:
+                break
+            if not give_back:
                 return None
-            lines.append(ending)
-        line = piece.text
-        if line_width(line, font, size) <= width:
+            end -= 1
+        if end > start:
+            going_on = end < len(pieces) and pieces[end].hyphen
+            lines.append(_joined(pieces[start:end]) + ("-" if going_on else ""))
+            start = end
             continue
+        # one part is too wide for a line of its own (with its "-", if its word goes on)
         if not hyphenate:
             return None
-        while line_width(line, font, size) > width:  # no syllable fits: between any letters
-            cut = _longest_with_hyphen(line, font, size, width)
-            if cut == 0:
+        word, rest = pieces[start].text, pieces[start + 1 :]
+        going_on = bool(rest) and rest[0].hyphen
+        while line_width(word + ("-" if going_on else ""), font, size) > width:
+            cut = _longest_with_hyphen(word, font, size, width)
+            if cut == 0 or cut == len(word):
                 return None
-            lines.append(line[:cut] + "-")
-            line = line[cut:]
-    lines.append(line)
+            lines.append(word[:cut] + "-")
+            word = word[cut:]
+        pieces = [_Piece(word, False, False), *rest]
+        start = 0
     return lines
+
+
+def _joined(pieces: list[_Piece]) -> str:
+    """Parts as one line (a space before each new word but the first)."""
+    return "".join(
+        (" " if piece.space and index else "") + piece.text for index, piece in enumerate(pieces)
+    )
 
 
 def _longest_with_hyphen(word: str, font: str, size: float, width: float) -> int:

@@ -70,6 +70,7 @@ FACTS_GAP = 0.8 * mm  # between the rules and when the game was played
 LINK_HEIGHT = 1 * mm + 2 * 10 * 1.25  # the caption and the link under the summary
 NAME_ROW = 12 * mm  # names: taller when a long name needs more than two lines
 NAME_LINES = 4
+MOST_NAME_LINES = 12  # 40 letters in a narrow column at the floor (the name row grows)
 SUB_ROW = 5 * mm  # (at least) "Phase / Points / Total"
 MAX_ROW = 21 * mm  # ten-hands rows are taller: there are only ten of them
 MIN_ROW = 6 * mm
@@ -791,16 +792,17 @@ class ScoreSheet:
         return min(MAX_PLAYER_COLUMN, space / self.columns)
 
     def _name_label(self, name: str) -> Label:
-        """A player's name, whole: wrapped (hyphenated only if it must be) down to 9 pt."""
+        """A player's name, whole: wrapped (hyphenated only if it must be) down to 9 pt (14 in
+        large print); a name that needs more than four lines even then gets them."""
         seat = 2 * (stringWidth("6", FONT, self.floor) + 1 * mm) if self._dealer_by_seat else 0
-        return fit_label(
-            name,
-            FONT_BOLD,
-            self._name_width() - 2 * mm - seat,
-            size=self.scale.name,
-            min_size=self.floor,
-            lines=NAME_LINES,
-        )
+        width = self._name_width() - 2 * mm - seat
+        for lines in (NAME_LINES, MOST_NAME_LINES):
+            label = fit_label(
+                name, FONT_BOLD, width, size=self.scale.name, min_size=self.floor, lines=lines
+            )
+            if not label.cut:
+                break
+        return label
 
     def _name_cell(self, run: TextRun, name: str, x: float, top: float, width: float) -> None:
         inner = width - 2 * mm
