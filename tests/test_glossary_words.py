@@ -121,3 +121,17 @@ def test_the_app_has_one_name_on_the_pages_the_sheets_and_the_command_line(langu
     assert len(naming) > 5  # the page titles, the printed guide, the command line
     assert [english for english, forms in naming if not all(name in f for f in forms)] == []
     assert [f for _, _, forms in texts for f in forms if re.search(r"\bScorekeeper\b", f)] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_text_is_translated_the_same_in_every_area(language):
+    """The areas' catalogues are compiled into one, where the last area's translation of a
+    text wins: Spanish "Wilds" was "comodines" for the engine and "Comodines" for the printed
+    guide, and the guide printed the engine's beside "Saltos"."""
+    seen: dict[tuple[str | None, str], list[str]] = {}
+    differ = []
+    for context, english, forms in translations(language):
+        found = seen.setdefault((context, english), forms)
+        if found != forms:
+            differ.append(f"{english!r}: {found} / {forms}")
+    assert differ == []
