@@ -18,6 +18,7 @@ import pdfplumber
 import pytest
 from geometry import problems
 from printed import pages, qr_codes, words
+from pypdf import PdfReader
 from tools import require
 
 from scorekeeper import codes, i18n
@@ -199,6 +200,21 @@ def test_without_a_link_a_card_gives_the_code_to_read_aloud_and_no_qr_code(tmp_p
             text, "Live scores: the code to read aloud", codes.grouped(code(table.number))
         )
     assert qr_codes(data, tmp_path) == []
+
+
+def test_the_card_pages_have_trim_and_bleed_boxes_around_their_cards_and_the_list_none():
+    """A print shop cuts the cards out: the pages of cards say where (as the phase cards do)."""
+    seating = seated(players=[f"P{n}" for n in range(22)])  # 6 tables: a full page, then 2
+    reader = PdfReader(BytesIO(seating_cards("Club", 1, seating.tables)))
+    *cards, room = reader.pages
+    assert len(cards) == 2
+    for page, (columns, rows) in zip(cards, [(2, 2), (2, 1)], strict=True):
+        trim = [float(v) for v in page["/TrimBox"]]
+        assert [float(v) for v in page["/BleedBox"]] == trim
+        width, height = trim[2] - trim[0], trim[3] - trim[1]
+        assert round(width / layout.CARD_WIDTH, 6) == columns
+        assert round(height / layout.CARD_HEIGHT, 6) == rows
+    assert "/TrimBox" not in room and "/BleedBox" not in room
 
 
 def test_thirty_tables_take_eight_pages_of_cards_then_the_room_list():

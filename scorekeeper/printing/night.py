@@ -132,8 +132,15 @@ def seating_cards(
             )
             card.draw(canvas, left + column * CARD_WIDTH, top - (row + 1) * CARD_HEIGHT)
         rows = math.ceil(len(on_page) / CARD_COLUMNS)
-        _cut_marks(canvas, left, top, min(len(on_page), CARD_COLUMNS), rows)
+        columns = min(len(on_page), CARD_COLUMNS)
+        _cut_marks(canvas, left, top, columns, rows)
+        # the cards a print shop cuts out: nothing is printed past them, so no bleed
+        trim = [left, top - rows * CARD_HEIGHT, left + columns * CARD_WIDTH, top]
+        canvas.setTrimBox(trim)
+        canvas.setBleedBox(trim)
         canvas.showPage()
+    canvas.setTrimBox(None)  # the room list is a plain page
+    canvas.setBleedBox(None)
     if room_list:
         _room_list(canvas, night, round_number, seating, width, height)
     canvas.save()
