@@ -456,6 +456,22 @@
     var text = board.getAttribute("data-announce") || "";  // "": nothing to say, nothing stale
     if (announcer.textContent !== text) { announcer.textContent = text; }
   });
+  // A player's own page: each live update swaps their status whole, live region and all. Say
+  // what changed (the sentence the server put on it) in the region that stays, and only when
+  // it changed: another player sending their points brings the same status again.
+  var playerSaid = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.target;
+    if (status && status.id === "player-status") { playerSaid = status.getAttribute("data-announce"); }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var status = event.target;
+    var announcer = document.getElementById("announcer");
+    if (!announcer || !status || status.id !== "player-status") { return; }
+    var text = status.getAttribute("data-announce") || "";
+    if (text && text !== playerSaid) { announcer.textContent = text; }
+    playerSaid = text;
+  });
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
     var announcer = document.getElementById("announcer");
