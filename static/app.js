@@ -271,16 +271,32 @@
   window.addEventListener("offline", function () { connection(false); });
 
   // A Save (or a Fix's "Save the correction") that cannot reach the server is kept on the
-  // phone (this page's storage), shown plainly beside the button just tapped, and sent again
-  // as soon as the connection is back, on the next page load too. The server records a hand
-  // once however often it is sent (by its number), and a correction only on the version it
-  // was made on. The answer is a whole page, as a Save's answer is: the game page, or the
-  // form with the reasons it was refused.
+  // phone (this origin's storage, under the address of the page it was made on), shown
+  // plainly beside the button just tapped, and sent again as soon as the connection is back,
+  // on the next page load too. Any page sends it, not only the one it was made on (the
+  // scorekeeper may go back to the game, or close the tab, before the connection is back),
+  // and says it is waiting until then. The server records a hand once however often it is
+  // sent (by its number), and a correction only on the version it was made on. The answer is
+  // a whole page, as a Save's answer is: the game page, or the form with the reasons it was
+  // refused.
   var PENDING = "scorekeeper:pending:";
   var sending = false;
   function pendingKey() { return PENDING + location.pathname; }
-  function pending() {
-    try { return JSON.parse(localStorage.getItem(pendingKey()) || "null"); } catch (e) { return null; }
+  // Every change kept on this phone, the oldest first: {key, page, url, body, words, title}.
+  function keptChanges() {
+    var found = [];
+    for (var i = 0; i < localStorage.length; i++) {
+      var key = localStorage.key(i);
+      if (!key || key.indexOf(PENDING) !== 0) { continue; }
+      var kept = null;
+      try { kept = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { /* unreadable */ }
+      if (kept && kept.url && kept.body) {
+        kept.key = key;
+        kept.page = key.slice(PENDING.length);  // where it was made, and its refusal is shown
+        found.push(kept);
+      }
+    }
+    return found.sort(function (a, b) { return (a.at || 0) - (b.at || 0); });
   }
   function handInWords(form, outWord) {
     var out = form.querySelector("input[name=went_out]:checked");
@@ -294,21 +310,39 @@
     });
     return parts.join(", ");
   }
+  // This page's own kept change is said beside its Save; one made on another page, at the top
+  // of the page, with the heading of the form it was made in ("Correct hand 1").
   function showPending(scroll) {
-    var kept = pending();
-    var old = document.querySelector(".notice.pending");
-    if (old) { old.remove(); }
+    document.querySelectorAll(".notice.pending").forEach(function (old) { old.remove(); });
+    var main = document.querySelector("main");
     var form = document.querySelector("form.hand-form");
-    var template = form && form.querySelector("template.pending-notice");
+    var own = form && form.querySelector("template.pending-notice");
     var save = form && form.querySelector("button[type=submit]");
-    if (!kept || !template || !save) { return; }
-    var notice = template.content.firstElementChild.cloneNode(true);
-    notice.querySelector(".pending-hand").textContent = kept.words;
-    save.before(notice);
-    if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
+    var elsewhere = document.getElementById("pending-kept");
+    keptChanges().forEach(function (kept) {
+      if (kept.page === location.pathname && own && save) {
+        var notice = own.content.firstElementChild.cloneNode(true);
+        notice.querySelector(".pending-hand").textContent = kept.words;
+        save.before(notice);
+        if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
+      } else if (elsewhere && main) {
+        var note = elsewhere.content.firstElementChild.cloneNode(true);
+        note.querySelector(".pending-hand").textContent = (kept.title ? kept.title + " – " : "") + kept.words;
+        main.prepend(note);
+      }
+    });
+  }
+  // A change made on another page is sent only while nobody is typing here in another form
+  // (the form it was made in may still be shown, after Back while offline): its answer
+  // replaces this page.
+  function sendable(kept) {
+    if (kept.page === location.pathname) { return true; }
+    return Array.prototype.every.call(document.querySelectorAll("form[data-typing]"), function (form) {
+      return (form.getAttribute("action") || "").split("#")[0] === kept.url;
+    });
   }
   function sendPending() {
-    var kept = pending();
+    var kept = keptChanges().filter(sendable)[0];
     if (!kept || sending || !navigator.onLine) { return; }
     sending = true;
     fetch(kept.url, {  // a plain form post: its answer is a whole page, never a fragment
@@ -318,12 +352,15 @@
       headers: { "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (response) {
       if (response.status >= 500) { throw new Error("not yet"); }
-      localStorage.removeItem(pendingKey());  // recorded, refused or already there: say which
+      localStorage.removeItem(kept.key);  // recorded, refused or already there: say which
       return response.text().then(function (page) {
         leaving();
+        // saved: the page it led to; refused: the form it was made in, with the reasons
         if (response.redirected) { history.replaceState(null, "", response.url); }
+        else if (kept.page !== location.pathname) { history.replaceState(null, "", kept.page); }
         htmx.swap(document.body, page, { swapStyle: "innerHTML" });
         landOnNextHand(true);
+        showPending();  // any other change still waiting
       });
     }).catch(function () { /* still unreachable: the next try will do */ }).then(function () {
       sending = false;
@@ -337,7 +374,11 @@
       var url = form.getAttribute("action").split("#")[0];
       var template = form.querySelector("template.pending-notice");
       var words = handInWords(form, template ? template.dataset.out : "");
-      localStorage.setItem(pendingKey(), JSON.stringify({ url: url, body: body, words: words }));
+      var heading = form.closest("section") && form.closest("section").querySelector("h1, h2");
+      var title = heading ? heading.textContent.replace(/\s+/g, " ").trim() : "";
+      localStorage.setItem(pendingKey(), JSON.stringify({
+        url: url, body: body, words: words, title: title, at: Date.now()
+      }));
       showPending(true);
     } else {
       notSent(form);
@@ -358,6 +399,9 @@
   window.addEventListener("online", sendPending);
   setInterval(sendPending, 5000);
   document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });
+  document.addEventListener("htmx:afterSettle", function (event) {  // a link or Back: a new page
+    if (event.detail.target === document.body) { showPending(); }
+  });
 
   // After a saved hand the page opens at the next hand's "Who went out?" (the hand form asks
   // htmx to show #record; without JavaScript the server's redirect to #record does the same),
@@ -411,6 +455,22 @@
     if (!announcer || !board || board.id !== "scoreboard") { return; }
     var text = board.getAttribute("data-announce") || "";  // "": nothing to say, nothing stale
     if (announcer.textContent !== text) { announcer.textContent = text; }
+  });
+  // A player's own page: each live update swaps their status whole, live region and all. Say
+  // what changed (the sentence the server put on it) in the region that stays, and only when
+  // it changed: another player sending their points brings the same status again.
+  var playerSaid = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.target;
+    if (status && status.id === "player-status") { playerSaid = status.getAttribute("data-announce"); }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var status = event.target;
+    var announcer = document.getElementById("announcer");
+    if (!announcer || !status || status.id !== "player-status") { return; }
+    var text = status.getAttribute("data-announce") || "";
+    if (text && text !== playerSaid) { announcer.textContent = text; }
+    playerSaid = text;
   });
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {

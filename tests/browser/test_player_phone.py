@@ -3,6 +3,7 @@ early end is said, and a total no cards add up to is refused as it is typed."""
 
 from __future__ import annotations
 
+import pytest
 from pages import PHONE, enter_hand, open_page, player_links, settled, start_game
 from playwright.sync_api import expect
 
@@ -34,6 +35,39 @@ def test_a_players_phone_follows_each_hand_and_the_early_end(browser, server):
         status = bob.locator("#player-status")
         expect(status).to_contain_text("The game is over")
         expect(status).to_contain_text("Ended early after hand 1")
+    finally:
+        bob.context.close()
+        keeper.context.close()
+
+
+@pytest.mark.parametrize(
+    ("locale", "saved", "over"),
+    [
+        (
+            "en-GB",
+            "Hand 1 saved. Your total so far: 45 points. Hand 2: send your points.",
+            "Ann wins the game.",
+        ),
+        (
+            "de-DE",
+            "Runde 1 gespeichert. Deine Punkte bisher: 45. Runde 2: schick deine Punkte.",
+            "Ann gewinnt die Partie.",
+        ),
+    ],
+)
+def test_a_players_phone_says_each_change_to_a_screen_reader(browser, server, locale, saved, over):
+    keeper = open_page(browser, server, **PHONE)
+    start_game(keeper, server, ["Ann", "Bob"], first="2")  # Ann ends it in hand 2
+    keeper_url = keeper.url
+    bob = open_page(browser, player_links(keeper, keeper_url)["Bob"], **PHONE, locale=locale)
+    try:
+        settled(bob)
+        heard = bob.locator("#announcer")  # the page's one live region that is never replaced
+        expect(heard).to_be_empty()
+        enter_hand(keeper, "Ann", {"1": "45"})
+        expect(heard).to_have_text(saved)
+        enter_hand(keeper, "Ann", {"1": "5"})
+        expect(heard).to_have_text(over)
     finally:
         bob.context.close()
         keeper.context.close()

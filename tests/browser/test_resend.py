@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import re
 
-from pages import enter_hand, offline, online, open_fix, score_of, start_game, stored_hands
+from pages import (
+    POSTS,
+    enter_hand,
+    offline,
+    online,
+    open_fix,
+    score_of,
+    start_game,
+    stored_hands,
+)
 from playwright.sync_api import expect
 
 
@@ -108,3 +117,51 @@ def test_an_undo_made_offline_is_refused_on_the_spot(phone, server):
     assert _in_view(refused)
     online(phone)
     assert len(stored_hands(keeper_url)) == 1
+
+
+def _fix_bob_offline(phone, server) -> str:
+    """Hand 1 saved (Bob 35), then corrected to Bob 40 on its Fix page while offline: kept."""
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    enter_hand(phone, "Ann", {"1": "35"})
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
+    open_fix(phone, 1)
+    with phone.expect_response(re.compile(r"/hands/1/check$")):
+        phone.fill("input[name=points-1]", "40")
+    offline(phone)
+    phone.click("button:has-text('Save the correction')")
+    expect(phone.locator(".notice.pending")).to_contain_text("Bob 40")
+    return keeper_url
+
+
+def test_a_fix_kept_offline_is_sent_after_going_back_to_the_game(phone, server):
+    keeper_url = _fix_bob_offline(phone, server)
+    phone.go_back()  # still offline: the Fix page is left before it could send
+    expect(phone).to_have_url(keeper_url)
+    online(phone)
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
+    expect(score_of(phone, "Bob")).to_have_text("40")
+    _whole_keeper_page(phone)
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
+
+
+def test_the_game_page_says_a_kept_fix_and_sends_it(phone, server):
+    keeper_url = _fix_bob_offline(phone, server)
+    context = phone.context
+    phone.close()  # the Fix page is closed before the connection is back
+    context.route(POSTS, lambda route: route.abort("internetdisconnected"))
+    context.set_offline(False)  # pages load again, but a change cannot reach the server yet
+    game = context.new_page()
+    game.goto(keeper_url)
+    pending = game.locator(".notice.pending")
+    expect(pending).to_contain_text("Not sent yet")
+    expect(pending).to_contain_text("Correct hand 1")  # not the next hand's form
+    expect(pending).to_contain_text("Bob 40")
+    expect(game.locator("#record .notice.pending")).to_have_count(0)
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 35}
+    context.unroute(POSTS)  # the server is reachable: sent without a tap
+    expect(game.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
+    expect(score_of(game, "Bob")).to_have_text("40")
+    expect(game.locator(".notice.pending")).to_have_count(0)
+    _whole_keeper_page(game)
+    assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
