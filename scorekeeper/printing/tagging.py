@@ -22,7 +22,7 @@ their letters as /ActualText (``layout``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -379,10 +379,12 @@ class Tagged(Flowable):
 class TableTags:
     """A platypus table's ``renderCB``: the table tagged row by row and cell by cell, its
     shading and lines as artifacts. The first ``header_rows`` rows are headings (TH of their
-    column), and so are the first ``header_columns`` cells of every row (TH of their row)."""
+    column), and so is each cell in ``header_columns`` (TH of its row)."""
 
-    def __init__(self, header_rows: int = 1, header_columns: int = 0):
-        self.header_rows, self.header_columns = header_rows, header_columns
+    table, row = "Table", "TR"
+
+    def __init__(self, header_rows: int = 1, header_columns: Collection[int] = ()):
+        self.header_rows, self.header_columns = header_rows, frozenset(header_columns)
 
     def __call__(self, table: Any, event: str, *args: Any) -> None:
         canvas = table.canv
@@ -391,9 +393,9 @@ class TableTags:
         if event in ("startBG", "startLines"):
             canvas.begin(ARTIFACT)
         elif event == "startTable":
-            canvas.begin("Table")
+            canvas.begin(self.table)
         elif event == "startRow":
-            canvas.begin("TR")
+            canvas.begin(self.row)
         elif event == "startCell":
             kind, said = self._cell(table, args[0], args[1])
             canvas.begin(kind, said=said)
@@ -408,6 +410,19 @@ class TableTags:
         span = {"rowspan": last_row - first_row + 1, "colspan": last_column - first_column + 1}
         if row < self.header_rows:
             return "TH", entries(scope="Column", **span)
-        if column < self.header_columns:
+        if column in self.header_columns:
             return "TH", entries(scope="Row", **span)
         return "TD", entries(**span)
+
+
+class ListTags(TableTags):
+    """A platypus table of numbered lines read as a list: a row an item, its first cell the
+    label (the number), the rest its body."""
+
+    table, row = "L", "LI"
+
+    def __init__(self) -> None:
+        super().__init__(header_rows=0)
+
+    def _cell(self, table: Any, row: int, column: int) -> tuple[str, str]:
+        return ("Lbl" if column == 0 else "LBody"), ""
