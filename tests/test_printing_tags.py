@@ -5,7 +5,7 @@ A record's title is an H1, its grid a Table with a heading cell per player (thei
 any script) and a row per printed row; every MCID on a page is in the parent tree once;
 marked content is balanced and never nested the wrong way; everything drawn outside an
 element is an artifact; a QR code is a Figure with its link as /Alt. The phase cards, the
-two-deck guide and a night's printables are tagged too.
+two-deck guide and a club night's printables are tagged too.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from scorekeeper.printing import (
     score_sheet,
     text,
 )
+from scorekeeper.printing.night import seating_cards, standings_sheet
 from scorekeeper.printing.record import game_record
 from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.nights import Mode, NightRow, Scheme, seat_round
 from scorekeeper.rules.phases import make_rules
 
 PRINTABLES = dict(STANDARD_SET)
@@ -223,3 +225,28 @@ def test_the_guide_reads_as_headings_paragraphs_tables_and_its_code_after_the_op
     assert all(cell.kind == "TH" for cell in cards.kids[0].kids)
     assert [readable(tagged.text(cell)) for cell in cards.kids[1].kids] == ["Ace", "1", "5"]
     assert len(one(page.find("L")).kids) == 10  # the phases
+
+
+def test_a_nights_cards_room_list_and_standings_are_tagged():
+    names = ["Ann", "Bob", "Cy", "Dee", "Émile", "Flo", "Gus", "王小明", "مُحَمَّد"]
+    seating = seat_round(names, Mode.RANDOM, seed="round 1")
+    links = {table.number: f"{LINK[:-3]}{table.number:03}" for table in seating.tables}
+    tagged = read(seating_cards("Club", 1, seating.tables, links=links))
+    cards, room = tagged.root.kids
+    for card, table in zip(cards.kids, seating.tables, strict=True):
+        assert readable(tagged.text(one(card.find("H1")))) == f"Table{table.number}"
+        seats = [logical(tagged.text(item.kids[1])) for item in one(card.find("L")).kids]
+        assert [seat.removesuffix("dealsfirst") for seat in seats] == [
+            readable(name) for name in table.seats
+        ]
+        assert one(card.find("Figure")).entries["/Alt"] == links[table.number]
+    for column in room.find("Table"):  # the list in two columns, each a table
+        heading = column.kids[0]
+        assert [tagged.text(cell) for cell in heading.kids] == ["Player", "Table", "Seat"]
+    rows = [NightRow(i + 1, name, 10 - i, 2, 100 + i, 5, 100 + i) for i, name in enumerate(names)]
+    standings = read(standings_sheet("Club", "Friday", rows, Scheme.PLACEMENT, rounds=2))
+    board = one(standings.root.find("Table"))
+    assert [cell.kind for cell in board.kids[1].kids][:2] == ["TD", "TH"]  # place, player
+    for built_pdf in (tagged, standings):
+        for page in built_pdf.pages:
+            assert page.problems == [] and page.untagged == []
