@@ -8,8 +8,11 @@ LBody, a Figure with /Alt text for a QR code). Whatever is drawn inside an eleme
 marked-content sequence with an MCID of its own (``/TD <</MCID 7>> BDC ... EMC``), found again
 through the page's /StructParents and the parent tree; ``artifact`` marks what a reader skips
 (cut marks, grid lines, shading, what a page repeats from the first). Text run together in one
-``layout.TextRun`` is tagged inside the run (``tag(run, "TD")``); a platypus table gets its
-rows and cells tagged by ``TableTags``, a flowable its element by ``Tagged``.
+``layout.TextRun`` is tagged inside the run (``tag(run, "TD")``); ``spoken`` gives part of a
+run the words it reads as (a number with its tick, drawn as lines); ``read_last`` moves an
+element drawn first (a page's foot) to the end of the reading order. A platypus table gets its
+rows and cells tagged by ``TableTags`` (``ListTags`` for numbered lines), a flowable its
+element by ``Tagged``.
 
 A page drawn without tags is still a valid tagged page: what is drawn outside every element
 belongs to the page's section, in drawing order. Nothing is marked inside a form XObject or
@@ -27,7 +30,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
@@ -36,7 +39,6 @@ from reportlab.platypus import Flowable
 ARTIFACT = "Artifact"
 # The operators that put ink on the page: a sequence without one is dropped.
 _PAINTS = re.compile(r"(?<!\S)(?:Tj|TJ|'|\"|[SsfFBb]\*?|Do|sh|EI)(?!\S)")
-_PENDING = "% marked content"  # stands for a sequence's opening until it is known to paint
 
 
 class Run(Protocol):
@@ -59,8 +61,7 @@ class Element:
     ref: str = ""  # "12 0 R", once the document numbers its objects
 
 
-@dataclass(eq=False, slots=True)
-class _Open:
+class _Open(NamedTuple):
     """An element being drawn (``element`` None: an artifact, or a tag not marked at all) and
     the operators its content goes into (None: not marked)."""
 
@@ -68,11 +69,10 @@ class _Open:
     ops: list[str] | None
 
 
-@dataclass(eq=False, slots=True)
-class _Sequence:
-    """A marked-content sequence begun at ``ops[start]`` (``element`` None: an artifact)."""
+class _Sequence(NamedTuple):
+    """A marked-content sequence to begin at ``ops[start]`` once something is drawn in it
+    (``element`` None: an artifact, begun by ``opening``)."""
 
-    ops: list[str]
     start: int
     element: Element | None
     opening: str
@@ -145,7 +145,7 @@ class TaggedCanvas(Canvas):
             return None
         parent = self._open[-1].element
         assert parent is not None
-        element = Element(kind, parent, len(self._pages), said)
+        element = Element(kind, parent, self._page, said)
         parent.kids.append(element)
         self._open.append(_Open(element, ops))
         self._mark(ops, element)
@@ -164,26 +164,23 @@ class TaggedCanvas(Canvas):
             self._mark(done.ops, parent.element)  # what follows is the parent's again
 
     def _mark(self, ops: list[str], element: Element | None, opening: str = "") -> None:
-        ops.append(_PENDING)
-        self._sequences[id(ops)] = _Sequence(ops, len(ops) - 1, element, opening)
+        """Begin a sequence in ``ops``: its opening is put in when it ends, if it painted."""
+        self._sequences[id(ops)] = _Sequence(len(ops), element, opening)
 
     def _pause(self, ops: list[str]) -> None:
         """End the sequence open in ``ops``: with an MCID if it painted, else left out."""
         sequence = self._sequences.pop(id(ops), None)
         if sequence is None:
             return
-        start = sequence.start
-        if not any(_PAINTS.search(op) for op in reversed(ops[start + 1 :])):
-            del ops[start]
+        start, element, opening = sequence
+        if len(ops) == start or not _paints(ops, start):
             return
-        element = sequence.element
-        if element is None:
-            ops[start] = sequence.opening
-        else:
+        if element is not None:
             mcid = len(self._mcids)
             self._mcids.append(element)
             element.kids.append(mcid)
-            ops[start] = f"/{element.kind} <</MCID {mcid}>> BDC"
+            opening = f"/{element.kind} <</MCID {mcid}>> BDC"
+        ops.insert(start, opening)
         ops.append("EMC")
 
     def beginForm(self, *args: Any, **kwargs: Any) -> None:  # noqa: N802 (reportlab's name)
@@ -199,7 +196,8 @@ class TaggedCanvas(Canvas):
         self._mcids: list[Element] = []  # the element of each MCID on this page
         self._sequences: dict[int, _Sequence] = {}  # the open one in each list of operators
         self._hidden = 0  # artifacts open
-        section = Element("Sect", self._document, len(self._pages))
+        self._page = len(self._pages)
+        section = Element("Sect", self._document, self._page)
         self._document.kids.append(section)
         self._open = [_Open(self._document, None), _Open(section, self._code)]
         self._mark(self._code, section)
@@ -218,11 +216,10 @@ class TaggedCanvas(Canvas):
         self._begin_page()
 
     def save(self) -> None:
-        if self._code == [_PENDING]:  # nothing drawn since the last page: no page more
-            self._code.clear()
-            self._document.kids.pop()
-        elif self._code:
+        if self._code:
             self.showPage()
+        else:  # nothing drawn since the last page: no page more
+            self._document.kids.pop()
         self._structure()
         super().save()
 
@@ -260,6 +257,12 @@ class TaggedCanvas(Canvas):
         ).encode("latin-1")
         doc.Catalog.StructTreeRoot = root
         doc.Catalog.MarkInfo = pdfdoc.PDFDictionary({"Marked": "true"})  # a bare word
+
+
+def _paints(ops: list[str], start: int) -> bool:
+    """True when an operator from ``ops[start]`` on puts ink on the page (from the last: a
+    cell's text ends with its Tj)."""
+    return any(_PAINTS.search(ops[index]) for index in range(len(ops) - 1, start - 1, -1))
 
 
 class _Written(pdfdoc.PDFObject):
