@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from contextlib import ExitStack, nullcontext
 from dataclasses import dataclass
 from io import BytesIO
 from itertools import zip_longest
+from typing import NamedTuple
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -45,6 +47,7 @@ from .layout import (
     page_size,
     style,
 )
+from .tagging import TableTags, artifact, tag
 
 CARD_WIDTH = 63 * mm
 CARD_HEIGHT = 88 * mm
@@ -69,7 +72,15 @@ ORDER_BOX = 5.2 * mm  # a box to write a phase number in (Mixed-up Masters)
 NUMBERS = 11  # pt: the row of numbers under the boxes, at 9 pt
 SECTION_GAP = 0.75  # lines between the sections of the explanations
 
-Block = tuple[float, Fitted | None, str]  # (x offset or gap height, paragraph, phase number)
+
+class Block(NamedTuple):
+    """A paragraph of a face, or a gap; ``kind``: what it is to a reader ("" when the
+    paragraph tags itself, as a table does)."""
+
+    offset: float  # the paragraph's x offset, or the gap's height
+    paragraph: Fitted | None
+    number: str = ""  # a phase's number, in the gutter
+    kind: str = "P"
 
 
 @dataclass(frozen=True)
@@ -79,18 +90,32 @@ class Face:
     blocks: tuple[Block, ...]
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
+        """The blocks from the top; the phases one after another as a list."""
         top = y + CARD_HEIGHT - PAD
-        for offset, paragraph, number in self.blocks:
-            if paragraph is None:  # a gap
-                top -= offset
-                continue
-            if number:  # its gutter was made as wide as the widest number
-                canvas.setFont(FONT_BOLD, paragraph.size)
-                canvas.setFillColor(INK)
-                canvas.drawRightString(
-                    x + PAD + offset - NUMBER_SPACE, top - paragraph.size, number
-                )
-            top = paragraph.draw(canvas, x + PAD + offset, top)
+        with ExitStack() as phases:
+            listed = False
+            for offset, paragraph, number, kind in self.blocks:
+                if paragraph is None:  # a gap
+                    top -= offset
+                    continue
+                if number and not listed:
+                    phases.enter_context(tag(canvas, "L"))
+                elif not number and listed:
+                    phases.close()
+                listed = bool(number)
+                if not number:
+                    with tag(canvas, kind) if kind else nullcontext():
+                        top = paragraph.draw(canvas, x + PAD + offset, top)
+                    continue
+                with tag(canvas, "LI"):
+                    with tag(canvas, "Lbl"):  # its gutter was made as wide as the widest number
+                        canvas.setFont(FONT_BOLD, paragraph.size)
+                        canvas.setFillColor(INK)
+                        canvas.drawRightString(
+                            x + PAD + offset - NUMBER_SPACE, top - paragraph.size, number
+                        )
+                    with tag(canvas, "LBody"):
+                        top = paragraph.draw(canvas, x + PAD + offset, top)
 
 
 class OrderRow(Flowable):
@@ -105,10 +130,11 @@ class OrderRow(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        canvas.setStrokeColor(INK)
-        canvas.setLineWidth(0.6)
-        for index in range(self.count):
-            canvas.rect(index * self.box, NUMBERS, self.box, self.box, stroke=1, fill=0)
+        with artifact(canvas, "Layout"):  # boxes to write in: the numbers under them are read
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(0.6)
+            for index in range(self.count):
+                canvas.rect(index * self.box, NUMBERS, self.box, self.box, stroke=1, fill=0)
         run = TextRun(canvas)
         for index in range(self.count):
             put = (index + 0.5) * self.box, 2.5, str(index + 1), FONT, MIN_FONT_SIZE, "centre"
@@ -117,18 +143,18 @@ class OrderRow(Flowable):
 
 
 def _gap(height: float) -> Block:
-    return (height, None, "")
+    return Block(height, None)
 
 
 def _height(blocks: Sequence[Block]) -> float:
-    return sum(paragraph.height if paragraph else offset for offset, paragraph, _ in blocks)
+    return sum(block.paragraph.height if block.paragraph else block.offset for block in blocks)
 
 
-def _label_block(words: str, size: float, *, bold: bool = True) -> Block:
+def _label_block(words: str, size: float, *, bold: bool = True, kind: str = "P") -> Block:
     """A one-line heading or label, fitted to the face's width."""
     fitted = fit_label(words, FONT_BOLD if bold else FONT, INNER_WIDTH, size=size, lines=2)
     markup = "<br/>".join(escape(line) for line in fitted.lines)
-    return (0.0, measure(markup, style(fitted.size, bold=bold), INNER_WIDTH), "")
+    return Block(0.0, measure(markup, style(fitted.size, bold=bold), INNER_WIDTH), kind=kind)
 
 
 class ReferenceCards:
@@ -172,10 +198,10 @@ class ReferenceCards:
     def _heading(self, label: str, title: str, subtitle: str) -> list[Block]:
         blocks: list[Block] = [
             _label_block(label, LABEL_SIZE),
-            _label_block(title, 12),
+            _label_block(title, 12, kind="H1"),
         ]
         if subtitle:
-            blocks += [_gap(0.5 * mm), (0.0, measure(escape(subtitle), style(9), INNER_WIDTH), "")]
+            blocks += [_gap(0.5 * mm), Block(0.0, measure(escape(subtitle), style(9), INNER_WIDTH))]
         blocks.append(_gap(2 * mm))
         return blocks
 
@@ -210,7 +236,7 @@ class ReferenceCards:
                 return None
             if index:
                 blocks.append(_gap(size * PHASE_GAP))
-            blocks.append((gutter, paragraph, text.numbered(number)))
+            blocks.append(Block(gutter, paragraph, text.numbered(number)))
         return blocks
 
     def _sections(self) -> list[list[list[Block]]]:
@@ -222,7 +248,7 @@ class ReferenceCards:
         if self.rules.progression is Progression.MIXED_UP:
             row = OrderRow(len(self.rules.sequence), INNER_WIDTH)
             title = _heading_block(_("My order of the phases"), size)
-            sections.append([[title, (0.0, _fitted(row, size), "")]])
+            sections.append([[title, Block(0.0, _fitted(row, size))]])
         for heading, notes in [
             (_("Groups"), text.group_notes(self.rules)),
             (_("Wild and Skip"), text.wild_skip_notes(self.rules)),
@@ -233,14 +259,15 @@ class ReferenceCards:
             pieces: list[list[Block]] = []
             for index, (name, words) in enumerate(notes):
                 markup = f"<b>{escape(name)}:</b> {escape(words)}"
-                note = (0.0, measure(markup, style(size), INNER_WIDTH), "")
+                note = Block(0.0, measure(markup, style(size), INNER_WIDTH))
                 if index:
                     pieces.append([_gap(size * 0.25), note])
                 else:
                     pieces.append([_heading_block(heading, size), note])
             sections.append(pieces)
         table = points_table(self.rules, size, INNER_WIDTH)
-        sections.append([[_heading_block(_("Points left in hand"), size), (0.0, table, "")]])
+        points = Block(0.0, table, kind="")  # a table: it tags its rows and cells
+        sections.append([[_heading_block(_("Points left in hand"), size), points]])
         return sections
 
     def _notes(self) -> list[Block]:
@@ -275,8 +302,9 @@ class ReferenceCards:
             x = left + column * PAIR_WIDTH
             y = bottom + grid_height - (row + 1) * CARD_HEIGHT
             self._outline(canvas, x, y)
-            front.draw(canvas, x, y)
-            back.draw(canvas, x + CARD_WIDTH, y)
+            with tag(canvas, "Div"):  # a card: its front, then its back
+                front.draw(canvas, x, y)
+                back.draw(canvas, x + CARD_WIDTH, y)
         used_rows = math.ceil(len(pairs) / GRID_COLUMNS)
         used_columns = min(len(pairs), GRID_COLUMNS)
         self._marks(canvas, left, bottom + grid_height, used_columns, used_rows)
@@ -293,27 +321,29 @@ class ReferenceCards:
 
     def _outline(self, canvas: Canvas, x: float, y: float) -> None:
         """A faint edge to cut along, and the dashed fold between front and back."""
-        canvas.saveState()
-        canvas.setStrokeColor(LIGHT)
-        canvas.setLineWidth(0.3)
-        canvas.rect(x, y, PAIR_WIDTH, CARD_HEIGHT, stroke=1, fill=0)
-        canvas.setDash(3, 2)
-        canvas.line(x + CARD_WIDTH, y, x + CARD_WIDTH, y + CARD_HEIGHT)
-        canvas.restoreState()
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setStrokeColor(LIGHT)
+            canvas.setLineWidth(0.3)
+            canvas.rect(x, y, PAIR_WIDTH, CARD_HEIGHT, stroke=1, fill=0)
+            canvas.setDash(3, 2)
+            canvas.line(x + CARD_WIDTH, y, x + CARD_WIDTH, y + CARD_HEIGHT)
+            canvas.restoreState()
 
     def _marks(self, canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
         """Cut marks (solid) and fold marks (dashed) in the margins around the grid."""
         bottom = top - rows * CARD_HEIGHT
-        canvas.saveState()
-        canvas.setStrokeColor(INK)
-        canvas.setLineWidth(0.5)
-        cut_lines(canvas, left, top, columns, rows, PAIR_WIDTH, CARD_HEIGHT)
-        canvas.setDash(2, 1.5)
-        for column in range(columns):
-            x = left + column * PAIR_WIDTH + CARD_WIDTH
-            canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
-            canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
-        canvas.restoreState()
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(0.5)
+            cut_lines(canvas, left, top, columns, rows, PAIR_WIDTH, CARD_HEIGHT)
+            canvas.setDash(2, 1.5)
+            for column in range(columns):
+                x = left + column * PAIR_WIDTH + CARD_WIDTH
+                canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
+                canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
+            canvas.restoreState()
         self._check_bar(canvas, left, top + MARK_GAP + MARK_LENGTH + 1.5 * mm)
 
     def _instructions(self, canvas: Canvas, bottom: float, players: int) -> None:
@@ -339,25 +369,28 @@ class ReferenceCards:
         room = top - PAGE_EDGE
         width = self.width - 2 * (PAGE_EDGE + MARK_LENGTH + MARK_GAP)
         label = fit_label(words, FONT, width, size=9, lines=2, height=room)
-        run = TextRun(canvas)
-        label.draw(run, self.width / 2, top, "centre")
-        run.close()
+        with tag(canvas, "P"):
+            run = TextRun(canvas)
+            label.draw(run, self.width / 2, top, "centre")
+            run.close()
 
     def _check_bar(self, canvas: Canvas, left: float, y: float) -> None:
         """A 50 mm bar and "print at 100 %": the cards are poker size only at true size."""
-        canvas.saveState()
-        canvas.setFillColor(INK)
-        canvas.rect(left, y, CHECK_BAR, 1.2 * mm, stroke=0, fill=1)
-        canvas.restoreState()
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setFillColor(INK)
+            canvas.rect(left, y, CHECK_BAR, 1.2 * mm, stroke=0, fill=1)
+            canvas.restoreState()
         caption = fit_label(
             _("Print at 100 % (actual size, not \u201cfit to page\u201d): this bar is 50 mm long."),
             FONT,
             self.width - left - PAGE_EDGE - CHECK_BAR - 3 * mm,
             size=9,
         )
-        run = TextRun(canvas)
-        caption.at(run, left + CHECK_BAR + 3 * mm, y)
-        run.close()
+        with tag(canvas, "P"):
+            run = TextRun(canvas)
+            caption.at(run, left + CHECK_BAR + 3 * mm, y)
+            run.close()
 
 
 def _fitted(flowable: Flowable, size: float) -> Fitted:
@@ -365,12 +398,12 @@ def _fitted(flowable: Flowable, size: float) -> Fitted:
 
 
 def _heading_block(words: str, size: float) -> Block:
-    return (
+    return Block(
         0.0,
         measure(
             escape(words.upper()), style(max(size * 0.85, MIN_FONT_SIZE), bold=True), INNER_WIDTH
         ),
-        "",
+        kind="H2",
     )
 
 
@@ -397,7 +430,8 @@ def _flow(fronts: list[list[Block]], sections: list[list[list[Block]]]) -> list[
             if _height(faces[-1] + piece) <= INNER_HEIGHT:
                 faces[-1] += piece
             else:
-                faces.append(piece[1:] if piece[0][1] is None else list(piece))  # no gap on top
+                top = piece[1:] if piece[0].paragraph is None else list(piece)  # no gap on top
+                faces.append(top)
     return faces
 
 
@@ -405,16 +439,16 @@ def _spread(blocks: list[Block]) -> list[Block]:
     """Share out spare height between the phases (up to most of a line each)."""
     gaps = [
         i
-        for i, (_offset, paragraph, _number) in enumerate(blocks)
-        if paragraph is None and i + 1 < len(blocks) and blocks[i + 1][2]
+        for i, block in enumerate(blocks)
+        if block.paragraph is None and i + 1 < len(blocks) and blocks[i + 1].number
     ]
     if not gaps:
         return blocks
-    size = blocks[gaps[0] + 1][1].size  # type: ignore[union-attr]
+    size = blocks[gaps[0] + 1].paragraph.size  # type: ignore[union-attr]
     extra = min((INNER_HEIGHT - _height(blocks)) / len(gaps), size * 0.8)
     return [
-        (offset + extra, None, number) if index in gaps else (offset, paragraph, number)
-        for index, (offset, paragraph, number) in enumerate(blocks)
+        block._replace(offset=block.offset + extra) if index in gaps else block
+        for index, block in enumerate(blocks)
     ]
 
 
@@ -435,7 +469,7 @@ def points_table(rules: Rules, size: float, width: float) -> Fitted:
         [cards(left[0]), str(left[1]), "", cards(right[0]), str(right[1])]
         for left, right in zip_longest(rows[:half], rows[half:], fillvalue=("", ""))
     ]
-    table = Table(data, colWidths=widths)
+    table = Table(data, colWidths=widths, renderCB=TableTags(header_rows=0, header_columns={0, 3}))
     table.setStyle(
         TableStyle(
             [

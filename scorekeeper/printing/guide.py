@@ -64,7 +64,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
-from .tagging import TaggedCanvas
+from .tagging import ListTags, TableTags, Tagged, TaggedCanvas, tag
 
 MARGIN = 13 * mm
 BODY_SIZES = (11, 10.5, 10, 9.5, 9)  # the largest that keeps the guide to one page
@@ -147,6 +147,26 @@ class Swatch(Flowable):
         canvas.drawCentredString(SWATCH / 2, SWATCH / 2 - 2.8, self.colour.value)
 
 
+class Code(Flowable):
+    """The QR code, flush with the top right of its cell, and a word on what it opens
+    centred under it: a figure whose words are its link, read after the opening."""
+
+    def __init__(self, url: str, caption: Label, width: float):
+        super().__init__()
+        self.url, self.caption = url, caption
+        self.width, self.height = width, QR_SIZE + 1.5 * mm + caption.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        x, y = self.width - QR_SIZE, self.height - QR_SIZE
+        with tag(canvas, "Figure", alt=self.url):
+            draw_qr(canvas, self.url, x, y, QR_SIZE)
+        with tag(canvas, "P"):
+            run = TextRun(canvas)
+            self.caption.draw(run, x + QR_SIZE / 2, y - 1.5 * mm, "centre")
+            run.close()
+
+
 class DeckGuide:
     """The one-page guide; ``build()`` returns the PDF.
 
@@ -214,7 +234,7 @@ class DeckGuide:
             topPadding=0,
             bottomPadding=0,
         )
-        document.addPageTemplates([PageTemplate("guide", [frame], onPage=self._qr)])
+        document.addPageTemplates([PageTemplate("guide", [frame])])
         document.build(self._story(document.width), canvasmaker=TaggedCanvas)
         return buffer.getvalue(), document.page
 
@@ -222,18 +242,7 @@ class DeckGuide:
         words = _("Scan for this game") if self.view_url else _("Scan to keep score")
         return fit_label(words, FONT, QR_COLUMN, size=CAPTION_SIZE, lines=2)
 
-    def _qr(self, canvas, document) -> None:
-        """The QR code in the top corner, with a word on what it opens."""
-        if not self.qr_url or document.page != 1:
-            return
-        width, height = self.pagesize
-        x, y = width - MARGIN - QR_SIZE, height - MARGIN - QR_SIZE
-        draw_qr(canvas, self.qr_url, x, y, QR_SIZE)
-        run = TextRun(canvas)
-        self._caption().draw(run, x + QR_SIZE / 2, y - 1.5 * mm, "centre")
-        run.close()
-
-    def _app_line(self) -> Paragraph | None:
+    def _app_line(self) -> Flowable:
         """Where the scorekeeper is: its printed link, or where to print a copy with a code."""
         if self.view_url:
             link = printed_link(self.view_url, self.code)
@@ -261,13 +270,14 @@ class DeckGuide:
             )
         )
 
-    def _p(self, markup: str, paragraph_style=None) -> Paragraph:
-        return Paragraph(markup, paragraph_style or style(self.size))
+    def _p(self, markup: str, paragraph_style=None, kind: str = "P") -> Flowable:
+        """A paragraph, read as one (or as a heading: ``kind``)."""
+        return Tagged(kind, Paragraph(markup, paragraph_style or style(self.size)))
 
     def _heading(self, words: str) -> list[Flowable]:
         return [
             Spacer(1, 2.5 * mm),
-            self._p(escape(words), style(self.size * HEADING_SCALE, bold=True)),
+            self._p(escape(words), style(self.size * HEADING_SCALE, bold=True), "H2"),
             Spacer(1, 1.5 * mm),
         ]
 
@@ -275,7 +285,9 @@ class DeckGuide:
         beside = QR_COLUMN + 4 * mm if self.qr_url else 0
         title_width = width - beside
         opening = [
-            self._p(escape(_("Phase 10 with two regular decks")), style(TITLE_SIZE, bold=True)),
+            self._p(
+                escape(_("Phase 10 with two regular decks")), style(TITLE_SIZE, bold=True), "H1"
+            ),
             Spacer(1, 2 * mm),
             self._p(
                 _(
@@ -284,11 +296,10 @@ class DeckGuide:
                 )
             ),
         ]
-        if (line := self._app_line()) is not None:
-            opening += [Spacer(1, 1.5 * mm), line]
+        opening += [Spacer(1, 1.5 * mm), self._app_line()]
         row: list = [opening]
-        if self.qr_url:  # room for the code and its caption, which the page draws
-            row.append(Spacer(QR_COLUMN, QR_SIZE + 1.5 * mm + self._caption().height))
+        if self.qr_url:  # the code and its caption in the top corner
+            row.append(Code(self.qr_url, self._caption(), beside))
         story: list[Flowable] = [
             Table(
                 [row],
@@ -405,9 +416,13 @@ class DeckGuide:
         rows = text.phase_rows(self.rules)
         gutter = stringWidth(text.numbered(max(n for n, _words in rows)), FONT_BOLD, self.size)
         table = Table(
-            [[text.numbered(number), self._p(escape(words))] for number, words in rows],
+            [
+                [text.numbered(number), Paragraph(escape(words), style(self.size))]
+                for number, words in rows
+            ],
             colWidths=[gutter + 1 * mm, width - gutter - 1 * mm],
             hAlign="LEFT",
+            renderCB=ListTags(),
         )
         table.setStyle(
             TableStyle(
@@ -428,7 +443,7 @@ class DeckGuide:
         return table
 
     def _table(self, rows: list[list], widths: list[float], extra: list | None = None) -> Table:
-        table = Table(rows, colWidths=widths, hAlign="LEFT")
+        table = Table(rows, colWidths=widths, hAlign="LEFT", renderCB=TableTags())
         table.setStyle(
             TableStyle(
                 [

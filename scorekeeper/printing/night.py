@@ -48,6 +48,7 @@ from .layout import (
 )
 from .link import printed_link
 from .qr import draw_qr
+from .tagging import artifact, tag
 from .text import number
 
 # --- seating cards --------------------------------------------------------------------
@@ -214,37 +215,56 @@ class _Card:
     link: str | None
 
     def draw(self, canvas: Canvas, x: float, y: float) -> None:
+        """The card: to a reader, the night, "Table 3" as its heading, the round, the seats
+        as a list, how to watch, and the QR code (a figure whose words are its link)."""
         inner = CARD_WIDTH - 2 * CARD_PAD
         left, top, floor = x + CARD_PAD, y + CARD_HEIGHT - CARD_PAD, y + CARD_PAD
-        canvas.saveState()
-        canvas.setStrokeColor(LIGHT)
-        canvas.setLineWidth(0.3)
-        canvas.rect(x, y, CARD_WIDTH, CARD_HEIGHT, stroke=1, fill=0)  # a faint edge to cut on
-        canvas.restoreState()
-        if self.link:
-            draw_qr(canvas, self.link, left + inner - CARD_QR, top - CARD_QR, CARD_QR)
-        run = TextRun(canvas)
-        below = top
-        for label in self._heading(inner - (CARD_QR + GAP if self.link else 0)):
-            label.draw(run, left, below)
-            below -= label.height + 1.2 * mm
-        if self.link:
-            below = min(below, top - CARD_QR - 1.2 * mm)
-        footer = self._footer(inner)
-        footer_height = sum(label.height for label in footer) + mm * len(footer)
-        line = below - 0.8 * mm
-        seats_top = line - 2 * mm
-        self._seats(canvas, run, left, seats_top, inner, seats_top - floor - footer_height - GAP)
-        at = floor + footer_height
-        for label in footer:
-            label.draw(run, left, at)
-            at -= label.height + mm
-        run.close()
-        canvas.saveState()
-        canvas.setStrokeColor(INK)
-        canvas.setLineWidth(0.8)
-        canvas.line(left, line, left + inner, line)
-        canvas.restoreState()
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setStrokeColor(LIGHT)
+            canvas.setLineWidth(0.3)
+            canvas.rect(x, y, CARD_WIDTH, CARD_HEIGHT, stroke=1, fill=0)  # a faint edge to cut on
+            canvas.restoreState()
+        with tag(canvas, "Div"):
+            run = TextRun(canvas)
+            below = top
+            night, table, table_number, round_number = self._heading(
+                inner - (CARD_QR + GAP if self.link else 0)
+            )
+            for kind, labels in (
+                ("P", (night,)),
+                ("H1", (table, table_number)),  # "Table" over its number: read "Table 3"
+                ("P", (round_number,)),
+            ):
+                with tag(run, kind):
+                    for label in labels:
+                        label.draw(run, left, below)
+                        below -= label.height + 1.2 * mm
+            if self.link:
+                below = min(below, top - CARD_QR - 1.2 * mm)
+            footer = self._footer(inner)
+            footer_height = sum(label.height for label in footer) + mm * len(footer)
+            line = below - 0.8 * mm
+            seats_top = line - 2 * mm
+            room = seats_top - floor - footer_height - GAP
+            self._seats(canvas, run, left, seats_top, inner, room)
+            at = floor + footer_height
+            with tag(run, "P"):
+                for label in footer:
+                    label.draw(run, left, at)
+                    at -= label.height + mm
+            run.close()
+            if self.link:
+                corner = (left + inner - CARD_QR, top - CARD_QR)
+                box = (*corner, corner[0] + CARD_QR, corner[1] + CARD_QR)
+                with tag(canvas, "Figure", alt=self.link, bbox=box):
+                    draw_qr(canvas, self.link, *corner, CARD_QR)
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(0.8)
+            canvas.line(left, line, left + inner, line)
+            canvas.restoreState()
 
     def _heading(self, width: float) -> list[Label]:
         """The night, "Table", its number as large as it fits, and the round."""
@@ -301,23 +321,33 @@ class _Card:
                 break
         else:
             raise LayoutError(_("the seats do not fit on a seating card"))
-        caption.draw(run, left, top)
+        with tag(run, "P"):
+            caption.draw(run, left, top)
         y = top - caption.height - 1.5 * mm
-        canvas.saveState()
-        for index, (seat, name, deals, height) in enumerate(seats):
-            if deals is not None:  # shaded too, but the words say it
-                canvas.setFillColor(SHADE)
-                canvas.rect(left, y - height, width, height, stroke=0, fill=1)
-            if index:
-                canvas.setStrokeColor(LIGHT)
-                canvas.setLineWidth(0.5)
-                canvas.line(left, y, left + width, y)
-            seat.draw(run, left + SEAT_COLUMN - 2 * mm, y - SEAT_GAP, "right")
-            name.draw(run, left + SEAT_COLUMN, y - SEAT_GAP)
-            if deals is not None:
-                deals.draw(run, left + SEAT_COLUMN, y - SEAT_GAP - name.height - 0.8 * mm)
-            y -= height
-        canvas.restoreState()
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            for index, (_seat, _name, deals, height) in enumerate(seats):
+                if deals is not None:  # shaded too, but the words say it
+                    canvas.setFillColor(SHADE)
+                    canvas.rect(left, y - height, width, height, stroke=0, fill=1)
+                if index:
+                    canvas.setStrokeColor(LIGHT)
+                    canvas.setLineWidth(0.5)
+                    canvas.line(left, y, left + width, y)
+                y -= height
+            canvas.restoreState()
+        y = top - caption.height - 1.5 * mm
+        with tag(run, "L"):
+            for seat, name, deals, height in seats:
+                with tag(run, "LI"):
+                    with tag(run, "Lbl"):
+                        seat.draw(run, left + SEAT_COLUMN - 2 * mm, y - SEAT_GAP, "right")
+                    with tag(run, "LBody"):
+                        name.draw(run, left + SEAT_COLUMN, y - SEAT_GAP)
+                        if deals is not None:
+                            below = y - SEAT_GAP - name.height - 0.8 * mm
+                            deals.draw(run, left + SEAT_COLUMN, below)
+                y -= height
 
     def _seat(
         self, seat: int, name: str, width: float, size: float
@@ -336,11 +366,12 @@ class _Card:
 
 def _cut_marks(canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
     """Short lines in the margin, in line with every edge of the cards, to cut along."""
-    canvas.saveState()
-    canvas.setStrokeColor(INK)
-    canvas.setLineWidth(0.5)
-    cut_lines(canvas, left, top, columns, rows, CARD_WIDTH, CARD_HEIGHT)
-    canvas.restoreState()
+    with artifact(canvas, "Layout"):
+        canvas.saveState()
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(0.5)
+        cut_lines(canvas, left, top, columns, rows, CARD_WIDTH, CARD_HEIGHT)
+        canvas.restoreState()
 
 
 # --- tables of rows, over pages ------------------------------------------------------------
@@ -404,36 +435,48 @@ def _draw_table(
     columns: Sequence[Column],
     headings: _Row,
     rows: Sequence[_Row],
+    row_heading: int = 0,
 ) -> None:
-    """The headings and the rows under them, every other row shaded, in a box."""
+    """The headings and the rows under them, every other row shaded, in a box; to a
+    reader, a table whose column ``row_heading`` (the player's) heads each row."""
     width = sum(column.width for column in columns)
     body = top - headings.height
     bottom = body - sum(row.height for row in rows)
-    canvas.saveState()
-    canvas.setFillColor(SHADE)
-    y = body
-    for index, row in enumerate(rows):
-        if index % 2:
-            canvas.rect(left, y - row.height, width, row.height, stroke=0, fill=1)
-        y -= row.height
-    canvas.setStrokeColor(INK)
-    canvas.setLineWidth(0.8)
-    canvas.line(left, body, left + width, body)
-    canvas.setLineWidth(1)
-    canvas.rect(left, bottom, width, top - bottom, stroke=1, fill=0)
-    canvas.restoreState()
-    y = top
-    for row in (headings, *rows):
-        x = left
-        for label, column in zip(row.labels, columns, strict=True):
-            at = {
-                "left": x + CELL_PAD,
-                "centre": x + column.width / 2,
-                "right": x + column.width - CELL_PAD,
-            }[column.align]
-            label.draw_middle(run, at, y, row.height, column.align)
-            x += column.width
-        y -= row.height
+    with tag(run, "Table"):
+        with artifact(canvas, "Layout"):
+            canvas.saveState()
+            canvas.setFillColor(SHADE)
+            y = body
+            for index, row in enumerate(rows):
+                if index % 2:
+                    canvas.rect(left, y - row.height, width, row.height, stroke=0, fill=1)
+                y -= row.height
+            canvas.setStrokeColor(INK)
+            canvas.setLineWidth(0.8)
+            canvas.line(left, body, left + width, body)
+            canvas.setLineWidth(1)
+            canvas.rect(left, bottom, width, top - bottom, stroke=1, fill=0)
+            canvas.restoreState()
+        y = top
+        for index, row in enumerate((headings, *rows)):
+            x = left
+            with tag(run, "TR"):
+                for place, (label, column) in enumerate(zip(row.labels, columns, strict=True)):
+                    at = {
+                        "left": x + CELL_PAD,
+                        "centre": x + column.width / 2,
+                        "right": x + column.width - CELL_PAD,
+                    }[column.align]
+                    if index == 0:
+                        cell = tag(run, "TH", scope="Column")
+                    elif place == row_heading:
+                        cell = tag(run, "TH", scope="Row")
+                    else:
+                        cell = tag(run, "TD")
+                    with cell:
+                        label.draw_middle(run, at, y, row.height, column.align)
+                    x += column.width
+            y -= row.height
 
 
 def _page_label(run: TextRun, number_: int, pages: int, width: float) -> None:
@@ -441,13 +484,20 @@ def _page_label(run: TextRun, number_: int, pages: int, width: float) -> None:
     if pages > 1:
         words = _("Page %(number)s of %(pages)s.", number=number_, pages=pages)
         label = fit_label(words, FONT, width - 2 * MARGIN, size=9)
-        label.at(run, width / 2, MARGIN - 3 * mm, "centre")
+        with artifact(run, "Pagination"):
+            label.at(run, width / 2, MARGIN - 3 * mm, "centre")
 
 
-def _stack(run: TextRun, labels: Sequence[Label], left: float, top: float) -> float:
-    """Labels one under another from ``top``; returns the y under the last."""
-    for label in labels:
-        label.draw(run, left, top)
+def _stack(
+    run: TextRun, labels: Sequence[Label], left: float, top: float, kinds: Sequence[str] = ()
+) -> float:
+    """Labels one under another from ``top``, each a paragraph or what ``kinds`` says (a
+    heading: "H1"; an artifact, for a reader to skip: "Artifact"); returns the y under the
+    last."""
+    for index, label in enumerate(labels):
+        kind = kinds[index] if index < len(kinds) else "P"
+        with artifact(run, "Pagination") if kind == "Artifact" else tag(run, kind):
+            label.draw(run, left, top)
         top -= label.height + 1.5 * mm
     return top
 
@@ -517,7 +567,8 @@ def _room_list(
     pages = math.ceil(len(blocks) / LIST_COLUMNS)
     for page in range(pages):
         run = TextRun(canvas)
-        _stack(run, header, MARGIN, height - MARGIN)
+        kinds = ("P", "H1") if page == 0 else ("Artifact",) * len(header)  # repeated: skipped
+        _stack(run, header, MARGIN, height - MARGIN, kinds)
         for column in range(LIST_COLUMNS):
             index = page * LIST_COLUMNS + column
             if index < len(blocks):
@@ -569,9 +620,11 @@ class _Standings:
         for index, page_rows in enumerate(pages):
             header = first if index == 0 else later
             run = TextRun(canvas)
-            _stack(run, header, MARGIN, height - MARGIN)
+            _stack(
+                run, header, MARGIN, height - MARGIN, ("H1", "H2") if index == 0 else ("Artifact",)
+            )
             top = height - MARGIN - _stacked(header) - GAP
-            _draw_table(canvas, run, MARGIN, top, columns, headings, page_rows)
+            _draw_table(canvas, run, MARGIN, top, columns, headings, page_rows, row_heading=1)
             _page_label(run, index + 1, len(pages), width)
             run.close()
             canvas.showPage()

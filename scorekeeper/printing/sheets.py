@@ -16,7 +16,8 @@ smaller until it fits, never over its neighbour.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import cached_property
 from io import BytesIO
@@ -54,6 +55,7 @@ from .layout import (
 from .link import printed_link
 from .qr import draw_qr
 from .record import Cell, Played, Record, Row, game_record
+from .tagging import Element, artifact, read_last, spoken, tag
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_LARGE_PLAYERS = 4
@@ -92,6 +94,7 @@ MIN_TICK = 4.5  # pt: the smallest tick, beside a two-digit phase in a narrow co
 TEN_HANDS_TICK = 0.6  # in ems of the points beside it
 EDGE = 0.1 * mm  # between stacked words and their cell's top and foot
 BOX = 0.8 * mm  # the winner's box, inside the total's cell
+TICK_SAID = "\u2713"  # what a tick reads as (it is drawn as lines)
 
 
 def short_forms() -> dict[str, str]:
@@ -220,26 +223,33 @@ class ScoreSheet:
             _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
             created=self.played.started if self.played is not None else None,
         )
-        # What every page repeats is drawn once, as a form each page refers to.
-        canvas.beginForm("footer")
-        bottom = self._footer(canvas) + GAP
-        canvas.endForm()
-        if self.view_url:
-            canvas.beginForm("qr")
-            right, top = self.width - MARGIN, self.height - MARGIN
-            draw_qr(canvas, self.view_url, right - QR_SIZE, top - QR_SIZE, QR_SIZE)
-            canvas.endForm()
+        bottom = self._footer_top + GAP
         header = self._header_bottom()
         space = header - GAP - self._name_row - self._sub_row - bottom
         pages = self._pages(space)
         for number, rows in enumerate(pages, start=1):
-            canvas.doForm("footer")
+            foot = self._footer(canvas, first=number == 1)
             label = self._page_label(number, len(pages)) if len(pages) > 1 else ""
-            self._header(canvas, label)
+            self._header(canvas, label, first=number == 1)
             self._table(canvas, rows, header - GAP, bottom)
+            read_last(foot)
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
+
+    def _form(self, canvas: Canvas, name: str, draw: Callable[[Canvas], object]) -> None:
+        """What every page repeats, drawn once as a form each page refers to."""
+        if name not in self.forms:
+            self.forms.add(name)
+            canvas.beginForm(name)
+            draw(canvas)
+            canvas.endForm()
+        canvas.doForm(name)
+
+    @staticmethod
+    def _repeated(canvas: Canvas, first: bool) -> AbstractContextManager[object]:
+        """What a page repeats from the first: read there, skipped as an artifact after."""
+        return nullcontext() if first else artifact(canvas, "Pagination")
 
     def _pages(self, space: float) -> list[list[Row]]:
         """The rows of each page: a long game carries its totals on to the next page."""
@@ -404,37 +414,66 @@ class ScoreSheet:
         qr_bottom = self.height - MARGIN - QR_SIZE if self.view_url else self.height
         return min(y, qr_bottom)
 
-    def _header(self, canvas: Canvas, page_label: str) -> None:
-        """Title, rules, the result so far and (for a game) the QR link."""
+    def _header(self, canvas: Canvas, page_label: str, *, first: bool) -> None:
+        """Title, rules, the result so far and (for a game) the QR link: the title a
+        heading, each other part a paragraph, the code a figure."""
         left, top = MARGIN, self.height - MARGIN
-        if "header" not in self.forms:  # the same on every page: drawn once
-            self.forms.add("header")
-            canvas.beginForm("header")
-            run = TextRun(canvas)
-            title = self._title
-            title.draw(run, left, top - ACCENTS * title.size)
-            run.close()
-            y = self._rules.draw(canvas, left, top - self._title_height - 1 * mm)
+        below_rules = top - self._title_height - 1 * mm - self._rules_height
+        with self._repeated(canvas, first):
+            with tag(canvas, "H1"):
+                self._form(canvas, "title", self._draw_title)
+            with tag(canvas, "P"):
+                self._form(canvas, "rules", self._draw_rules)
             if self._facts is not None:
-                run = TextRun(canvas)
-                self._facts.draw(run, left, y - FACTS_GAP)
-                run.close()
-                y -= FACTS_GAP + self._facts.height
-            if self.record is not None:
-                y -= 1.5 * mm + self._summary_height
-            if self.view_url:
-                self._link(canvas, left, y - 1 * mm, self._header_width())
-            elif not self.players:
-                self._date_and_place(canvas, left, y - 6 * mm, self._header_width())
-            canvas.endForm()
-        if self.view_url:
-            canvas.doForm("qr")
-        canvas.doForm("header")
+                with tag(canvas, "P"):
+                    self._form(canvas, "facts", self._draw_facts)
         if self.record is not None:
-            y = top - self._title_height - 1 * mm - self._rules_height - 1.5 * mm
-            run = TextRun(canvas)
-            self._summary(page_label).draw(run, left, y)
-            run.close()
+            with tag(canvas, "P"):
+                run = TextRun(canvas)
+                self._summary(page_label).draw(run, left, below_rules - 1.5 * mm)
+                run.close()
+            below_rules -= 1.5 * mm + self._summary_height
+        with self._repeated(canvas, first):
+            if self.view_url:
+                with tag(canvas, "P"):
+                    self._form(
+                        canvas,
+                        "link",
+                        lambda c: self._link(c, left, below_rules - 1 * mm, self._header_width()),
+                    )
+                right = self.width - MARGIN
+                corner = (right - QR_SIZE, top - QR_SIZE, right, top)
+                with tag(canvas, "Figure", alt=self.view_url, bbox=corner):
+                    self._form(
+                        canvas,
+                        "qr",
+                        lambda c: draw_qr(c, self.view_url or "", *corner[:2], QR_SIZE),
+                    )
+            elif not self.players:
+                with tag(canvas, "P"):
+                    self._form(
+                        canvas,
+                        "date",
+                        lambda c: self._date_and_place(
+                            c, left, below_rules - 6 * mm, self._header_width()
+                        ),
+                    )
+
+    def _draw_title(self, canvas: Canvas) -> None:
+        run = TextRun(canvas)
+        self._title.draw(run, MARGIN, self.height - MARGIN - ACCENTS * self._title.size)
+        run.close()
+
+    def _draw_rules(self, canvas: Canvas) -> None:
+        self._rules.draw(canvas, MARGIN, self.height - MARGIN - self._title_height - 1 * mm)
+
+    def _draw_facts(self, canvas: Canvas) -> None:
+        if self._facts is None:
+            return
+        top = self.height - MARGIN - self._title_height - 1 * mm - self._rules.height
+        run = TextRun(canvas)
+        self._facts.draw(run, MARGIN, top - FACTS_GAP)
+        run.close()
 
     def _date_and_place(self, canvas: Canvas, left: float, line: float, width: float) -> None:
         """A blank sheet's lines to write the date and the place on."""
@@ -499,7 +538,6 @@ class ScoreSheet:
         return max(self.scale.hand_column, need + 2 * CENTRED_PAD + 0.5)
 
     def _table(self, canvas: Canvas, rows: list[Row], top: float, bottom: float) -> None:
-        scale = self.scale
         label_width = self._label_width()
         dealer_width = self._dealer_width()
         space = self.width - 2 * MARGIN - label_width - dealer_width
@@ -512,38 +550,61 @@ class ScoreSheet:
         row_height = self.row_height
         body_bottom = body_top - len(rows) * row_height
 
-        for index, row in enumerate(rows):  # shade every other row so it is easy to follow
-            y = body_top - (index + 1) * row_height
-            if row.kind in ("carried", "result") or index % 2:
-                canvas.setFillColor(SHADE)
-                canvas.rect(left, y, table_width, row_height, stroke=0, fill=1)
+        with tag(canvas, "Table"):
+            with artifact(canvas, "Layout"):
+                for index, row in enumerate(rows):  # every other row shaded, easy to follow
+                    y = body_top - (index + 1) * row_height
+                    if row.kind in ("carried", "result") or index % 2:
+                        canvas.setFillColor(SHADE)
+                        canvas.rect(left, y, table_width, row_height, stroke=0, fill=1)
+            canvas.setFillColor(INK)
+            run = TextRun(canvas)
+            with tag(run, "THead"), tag(run, "TR"):
+                self._headings(run, left, top, label_width, dealer_width, player_width)
+            with tag(run, "TBody"):
+                for index, row in enumerate(rows):
+                    y = body_top - index * row_height
+                    with tag(run, "TR"):
+                        with tag(run, "TH", scope="Row"):
+                            self._row_label(canvas, run, row, left, y, label_width, row_height)
+                        with tag(run, "TD"):
+                            self._dealer(run, row, left + label_width, y, dealer_width)
+                        for column in range(self.columns):
+                            x = left + players_left + column * player_width
+                            with tag(run, "TD"):  # a player's phase, points and total
+                                if column < len(row.cells):
+                                    cell = row.cells[column]
+                                    self._cell(run, cell, x, y, player_width, row_height)
+            run.close()
+            with artifact(canvas, "Layout"):
+                self._lines(canvas, rows, left, top, body_bottom, label_width, player_width)
 
-        if "headings" not in self.forms:  # the same on every page: drawn once
-            self.forms.add("headings")
-            canvas.beginForm("headings")
-            self._headings(canvas, left, top, label_width, dealer_width, player_width)
-            canvas.endForm()
-        canvas.doForm("headings")
-        canvas.setFillColor(INK)
+    def _dealer(self, run: TextRun, row: Row, x: float, top: float, width: float) -> None:
+        if row.dealer:
+            dealer = fit_label(
+                self._dealer_word(row.dealer),
+                FONT,
+                width - 2 * CENTRED_PAD,
+                size=self.scale.label,
+            )
+            dealer.draw_middle(run, x + width / 2, top, self.row_height, "centre")
 
-        run = TextRun(canvas)
-        for index, row in enumerate(rows):
-            y = body_top - index * row_height
-            self._row_label(canvas, run, row, left, y, label_width, row_height)
-            if row.dealer:
-                dealer = fit_label(
-                    self._dealer_word(row.dealer),
-                    FONT,
-                    dealer_width - 2 * CENTRED_PAD,
-                    size=scale.label,
-                )
-                dealer.draw_middle(
-                    run, left + label_width + dealer_width / 2, y, row_height, "centre"
-                )
-            for column, cell in enumerate(row.cells):
-                x = left + players_left + column * player_width
-                self._cell(run, cell, x, y, player_width, row_height)
-        run.close()
+    def _lines(
+        self,
+        canvas: Canvas,
+        rows: list[Row],
+        left: float,
+        top: float,
+        body_bottom: float,
+        label_width: float,
+        player_width: float,
+    ) -> None:
+        """The ticks, the winner's box and the grid: marks a reader skips (a tick is said by
+        its cell's /ActualText)."""
+        players_left = label_width + self._dealer_width()
+        table_width = players_left + player_width * self.columns
+        body_top = top - self._name_row - self._sub_row
+        row_height = self.row_height
         _draw_ticks(canvas, self.ticks)
         self.ticks.clear()
         canvas.setLineWidth(1)
@@ -582,15 +643,15 @@ class ScoreSheet:
 
     def _headings(
         self,
-        canvas: Canvas,
+        run: TextRun,
         left: float,
         top: float,
         label_width: float,
         dealer_width: float,
         player_width: float,
     ) -> None:
-        """The names over the players' columns, and every column's heading."""
-        run = TextRun(canvas)
+        """The names over the players' columns, and every column's heading: to a reader, one
+        row of headings, a player's name with the words over their columns."""
         scale = self.scale
         row_top = top - self._name_row
         hand = (
@@ -598,6 +659,7 @@ class ScoreSheet:
             if self.ten_hands
             else pgettext("score sheet", "Hand")
         )
+        shares = self._shares()
         for words, x, width in (
             (hand, left, label_width),
             (pgettext("score sheet", "Dealer"), left + label_width, dealer_width),
@@ -611,17 +673,19 @@ class ScoreSheet:
                 height=self._name_row,
             )
             last = row_top - self._sub_row + 1.5 * mm  # the last line's baseline, as the headings'
-            label.at(run, x + width / 2, last + (len(label.lines) - 1) * label.leading, "centre")
+            first = last + (len(label.lines) - 1) * label.leading
+            with tag(run, "TH", scope="Column"):
+                label.at(run, x + width / 2, first, "centre")
         headings = self._sub_headings(player_width)
         for index in range(self.columns):
             x = left + label_width + dealer_width + index * player_width
             name = self.players[index] if index < len(self.players) else ""
-            self._name_cell(run, name, x, top, player_width)
-            for share, heading in zip(self._shares(), headings, strict=True):
-                cell = share * player_width
-                heading.draw_middle(run, x + cell / 2, row_top, self._sub_row, "centre")
-                x += cell
-        run.close()
+            with tag(run, "TH", scope="Column"):
+                self._name_cell(run, name, x, top, player_width)
+                for share, heading in zip(shares, headings, strict=True):
+                    cell = share * player_width
+                    heading.draw_middle(run, x + cell / 2, row_top, self._sub_row, "centre")
+                    x += cell
 
     def _sub_headings(self, player_width: float) -> list[Label]:
         """'Phase / Points / Total', each in its column, all at the size the longest allows;
@@ -712,7 +776,8 @@ class ScoreSheet:
             number = fit_label(cell.phase, FONT, width - 2 * PAD, size=self.floor)
             tick = max(MIN_TICK, min(tick, width - 2 * PAD - number.width - 1))
         shift = (number.width + tick + 1) / 2
-        run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
+        with spoken(run, f"{cell.phase} {TICK_SAID}"):  # the tick is lines, drawn later
+            run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)
         self.ticks.append((x + width / 2 + shift - tick, baseline, tick))
 
     def _points(self, run: TextRun, cell: Cell, slot: Slot, tick: float = 0.0) -> None:
@@ -734,9 +799,12 @@ class ScoreSheet:
                 )
                 word.at(run, x + width - PAD, baseline, "right")
                 return
-        if tick:
-            self.ticks.append((x + PAD, baseline, tick))
-        run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
+        if not tick:
+            run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
+            return
+        self.ticks.append((x + PAD, baseline, tick))
+        with spoken(run, f"{TICK_SAID} {cell.points}"):
+            run.put(x + width - PAD, baseline, cell.points, FONT, points.size, "right")
 
     def _word_or_short(self, word: str, font: str, room: float) -> str:
         """A word of the sheet ("out", "won"), or its short form when it does not fit."""
@@ -875,24 +943,45 @@ class ScoreSheet:
 
     # --- the bottom margin -------------------------------------------------------------
 
-    def _footer(self, canvas: Canvas) -> float:
-        """Card points, the phases and a short legend; returns the y above them."""
-        left, right = MARGIN, self.width - MARGIN
-        width = right - left
-        legend = fit(
+    @cached_property
+    def _legend_box(self) -> Fitted:
+        return fit(
             escape(self._legend()),
-            width,
+            self.width - 2 * MARGIN,
             20 * mm * self._grow**2,  # longer lines wrap more often in large print
             size=self._type(LEGEND_SIZE),
             min_size=self.floor,
         )
-        y = MARGIN + legend.height
-        legend.draw(canvas, left, y)
-        y += 2 * mm
+
+    @property
+    def _strip_bottom(self) -> float:
+        """The y of the points strip's foot: above the legend and the phases."""
+        y = MARGIN + self._legend_box.height + 2 * mm
+        return y if self.ten_hands else y + self._phase_layout.height
+
+    @property
+    def _footer_top(self) -> float:
+        return self._strip_bottom + POINTS_STRIP * self._grow
+
+    def _footer(self, canvas: Canvas, *, first: bool) -> Element | None:
+        """Card points, the phases and a short legend: the foot of the page, drawn first (the
+        table is measured from it) and read last; on later pages a form, as an artifact."""
+        if not first:
+            with artifact(canvas, "Pagination"):
+                self._form(canvas, "footer", self._draw_footer)
+            return None
+        with tag(canvas, "Div") as foot:
+            self._draw_footer(canvas)
+        return foot
+
+    def _draw_footer(self, canvas: Canvas) -> None:
+        left, width = MARGIN, self.width - 2 * MARGIN
+        legend = self._legend_box
+        self._points_strip(canvas, left, width, self._strip_bottom)
         if not self.ten_hands:
-            y = self._phase_block(canvas, left, width, y)
-        self._points_strip(canvas, left, width, y)
-        return y + POINTS_STRIP * self._grow
+            self._phase_block(canvas, left, MARGIN + legend.height + 2 * mm)
+        with tag(canvas, "P"):
+            legend.draw(canvas, left, MARGIN + legend.height)
 
     def _legend(self) -> str:
         if self.ten_hands:
@@ -935,13 +1024,12 @@ class ScoreSheet:
         )
 
     def _points_strip(self, canvas: Canvas, left: float, width: float, y: float) -> None:
+        """The points of each kind of card: a table under its caption, a column (row, to a
+        reader) for each kind."""
         rows = [*text.card_points(self.rules), (_("Going out"), 0)]
         label_width = 30 * mm * self._grow
         strip = POINTS_STRIP * self._grow
-        canvas.setStrokeColor(INK)
-        canvas.setLineWidth(0.8)
-        canvas.rect(left, y, width, strip, stroke=1, fill=0)
-        run = TextRun(canvas)
+        cell = (width - label_width) / len(rows)
         heading = fit_label(
             _("Points for cards left in hand"),
             FONT_BOLD,
@@ -951,29 +1039,42 @@ class ScoreSheet:
             lines=2,
             height=strip - 1 * mm,
         )
-        heading.draw_middle(run, left + 1.5 * mm, y + strip, strip)
-        cell = (width - label_width) / len(rows)
-        canvas.setLineWidth(0.5)
-        for index, (cards, points) in enumerate(rows):
-            x = left + label_width + index * cell
-            canvas.line(x, y, x, y + strip)
-            name = fit_label(
-                cards, FONT, cell - 2 * CENTRED_PAD, size=self._type(9), min_size=self.floor
-            )
-            name.draw(run, x + cell / 2, y + strip - 1.2 * mm, "centre")
-            value = fit_label(
-                str(points),
-                FONT_BOLD,
-                cell - 2 * CENTRED_PAD,
-                size=self._type(10),
-                min_size=self.floor,
-            )
-            value.draw(run, x + cell / 2, y + 1.5 * mm + ASCENT * value.size, "centre")
-        run.close()
+        with tag(canvas, "Table"):
+            with artifact(canvas, "Layout"):
+                canvas.setStrokeColor(INK)
+                canvas.setLineWidth(0.8)
+                canvas.rect(left, y, width, strip, stroke=1, fill=0)
+                canvas.setLineWidth(0.5)
+                for index in range(len(rows)):
+                    x = left + label_width + index * cell
+                    canvas.line(x, y, x, y + strip)
+            run = TextRun(canvas)
+            with tag(run, "Caption"):
+                heading.draw_middle(run, left + 1.5 * mm, y + strip, strip)
+            for index, (cards, points) in enumerate(rows):
+                x = left + label_width + index * cell
+                name = fit_label(
+                    cards, FONT, cell - 2 * CENTRED_PAD, size=self._type(9), min_size=self.floor
+                )
+                value = fit_label(
+                    str(points),
+                    FONT_BOLD,
+                    cell - 2 * CENTRED_PAD,
+                    size=self._type(10),
+                    min_size=self.floor,
+                )
+                with tag(run, "TR"):
+                    with tag(run, "TH", scope="Row"):
+                        name.draw(run, x + cell / 2, y + strip - 1.2 * mm, "centre")
+                    with tag(run, "TD"):
+                        value.draw(run, x + cell / 2, y + 1.5 * mm + ASCENT * value.size, "centre")
+            run.close()
 
-    def _phase_block(self, canvas: Canvas, left: float, width: float, y: float) -> float:
-        """The phase list in columns above the legend; returns the y above it."""
+    @cached_property
+    def _phase_layout(self) -> PhaseBlock:
+        """The phase list in columns above the legend, or a line saying where it is."""
         rows = text.phase_rows(self.rules)
+        width = self.width - 2 * MARGIN
         columns = min(4, math.ceil(len(rows) / PHASE_ROWS_PER_COLUMN))
         per_column = math.ceil(len(rows) / columns)
         gutter = 5 * mm * self._grow
@@ -990,7 +1091,7 @@ class ScoreSheet:
             widths = [want + spare for want in wants]
         else:
             widths = [width / len(wants)] * len(wants)
-        lefts = [left + sum(widths[:i]) for i in range(len(widths))]
+        lefts = [MARGIN + sum(widths[:i]) for i in range(len(widths))]
         try:
             cells = [
                 fit(
@@ -1019,20 +1120,40 @@ class ScoreSheet:
                 size=size,
                 min_size=size,
             )
-            note.draw(canvas, left, y + note.height)
-            return y + note.height + 2 * mm
-        top = y + block
-        cell_top = top
+            return PhaseBlock(note.height + 2 * mm, note=note)
+        places: list[tuple[float, float, str, Fitted]] = []
         for index, ((number, _words), cell) in enumerate(zip(rows, cells, strict=True)):
             column, place = divmod(index, per_column)
-            x = lefts[column]
-            if place == 0:
-                cell_top = top
-            canvas.setFont(FONT_BOLD, cell.size)  # the gutter is as wide as the widest number
-            canvas.setFillColor(INK)
-            canvas.drawRightString(x + gutter - 1 * mm, cell_top - cell.size, text.numbered(number))
-            cell_top = cell.draw(canvas, x + gutter, cell_top)
-        return top + 1 * mm
+            top = block if place == 0 else places[-1][1] - cells[index - 1].height
+            places.append((lefts[column] + gutter, top, text.numbered(number), cell))
+        return PhaseBlock(block + 1 * mm, tuple(places))
+
+    def _phase_block(self, canvas: Canvas, left: float, y: float) -> None:
+        """The phase list, from ``y`` up: a list of numbered phases."""
+        layout = self._phase_layout
+        if layout.note is not None:
+            with tag(canvas, "P"):
+                layout.note.draw(canvas, left, y + layout.note.height)
+            return
+        with tag(canvas, "L"):
+            for x, top, number, cell in layout.places:
+                with tag(canvas, "LI"):
+                    with tag(canvas, "Lbl"):  # the gutter is as wide as the widest number
+                        canvas.setFont(FONT_BOLD, cell.size)
+                        canvas.setFillColor(INK)
+                        canvas.drawRightString(x - 1 * mm, y + top - cell.size, number)
+                    with tag(canvas, "LBody"):
+                        cell.draw(canvas, x, y + top)
+
+
+@dataclass(frozen=True)
+class PhaseBlock:
+    """The phase list of a sheet's foot: its height, and where each phase goes (its words'
+    left, their top above the block's foot, its number and its words), or a note instead."""
+
+    height: float
+    places: tuple[tuple[float, float, str, Fitted], ...] = ()
+    note: Fitted | None = None
 
 
 def score_sheet(
