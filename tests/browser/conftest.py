@@ -7,11 +7,13 @@ The helpers these fixtures use, and the tests too, are in pages.py.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 from pages import CHROMIUM, LAUNCH_ARGS, PHONE, WAIT, RestartableServer, served
-from playwright.sync_api import expect
+from playwright.sync_api import BrowserContext, expect
+from playwright.sync_api import Error as PlaywrightError
 from tools import missing
 
 expect.set_options(timeout=WAIT)  # one generous default for every expect (pages.WAIT)
@@ -53,6 +55,30 @@ class Browser:
 
     def __getattr__(self, name: str):
         return getattr(self._browser, name)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def contexts_leave_their_pages_first():
+    """A context closes only once its pages have left the app.
+
+    Twice a CI-like run stopped for good in ``context.close()`` right after a rematch
+    (test_second_keeper), with service workers blocked and the server idle. A page that
+    follows a rematch navigates on its own (the poll's redirect), and chromium seems to
+    hang when a context closes during that navigation. ``goto`` has a timeout, where
+    ``close`` has none: each page first goes to about:blank (ending its navigation and
+    its held poll), then the context closes.
+    """
+    close = BrowserContext.close
+
+    def leave_then_close(self, *args, **kwargs):
+        for page in self.pages:
+            with suppress(PlaywrightError):
+                page.goto("about:blank", timeout=WAIT)
+        close(self, *args, **kwargs)
+
+    BrowserContext.close = leave_then_close  # type: ignore[method-assign]
+    yield
+    BrowserContext.close = close  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")

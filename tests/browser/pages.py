@@ -96,6 +96,16 @@ def open_fix(page, number: int) -> None:
 POSTS = re.compile(r".*/g/[^/]+/[^/]+/(hands.*|undo|end|history/.*)$")
 
 
+def whole_keeper_page(page) -> None:
+    """The scorekeeper's whole page, not only its scoreboard (issue 29, item 1: a resend once
+    left the page as only the scoreboard)."""
+    expect(page.locator("header.top")).to_be_visible()
+    expect(page.locator("#record form.hand-form")).to_have_count(1)
+    expect(page.locator("#hands")).to_have_count(1)
+    expect(page.locator("button", has_text="Undo")).to_have_count(1)
+    expect(page.locator("body > main #scoreboard")).to_have_count(1)
+
+
 def offline(page) -> None:
     page.route(POSTS, lambda route: route.abort("internetdisconnected"))
     page.context.set_offline(True)

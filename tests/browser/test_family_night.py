@@ -25,6 +25,7 @@ from pages import (
     start_table,
     stored_hands,
     table_game,
+    whole_keeper_page,
 )
 from playwright.sync_api import expect
 
@@ -131,15 +132,6 @@ def hands_agree(page, count: Count) -> None:
             for name in PLAYERS
         ]
         expect(rows.nth(number - 1).locator("td:not(.fix)")).to_have_text(cells)
-
-
-def whole_keeper_page(page) -> None:
-    """The scorekeeper's whole page, not only its scoreboard (issue 29, item 1)."""
-    expect(page.locator("header.top")).to_be_visible()
-    expect(page.locator("#record form.hand-form")).to_have_count(1)
-    expect(page.locator("#hands")).to_have_count(1)
-    expect(page.locator("button", has_text="Undo")).to_have_count(1)
-    expect(page.locator("body > main #scoreboard")).to_have_count(1)
 
 
 def test_a_family_plays_two_games_on_four_phones_and_every_screen_agrees(browser, server, clock):

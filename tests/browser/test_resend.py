@@ -15,6 +15,7 @@ from pages import (
     score_of,
     start_game,
     stored_hands,
+    whole_keeper_page,
 )
 from playwright.sync_api import expect
 
@@ -24,15 +25,6 @@ def _in_view(locator) -> bool:
         "(el) => { const r = el.getBoundingClientRect();"
         " return r.top >= 0 && r.bottom <= window.innerHeight + 1; }"
     )
-
-
-def _whole_keeper_page(page) -> None:
-    """Everything the scorekeeper's page has, not just its scoreboard."""
-    expect(page.locator("header.top")).to_be_visible()
-    expect(page.locator("#record form.hand-form")).to_have_count(1)
-    expect(page.locator("#hands")).to_have_count(1)
-    expect(page.locator("button", has_text="Undo")).to_have_count(1)
-    expect(page.locator("body > main #scoreboard")).to_have_count(1)
 
 
 def test_the_page_after_a_resent_save_is_the_whole_scorekeeper_page(phone, server):
@@ -48,13 +40,13 @@ def test_the_page_after_a_resent_save_is_the_whole_scorekeeper_page(phone, serve
     online(phone)
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
-    _whole_keeper_page(phone)
+    whole_keeper_page(phone)
     expect(score_of(phone, "Bob")).to_have_text("45")
     assert len(stored_hands(keeper_url)) == 1
     # and it keeps itself current: its poll answers the scorekeeper's fragment in place
     enter_hand(phone, "Bob", {"0": "10", "2": "5", "3": "50"})
     expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 3")
-    _whole_keeper_page(phone)
+    whole_keeper_page(phone)
 
 
 def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, server):
@@ -75,7 +67,7 @@ def test_a_fix_made_offline_is_kept_and_sent_when_the_connection_is_back(phone, 
     assert stored_hands(keeper_url)[0]["points"] == {"Bob": 35}
     online(phone)
     expect(score_of(phone, "Bob")).to_have_text("40")
-    _whole_keeper_page(phone)
+    whole_keeper_page(phone)
     expect(phone).to_have_url(re.compile(re.escape(keeper_url) + "(#.*)?$"))
     assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
 
@@ -141,7 +133,7 @@ def test_a_fix_kept_offline_is_sent_after_going_back_to_the_game(phone, server):
     online(phone)
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
     expect(score_of(phone, "Bob")).to_have_text("40")
-    _whole_keeper_page(phone)
+    whole_keeper_page(phone)
     assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
 
 
@@ -163,5 +155,5 @@ def test_the_game_page_says_a_kept_fix_and_sends_it(phone, server):
     expect(game.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
     expect(score_of(game, "Bob")).to_have_text("40")
     expect(game.locator(".notice.pending")).to_have_count(0)
-    _whole_keeper_page(game)
+    whole_keeper_page(game)
     assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}

@@ -76,6 +76,8 @@ def test_a_second_scorekeeper_gets_the_rematch_when_the_game_ends_on_the_other_p
         rematch.click()
         b.wait_for_url(lambda url: url != keeper_url)
         expect(b.locator("#record-heading")).to_have_text("Record hand 1")
+        expect(a).to_have_url(b.url)  # the phone that ended the game follows by itself
+        expect(a.locator("#record-heading")).to_have_text("Record hand 1")
     finally:
         for page in (a, b):
             page.context.close()
