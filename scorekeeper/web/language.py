@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import date, datetime
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from babel import Locale
 from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
 from flask_babel import (
     Babel,
-    format_date,
     format_datetime,
     format_decimal,
     get_locale,
@@ -33,7 +32,7 @@ from markupsafe import Markup, escape
 from .. import clock, i18n
 from ..i18n import _
 from .security import SettingError
-from .zones import day, local_day, zone
+from .zones import day, day_of, zone
 
 bp = Blueprint("language", __name__)
 COOKIE = "lang"
@@ -113,14 +112,6 @@ def _same_site(target: str) -> str:
 def moment(when: str | datetime) -> str:
     """A stored time as the reader's language writes it, on the family's own clock."""
     return format_datetime(clock.local(when, zone()), "short", rebase=False)
-
-
-def day_of(when: date | datetime | None) -> Markup:
-    """A day (or the day of a time) as the reader's language writes it, as a <time>."""
-    if when is None:
-        return Markup("")
-    found = local_day(when)
-    return Markup('<time datetime="%s">%s</time>') % (found.isoformat(), format_date(found))
 
 
 def bdi(name: object) -> Markup:

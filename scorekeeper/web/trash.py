@@ -21,7 +21,7 @@ from flask import (
     render_template,
     url_for,
 )
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from .. import actions, store, tables
@@ -122,37 +122,48 @@ def until(at: str) -> datetime | None:
         return None
 
 
+def _with_day(sentence: str, end: datetime | None) -> Markup:
+    """A translated sentence, escaped, with its %(day)s as a <time> on the family's clock."""
+    return escape(sentence) % {"day": zones.day_of(end)}
+
+
 @bp.app_errorhandler(Deleted)
 def deleted(error: Deleted):
     """The page of a deleted game's or table's link (410): when, until when, bring it back."""
     end = until(error.at)
-    # the day on the family's clock, as plain text: the message is escaped where it is shown
-    day = zones.day(end) if end else ""
     if error.what == "table":
-        message = _(
-            "This table was deleted, with its games. It can be brought back until %(day)s; "
-            "after that it is removed for good.",
-            day=day,
+        message = _with_day(
+            _(
+                "This table was deleted, with its games. It can be brought back until %(day)s; "
+                "after that it is removed for good.",
+            ),
+            end,
         )
     elif not error.keeper:
         message = _("This game was deleted.")
     elif error.what == "table-game":
-        message = _(
-            "This game was deleted with its table. The table's link can bring both back "
-            "until %(day)s; after that they are removed for good.",
-            day=day,
+        message = _with_day(
+            _(
+                "This game was deleted with its table. The table's link can bring both back "
+                "until %(day)s; after that they are removed for good.",
+            ),
+            end,
         )
     elif error.restore is None:
-        message = _(
-            "This game was deleted. Its table's page can bring it back until %(day)s; after "
-            "that it is removed for good.",
-            day=day,
+        message = _with_day(
+            _(
+                "This game was deleted. Its table's page can bring it back until %(day)s; after "
+                "that it is removed for good.",
+            ),
+            end,
         )
     else:
-        message = _(
-            "This game was deleted. It can be brought back until %(day)s; after that it is "
-            "removed for good.",
-            day=day,
+        message = _with_day(
+            _(
+                "This game was deleted. It can be brought back until %(day)s; after that it is "
+                "removed for good.",
+            ),
+            end,
         )
     if wants_json():
         return jsonify(error=Markup(message).striptags()), 410

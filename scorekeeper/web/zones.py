@@ -11,6 +11,7 @@ from datetime import date, datetime, tzinfo
 
 from flask import current_app, g, request
 from flask_babel import format_date
+from markupsafe import Markup
 
 from .. import clock
 
@@ -33,3 +34,11 @@ def local_day(when: date | datetime) -> date:
 def day(when: date | datetime) -> str:
     """A day (or the day of a time) as the reader's language writes it."""
     return format_date(local_day(when))
+
+
+def day_of(when: date | datetime | None) -> Markup:
+    """A day (or the day of a time) as the reader's language writes it, as a <time>."""
+    if when is None:
+        return Markup("")
+    found = local_day(when)
+    return Markup('<time datetime="%s">%s</time>') % (found.isoformat(), format_date(found))
