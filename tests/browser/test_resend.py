@@ -140,8 +140,10 @@ def test_a_fix_kept_offline_is_sent_after_going_back_to_the_game(phone, server):
 def test_the_game_page_says_a_kept_fix_and_sends_it(phone, server):
     keeper_url = _fix_bob_offline(phone, server)
     context = phone.context
-    phone.close()  # the Fix page is closed before the connection is back
+    # no change reaches the server yet, from any page of this phone (a page being closed
+    # loses its own routes, and once heard "online" and sent its change straight through)
     context.route(POSTS, lambda route: route.abort("internetdisconnected"))
+    phone.close()  # the Fix page is closed before the connection is back
     context.set_offline(False)  # pages load again, but a change cannot reach the server yet
     game = context.new_page()
     game.goto(keeper_url)
