@@ -131,6 +131,7 @@ def _with_day(sentence: str, end: datetime | None) -> Markup:
 def deleted(error: Deleted):
     """The page of a deleted game's or table's link (410): when, until when, bring it back."""
     end = until(error.at)
+    message: str  # markup with a <time>, or plain text that the page escapes
     if error.what == "table":
         message = _with_day(
             _(
