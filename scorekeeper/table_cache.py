@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
+from . import tables
+
 T = TypeVar("T")
 KEPT = 16  # tables whose statistics (and backups) are kept; the least recently used go
 KEPT_GAMES = 20_000  # games whose own part of them is kept (a few hundred bytes each)
@@ -37,29 +39,13 @@ def db_path(db: Database) -> str:
 
 def version(db: Database, table_id: str) -> str:
     """Changes whenever a game of the table changes, joins or leaves it, or a name merges."""
-    games = db.execute(
-        "SELECT group_concat(id || ':' || version, ',') FROM (SELECT g.id, g.version "
-        "FROM table_games t JOIN games g ON g.id = t.game_id WHERE t.table_id = ? AND NOT "
-        "EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = t.game_id) ORDER BY g.id)",
-        [table_id],
-    ).fetchone()[0]
+    games = ",".join(f"{game}:{number}" for game, number in tables.game_versions(db, table_id))
     names = db.execute(
         "SELECT group_concat(alias || '>' || name, ',') FROM (SELECT alias, name "
         "FROM table_aliases WHERE table_id = ? ORDER BY alias)",
         [table_id],
     ).fetchone()[0]
     return hashlib.sha256(f"{games}|{names}".encode()).hexdigest()
-
-
-def game_versions(db: Database, table_id: str) -> list[tuple[str, int]]:
-    """Each game of the table (not the deleted ones) with its version, oldest first."""
-    rows = db.execute(
-        "SELECT t.game_id, g.version FROM table_games t JOIN games g ON g.id = t.game_id "
-        "WHERE t.table_id = ? AND NOT EXISTS (SELECT 1 FROM deleted_games d WHERE "
-        "d.game_id = t.game_id) ORDER BY t.added, t.rowid",
-        [table_id],
-    )
-    return [(row[0], row[1]) for row in rows]
 
 
 def per_game(

@@ -146,6 +146,16 @@ def game_ids(db: Database, table_id: str) -> list[str]:
     return [row[0] for row in rows]
 
 
+def game_versions(db: Database, table_id: str) -> list[tuple[str, int]]:
+    """The table's games with their versions, oldest first (not the deleted ones)."""
+    rows = db.execute(
+        "SELECT t.game_id, g.version FROM table_games t JOIN games g ON g.id = t.game_id "
+        f"WHERE t.table_id = ? AND {_SHOWN} ORDER BY t.added, t.rowid",
+        [table_id],
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
 def games_page(db: Database, table_id: str, page: int, size: int) -> tuple[list[str], int]:
     """One page of the table's games, the latest played first (``page`` counts from 1), and
     how many games it has in all: a page reads ``size`` games, however many there are."""

@@ -114,7 +114,7 @@ def table_stats():
 def _work_out_stats(table_id: str) -> stats.TableStats:
     found = [
         table_cache.per_game(db(), "figures", game_id, version, _figures)
-        for game_id, version in table_cache.game_versions(db(), table_id)
+        for game_id, version in tables.game_versions(db(), table_id)
     ]
     finished = sorted((f for f in found if f is not None), key=lambda figures: figures.date)
     return stats.add_up(finished, tables.aliases(db(), table_id))
