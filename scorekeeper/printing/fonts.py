@@ -89,10 +89,6 @@ class Face:
     bold: Path | None = None
     package: str = NOTO_PACKAGE
 
-    @property
-    def bold_name(self) -> str:
-        return f"{self.name}-Bold"
-
 
 EMOJI = Face("NotoEmoji", TYPEFACES / "NotoEmoji-Regular.ttf", TYPEFACES / "NotoEmoji-Bold.ttf", "")
 # Tried, in order, for any letter that its script's own font does not have.
@@ -225,15 +221,22 @@ def load(face: Face) -> bool:
     its file is not installed."""
     if not face.path.is_file():
         return False
-    pdfmetrics.registerFont(EmbeddedFont(face.name, face.path))
-    bold = face.name
-    if face.bold is not None and face.bold.is_file():
-        pdfmetrics.registerFont(EmbeddedFont(face.bold_name, face.bold))
-        bold = face.bold_name
-    for italic in (0, 1):
-        addMapping(face.name, 0, italic, face.name)
-        addMapping(face.name, 1, italic, bold)
+    bold = face.bold if face.bold is not None and face.bold.is_file() else None
+    _register(face.name, face.path, bold)
     return True
+
+
+def _register(name: str, regular: Path | bytes, bold: Path | bytes | None) -> None:
+    """A fallback font known to reportlab, with its bold as ``name``-Bold (or, without one,
+    itself for bold too)."""
+    pdfmetrics.registerFont(EmbeddedFont(name, regular))
+    bold_name = name
+    if bold is not None:
+        bold_name = f"{name}-Bold"
+        pdfmetrics.registerFont(EmbeddedFont(bold_name, bold))
+    for italic in (0, 1):
+        addMapping(name, 0, italic, name)
+        addMapping(name, 1, italic, bold_name)
 
 
 def suits_font() -> str:
@@ -304,12 +307,8 @@ def _made(face: str, number: int) -> str:
     """The registered font (with its bold) for one block of CJK letters, made once."""
     name = cjk.name(face, number)
     if name not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(EmbeddedFont(name, cjk.truetype(face, number, bold=False)))
-        bold = f"{name}-Bold"
-        pdfmetrics.registerFont(EmbeddedFont(bold, cjk.truetype(face, number, bold=True)))
-        for italic in (0, 1):
-            addMapping(name, 0, italic, name)
-            addMapping(name, 1, italic, bold)
+        regular, bold = (cjk.truetype(face, number, bold=weight) for weight in (False, True))
+        _register(name, regular, bold)
     return name
 
 
