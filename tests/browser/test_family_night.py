@@ -134,6 +134,17 @@ def hands_agree(page, count: Count) -> None:
         expect(rows.nth(number - 1).locator("td:not(.fix)")).to_have_text(cells)
 
 
+def bob_sends(phone, points: int, keepers) -> None:
+    """Bob sends his points from his own phone; every scorekeeper's form gets them (nobody is
+    typing there)."""
+    settled(phone)
+    phone.fill("#points", str(points))
+    phone.click("button:has-text('Send to the scorekeeper')")
+    expect(phone.locator("#player-status")).to_contain_text(f"Sent: {points} points.")
+    for keeper in keepers:
+        expect(keeper.locator("input[name=points-1]")).to_have_value(str(points))
+
+
 def test_a_family_plays_two_games_on_four_phones_and_every_screen_agrees(browser, server, clock):
     clock.at = EVENING
     phones = [browser.new_context(**NEW_YORK) for _ in "ABCD"]
@@ -183,12 +194,7 @@ def test_a_family_plays_two_games_on_four_phones_and_every_screen_agrees(browser
 
         # --- hand 3: Bob sends his points from his phone, A saves the hand ---------------------
         later(clock, 6)
-        settled(d)
-        d.fill("#points", "25")
-        d.click("button:has-text('Send to the scorekeeper')")
-        expect(d.locator("#player-status")).to_contain_text("Sent: 25 points.")
-        for keeper in (a, b):  # both scorekeepers' forms get them, nobody typing there
-            expect(keeper.locator("input[name=points-1]")).to_have_value("25")
+        bob_sends(d, 25, keepers=(a, b))
         hand = {"Ann": 55, "Bob": 25, "Cy": 5}
         settled(a)
         enter_hand(a, "Dee", seats({"Ann": 55, "Cy": 5}))  # Bob's field as his phone filled it
@@ -279,12 +285,7 @@ def test_a_family_plays_two_games_on_four_phones_and_every_screen_agrees(browser
 
         # --- hand 2: Bob sends his points, B saves the hand -------------------------------------
         later(clock, 7)
-        settled(d)
-        d.fill("#points", "40")
-        d.click("button:has-text('Send to the scorekeeper')")
-        expect(d.locator("#player-status")).to_contain_text("Sent: 40 points.")
-        for keeper in (a, b):
-            expect(keeper.locator("input[name=points-1]")).to_have_value("40")
+        bob_sends(d, 40, keepers=(a, b))
         hand = {"Ann": 80, "Bob": 40, "Dee": 20}
         settled(b)
         enter_hand(b, "Cy", seats({"Ann": 80, "Dee": 20}))
