@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import hostile_backups  # noqa: E402
 
-from scorekeeper import table_archive  # noqa: E402
+from scorekeeper.backup import table_archive  # noqa: E402
 
 ROUNDS = 20
 

@@ -67,14 +67,14 @@ PACED = 24.0  # seconds: a game at hand 150 on 30 phases ends at hand 175
 def serve(port: int, database: str) -> None:
     """The app as `scorekeeper serve` runs it, with a bare Flask app beside it under /bare."""
     sys.path.insert(0, str(ROOT))
-    from scorekeeper import server
+    from scorekeeper.serve import server
 
     server.patch()  # as `scorekeeper serve` does, before the app opens its games file
     from flask import Flask, Response
     from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
     from scorekeeper import create_app
-    from scorekeeper.ready import ready
+    from scorekeeper.serve.warm_up import ready
 
     bare = Flask("bare")
 
@@ -113,7 +113,7 @@ def time_writes() -> None:
     """
     from scorekeeper import store
 
-    transaction = store.transaction
+    transaction = store.connection.transaction
 
     @contextmanager
     def timed(db):
@@ -125,7 +125,7 @@ def time_writes() -> None:
         done = time.perf_counter()
         sys.stderr.write(f"WRITE {began - asked:.6f} {done - ended:.6f}\n")
 
-    store.transaction = timed
+    store.connection.transaction = timed
 
 
 def time_collections() -> None:
@@ -456,22 +456,23 @@ def stored_per_hand(folder: Path) -> tuple[float, float]:
     from scorekeeper import actions, store
     from scorekeeper.rules.game import HandRecord
 
-    db = store.connect(folder / "stored.sqlite3")
+    db = store.connection.connect(folder / "stored.sqlite3")
     game = {"rules": "plus10", "players": PLAYERS, "dealer": PLAYERS[0], "hands": []}
-    game_id = actions.start_game(db, game).current.stored.id  # type: ignore[union-attr]
+    game_id = actions.games.start_game(db, game).current.stored.id  # type: ignore[union-attr]
     sizes = {}
     for number in range(1, 111):
         out = PLAYERS[(number - 1) % len(PLAYERS)]
         points = {name: 50 + 5 * (number % 7) for name in PLAYERS if name != out}
         if not isinstance(
-            actions.record(db, game_id, number, HandRecord(out, (out,), points)), actions.Saved
+            actions.hands.record(db, game_id, number, HandRecord(out, (out,), points)),
+            actions.results.Saved,
         ):
             raise SystemExit(f"hand {number} was not saved")
         if number in (10, 60, 110):
             db.execute("VACUUM")
             pages = db.execute("PRAGMA page_count").fetchone()[0]
             sizes[number] = pages * db.execute("PRAGMA page_size").fetchone()[0]
-    store.close_all()
+    store.connection.close_all()
     return (sizes[60] - sizes[10]) / 50, (sizes[110] - sizes[60]) / 50
 
 

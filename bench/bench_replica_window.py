@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from test_durability import PLAYERS, call, hand  # noqa: E402
 from test_replicate import ReplicatingServer, kill  # noqa: E402
 
-from scorekeeper.replicate import litestream, replica_url  # noqa: E402
+from scorekeeper.backup.replicate import litestream, replica_url  # noqa: E402
 
 CRASH_AFTER = (0.3, 0.6, 1.0, 1.5, 2.0, 3.0)  # seconds after the restarted server answers
 STEADY = 10.0

@@ -74,12 +74,12 @@ def main() -> int:
         app.config["PUBLIC_URL"] = "http://192.168.1.20:5010"
         client = app.test_client()
         with app.app_context():
-            db = store.connect(app.config["DATABASE"])
+            db = store.connection.connect(app.config["DATABASE"])
         for hands in SIZES:
             game = long_game(hands)
             kept = replay_from(game).kept
-            saved = actions.start_game(db, game_to_json(game))
-            assert isinstance(saved, actions.Saved), saved
+            saved = actions.games.start_game(db, game_to_json(game))
+            assert isinstance(saved, actions.results.Saved), saved
             url = f"/v/{saved.current.stored.id}/print/score-sheet.pdf"
             pages = game_sheet(game, view_url=VIEW_URL).count(b"/Type /Page\n")
 
@@ -102,7 +102,7 @@ def main() -> int:
                 medians[hands, label] = statistics.median(wall)
                 cpu_medians[hands, label] = statistics.median(cpu)
                 print(line(label, wall, cpu))
-        store.close_all()
+        store.connection.close_all()
 
     print("\nHand 150 against hand 8 (medians, wall-clock and CPU):")
     for label in ("replayed", "kept", "app, new version"):

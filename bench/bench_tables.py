@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper import create_app, store, tables  # noqa: E402
+from scorekeeper import create_app, store
+from scorekeeper.store import tables  # noqa: E402
 
 
 def played_game(rng: random.Random) -> dict:
@@ -50,13 +51,13 @@ def main() -> None:
     rng = random.Random(10)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATABASE": f"{tmp}/bench.sqlite3", "SECRET_KEY": "bench"})
-        db = store.connect(app.config["DATABASE"])
+        db = store.connection.connect(app.config["DATABASE"])
         table = tables.create_table(db, "Bench family")
         hands = 0
         for _ in range(args.games):
             state = played_game(rng)
             hands += len(state["hands"])
-            stored = store.create_game(db, state)
+            stored = store.games.create_game(db, state)
             tables.file_game(db, table.id, stored.id, state["players"])
         client = app.test_client()
         print(f"{args.games} games, {hands} hands")

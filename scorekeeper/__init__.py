@@ -11,15 +11,7 @@ from typing import Any
 import platformdirs
 from flask import Flask
 
-PACKAGE = Path(__file__).resolve().parent
-SOURCE = PACKAGE.parent  # the repository, when running from a checkout
-
-
-def shipped(name: str) -> Path:
-    """templates/, static/ or docs/: in the package when installed from a wheel, else the
-    checkout's."""
-    installed = PACKAGE / name
-    return installed if installed.is_dir() else SOURCE / name
+SOURCE = Path(__file__).resolve().parent.parent  # the repository, when running from a checkout
 
 
 def instance_folder() -> Path:
@@ -52,6 +44,8 @@ def _new_private_file(path: str) -> str | None:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    from .web.assets import shipped
+
     app = Flask(
         __name__,
         instance_path=str(instance_folder()),
@@ -81,18 +75,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.from_mapping(test_config)
     Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)  # for its owner only
-    from . import actions, secret, store
+    from . import actions, store
+    from .store import secret
     from .web import register
 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret.kept_key(Path(app.instance_path), app.logger)
     made = _new_private_file(app.config["DATABASE"])  # SQLite gives its -wal the same mode
     try:
-        database = store.connect(app.config["DATABASE"])  # create or migrate the schema
+        database = store.connection.connect(app.config["DATABASE"])  # create or migrate the schema
     except BaseException:
         if made and os.path.getsize(made) == 0:
             os.unlink(made)  # never leave an empty games file behind: the next start refuses it
         raise
-    actions.purge_deleted(database)  # what was deleted long enough ago (purge.py)
+    actions.trash.purge_deleted(database)  # what was deleted long enough ago (backup/purge.py)
     register(app)
     return app

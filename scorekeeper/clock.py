@@ -1,20 +1,26 @@
-"""The family's own clock: times are stored in UTC (``store.now``) and shown in a time zone.
+"""The family's own clock: times are stored in UTC (``store.connection.now``) and shown in
+a time zone; and how long a game took.
 
-Which zone is the web layer's choice (web/language.py): the phone's own, else the
+Which zone is the web layer's choice (web/zones.py): the phone's own, else the
 server's setting ``SCOREKEEPER_TIME_ZONE``, else the machine's. Here is only what
 any layer needs: a zone from its IANA name, the machine's, and a stored time or
 day in a zone.
+
+A game's length is the time from its creation to the hand that ended it
+(``store.history.played_until``: later corrections, an undo and its restore do not move
+it). A game in progress has taken that long so far, to its latest hand.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .playtime import moment
+from .i18n import _
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+){0,2}")
 
@@ -57,3 +63,30 @@ def day(when: str | datetime, where: tzinfo) -> date | None:
 
 def _aware(when: datetime) -> datetime:
     return when if when.tzinfo else moment(when.isoformat())
+
+
+def moment(text: str) -> datetime:
+    """A time as the store writes it; one written without a zone is taken as UTC."""
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def minutes(first: str, last: str) -> int:
+    """Whole minutes (rounded) from ``first`` to ``last``; never below 0."""
+    seconds = (moment(last) - moment(first)).total_seconds()
+    return max(0, round(seconds / 60))
+
+
+def duration(total: int) -> str:
+    """'45 min', '2 h', '1 h 25 min', in the current language."""
+    hours, rest = divmod(max(0, total), 60)
+    if not hours:
+        return _("%(minutes)s min", minutes=rest)
+    if not rest:
+        return _("%(hours)s h", hours=hours)
+    return _("%(hours)s h %(minutes)s min", hours=hours, minutes=rest)
+
+
+def average(lengths: Sequence[int]) -> int | None:
+    """The average length in whole minutes, None without any game."""
+    return round(sum(lengths) / len(lengths)) if lengths else None

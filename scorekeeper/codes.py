@@ -30,7 +30,7 @@ _DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 
 def new_code(shard: str = "") -> str:
     """A fresh random code (the store makes sure it is not in use yet), starting with the
-    name of the shard that makes it, if any (shards.py: 75 random bits then)."""
+    name of the shard that makes it, if any (store/shards.py: 75 random bits then)."""
     return shard + "".join(secrets.choice(ALPHABET) for _ in range(LENGTH - len(shard)))
 
 

@@ -30,7 +30,7 @@ def app(tmp_path):
             "TIME_ZONE": "UTC",  # not the machine's: a test sets the zone it needs
         }
     )
-    store.close_all()  # the connections each test's threads opened
+    store.connection.close_all()  # the connections each test's threads opened
 
 
 @pytest.fixture
@@ -56,7 +56,8 @@ def through_the_app(app) -> list[str]:
 
 
 class Clock:
-    """The store's clock (``store.now``), set by the test: ``clock.at = "...T20:25:00+00:00"``."""
+    """The store's clock (``store.connection.now``), set by the test:
+    ``clock.at = "...T20:25:00+00:00"``."""
 
     def __init__(self, at: str) -> None:
         self.at = at
@@ -69,5 +70,5 @@ class Clock:
 def clock(monkeypatch) -> Clock:
     """Every time the store writes is the clock's, from 23 November 2026, 19:00 UTC."""
     clock = Clock("2026-11-23T19:00:00+00:00")
-    monkeypatch.setattr(store, "now", clock)
+    monkeypatch.setattr(store.connection, "now", clock)
     return clock

@@ -11,12 +11,12 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import strategies as st
 
+from scorekeeper.backup.table_archive import ArchivedGame, TableArchive, build
 from scorekeeper.rules.cards import deck
 from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.phases import OFFICIAL, make_rules
 from scorekeeper.rules.scoring import hand_points
-from scorekeeper.table_archive import ArchivedGame, TableArchive, build
 
 # Every option changed from the official profile: the most a card or sheet must say.
 EVERY_HOUSE_RULE = {
@@ -177,9 +177,10 @@ def fill_table(db, table_id: str, count: int, hands: int | None = None) -> list[
     """``count`` copies of one finished game (or its first ``hands`` hands) filed under the
     table, written straight to the store in one transaction (nothing replayed but once); the
     games' ids, the first written first."""
-    from scorekeeper import store, tables
+    from scorekeeper import store
     from scorekeeper.rules.gamefile import game_to_json
     from scorekeeper.rules.replay import replay_from
+    from scorekeeper.store import tables
 
     data = finished_game(1)
     if hands is not None:
@@ -188,10 +189,10 @@ def fill_table(db, table_id: str, count: int, hands: int | None = None) -> list[
     replayed = replay_from(game)
     state, standings = game_to_json(game), replayed.standings.to_json()
     ids = []
-    with store.transaction(db):
+    with store.connection.transaction(db):
         for number in range(count):
             day = (START + timedelta(hours=number)).isoformat()
-            stored = store.create_game(
+            stored = store.games.create_game(
                 db, state, standings=standings, kept=list(replayed.kept), dates=(day, day)
             )
             ids.append(stored.id)

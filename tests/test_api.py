@@ -39,11 +39,13 @@ def send(client, created: dict, number: int, hand: dict):
 
 def hands_stored(app, game_id: str) -> list[dict]:
     with app.app_context():
-        return store.get_game(store.connect(app.config["DATABASE"]), game_id).state["hands"]
+        return store.games.get_game(
+            store.connection.connect(app.config["DATABASE"]), game_id
+        ).state["hands"]
 
 
-def history(app, game_id: str) -> list[store.Change]:
-    return store.changes(store.connect(app.config["DATABASE"]), game_id)
+def history(app, game_id: str) -> list[store.history.Change]:
+    return store.history.changes(store.connection.connect(app.config["DATABASE"]), game_id)
 
 
 # --- creating and reading ------------------------------------------------------------------

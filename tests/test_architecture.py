@@ -1,7 +1,9 @@
-"""The house keeps its shape: every change goes through actions, and blueprints are leaves.
+"""The house keeps its shape: layers as folders, imports that point one way, every change
+through actions, blueprints as leaves, and modules of a readable size.
 
-Read from the code itself (``ast``), so a new write function or a new import is judged
-without anyone updating a list here.
+Read from the code itself (``ast``), so a new module, a new write function or a new import
+is judged without anyone updating a list here; only the layer table below is written by
+hand, and docs/architecture.md shows the same table.
 """
 
 from __future__ import annotations
@@ -13,13 +15,175 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
-WEB = sorted((PACKAGE / "web").glob("*.py"))
-# The modules that write the file; the web layer reaches them only through actions.py.
-WRITERS = ("store", "tables", "self_entry", "nights")
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+# Which layer may import which (besides itself). A layer is a folder of the package; the
+# package root holds the app factory ("factory") and the two small modules every layer may
+# use ("shared": clock.py, codes.py). From the top down:
+LAYERS: dict[str, set[str]] = {
+    "cli": {"serve", "factory", "web", "printing", "actions", "reports", "backup", "store"},
+    "serve": {"factory", "web", "actions", "backup", "store"},
+    "factory": {"web", "actions", "store"},
+    "web": {"printing", "actions", "reports", "backup", "store"},
+    "printing": set(),
+    "actions": {"reports", "backup", "store"},
+    "reports": {"backup", "store"},
+    "backup": {"store"},
+    "store": set(),
+    "rules": set(),
+    "shared": set(),
+    "live": set(),
+    "i18n": set(),
+}
+# ...and what every layer may use, whatever its place: the engine, the words, the live
+# word of a change, the shared clock and codes (each of those imports only what is below it).
+BELOW_ALL = {
+    "rules": {"i18n"},
+    "shared": {"i18n"},
+    "live": set(),
+    "i18n": set(),
+}
+SHARED = {"clock", "codes"}
+ROOT_MODULES = {"__init__", *SHARED}
+LONGEST = 700  # lines: a module longer than this is named in docs/architecture.md with why
+
+
+def allowed(layer: str) -> set[str]:
+    if layer in BELOW_ALL:
+        return BELOW_ALL[layer]
+    return LAYERS[layer] | set(BELOW_ALL)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in SHARED:
+        return "shared"
+    if len(parts) > 1 and (PACKAGE / parts[1]).is_dir():
+        return parts[1]
+    return "factory"  # the package itself, or a name of its __init__ (create_app)
+
+
+def imported(path: Path) -> set[str]:
+    """Every module of the package a file imports, at any depth of its code."""
+    module = module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            if source == "scorekeeper" or (source.startswith("scorekeeper.") and not node.module):
+                found.update(f"{source}.{alias.name}" for alias in node.names)
+            elif source.startswith("scorekeeper"):
+                found.add(source)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("scorekeeper"))
+    return found
+
+
+def against(module: str, targets: set[str]) -> list[str]:
+    here = layer_of(module)
+    return [
+        f"{module} imports {target} ({here} -> {layer_of(target)})"
+        for target in sorted(targets)
+        if layer_of(target) not in (here, *allowed(here))
+    ]
+
+
+def against_the_table(path: Path) -> list[str]:
+    return against(module_name(path), imported(path))
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_import_follows_the_layer_table(path):
+    assert against_the_table(path) == []
+
+
+def test_an_import_against_the_table_is_caught():
+    assert layer_of(module_name(PACKAGE / "store" / "games.py")) == "store"
+    assert "scorekeeper.actions" in imported(PACKAGE / "web" / "blueprints" / "hands.py")
+    assert against("scorekeeper.store.nights", {"scorekeeper.backup.table_archive"})
+    assert against("scorekeeper.actions.hands", {"scorekeeper.web.access"})
+    assert against("scorekeeper.rules.replay", {"scorekeeper.printing.layout"})
+    assert against("scorekeeper.clock", {"scorekeeper.reports.statistics"})
+    assert not against("scorekeeper.web.blueprints.hands", {"scorekeeper.actions.hands"})
+    assert not against("scorekeeper.printing.sheets", {"scorekeeper.rules.game"})
+
+
+def test_the_package_root_holds_the_factory_and_two_shared_modules():
+    assert {path.stem for path in PACKAGE.glob("*.py")} <= ROOT_MODULES
+
+
+def test_every_folder_is_a_layer_of_the_table():
+    folders = {
+        path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()
+    }
+    assert folders == set(LAYERS) - {"factory", "shared"}
+
+
+@pytest.mark.parametrize(
+    "layer", sorted(set(LAYERS) - {"factory", "shared"}), ids=lambda layer: layer
+)
+def test_every_folder_says_its_layer_and_what_it_may_import(layer):
+    doc = ast.get_docstring(ast.parse((PACKAGE / layer / "__init__.py").read_text())) or ""
+    assert "Layer:" in doc
+    said = doc.split("Layer:", 1)[1]
+    for other in LAYERS[layer] - {"factory"}:
+        assert f"``{other}``" in said, f"{layer}/__init__.py does not name {other}"
+
+
+def test_docs_show_the_same_layer_table():
+    """docs/architecture.md's table of layers lists, for each folder, what it may import."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for layer, targets in LAYERS.items():
+        if layer in ("factory", "shared"):
+            continue
+        row = next((line for line in text.splitlines() if line.startswith(f"| `{layer}/` |")), None)
+        assert row is not None, f"no row for {layer}/ in docs/architecture.md"
+        for target in targets - {"factory"}:
+            assert f"`{target}`" in row, f"the row of {layer}/ does not name {target}"
+
+
+def test_docs_list_every_module():
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for path in MODULES:
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        name = path.relative_to(PACKAGE).as_posix()
+        assert f"`{name}`" in text or f"`{path.name}`" in text, f"{name} is not in the doc"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_module_is_short_or_the_doc_says_why(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    if lines > LONGEST:
+        text = ARCHITECTURE.read_text(encoding="utf-8")
+        named = path.relative_to(PACKAGE).as_posix()
+        why = re.search(rf"`{re.escape(named)}` \(\d[\d,]* lines\): \S", text)
+        assert why, f"{named} has {lines} lines; docs/architecture.md does not say why"
+
+
+# --- every change goes through actions ---------------------------------------------------
+
+STORE = sorted((PACKAGE / "store").glob("*.py"))
+WEB = sorted((PACKAGE / "web").rglob("*.py"))
 SQL_WRITE = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE)\s")  # as the code writes SQL
-SQL_BEGIN = re.compile(r"\s*BEGIN\b")  # store.transaction: a write lock
+SQL_BEGIN = re.compile(r"\s*BEGIN\b")  # store.connection.transaction: a write lock
 # Opening the file brings its schema up to date (as start-up does): no one's data changes.
-OPENING = {"connect"}
+OPENING = {"connect", "migrate"}
 SQLITE_UTILS_WRITES = {"insert", "insert_all", "upsert", "upsert_all", "delete", "delete_where"}
 
 
@@ -73,32 +237,43 @@ def write_functions(source: ast.Module) -> set[str]:
     return writers - OPENING
 
 
-WRITES = {module: write_functions(_tree(PACKAGE / f"{module}.py")) for module in WRITERS}
+# store module -> its write functions; ``transaction`` writes by definition
+WRITES = {path.stem: write_functions(_tree(path)) for path in STORE if path.stem != "__init__"}
+WRITES["connection"] |= {"transaction", "writing"}
 
 
 def writes_outside_actions(source: ast.Module) -> list[str]:
-    """Every use in a web module of a writer module's write function, and any SQL write."""
-    modules: dict[str, str] = {}  # local name -> writer module
+    """Every use in a web module of a store module's write function, and any SQL write."""
+    store_package: set[str] = set()  # local names of scorekeeper.store itself
+    modules: dict[str, str] = {}  # local name -> store module
     functions: dict[str, str] = {}  # local name -> "module.function"
     for node in ast.walk(source):
         if isinstance(node, ast.ImportFrom) and node.level >= 1:
-            origin = (node.module or "").rsplit(".", 1)[-1]
+            origin = (node.module or "").split(".")
             for alias in node.names:
                 local = alias.asname or alias.name
-                if node.module in (None, "") and alias.name in WRITERS and node.level == 2:
+                if origin == [""] and alias.name == "store":
+                    store_package.add(local)
+                elif origin == ["store"] and alias.name in WRITES:
                     modules[local] = alias.name
-                elif node.level == 2 and origin in WRITERS and alias.name in WRITES[origin]:
-                    functions[local] = f"{origin}.{alias.name}"
+                elif len(origin) == 2 and origin[0] == "store" and origin[1] in WRITES:
+                    if alias.name in WRITES[origin[1]]:
+                        functions[local] = f"{origin[1]}.{alias.name}"
     found = []
     for node in ast.walk(source):
-        if (
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id in modules and node.attr in WRITES[modules[node.value.id]]:
+                found.append(f"line {node.lineno}: {modules[node.value.id]}.{node.attr}")
+        elif (
             isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in modules
-            and node.attr in WRITES[modules[node.value.id]]
+            and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id in store_package
+            and node.value.attr in WRITES
+            and node.attr in WRITES[node.value.attr]
         ):
-            found.append(f"line {node.lineno}: {modules[node.value.id]}.{node.attr}")
-        elif isinstance(node, ast.Name) and node.id in functions:
+            found.append(f"line {node.lineno}: {node.value.attr}.{node.attr}")
+        if isinstance(node, ast.Name) and node.id in functions:
             found.append(f"line {node.lineno}: {functions[node.id]}")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if SQL_WRITE.match(node.value):
@@ -108,14 +283,15 @@ def writes_outside_actions(source: ast.Module) -> list[str]:
 
 def test_the_write_functions_are_found_in_the_code():
     """The lists the next test uses are read from the code, and hold what is known to write."""
-    assert {"save_change", "create_game", "renew_edit_key", "transaction"} <= WRITES["store"]
+    every = set().union(*WRITES.values())
+    assert {"save_change", "create_game", "renew_edit_key", "transaction"} <= every
     assert {"create_table", "rename", "merge", "file_game", "renew_link"} <= WRITES["tables"]
-    assert {"submit"} <= WRITES["self_entry"]
-    assert not {"get_game", "game_link", "changes"} & WRITES["store"]  # reads stay reads
+    assert {"submit"} <= WRITES["sent_points"]
+    assert not {"get_game", "game_link", "changes"} & every  # reads stay reads
     assert not {"roster", "aliases", "game_ids"} & WRITES["tables"]
 
 
-@pytest.mark.parametrize("path", WEB, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", WEB, ids=lambda path: str(path.relative_to(PACKAGE)))
 def test_the_web_layer_changes_nothing_but_through_actions(path):
     assert writes_outside_actions(_tree(path)) == []
 
@@ -123,10 +299,10 @@ def test_the_web_layer_changes_nothing_but_through_actions(path):
 @pytest.mark.parametrize(
     "code",
     [
-        "from .. import tables\ntables.file_game(db, 't', 'g', [])",
-        "from .. import store as kept\nkept.renew_edit_key(db, 'g', 'k')",
-        "from ..self_entry import submit\nsubmit(db, 'g', 1, entry)",
-        "from .. import store\nwith store.transaction(db):\n    pass",
+        "from ...store import tables\ntables.file_game(db, 't', 'g', [])",
+        "from ... import store as kept\nkept.games.renew_edit_key(db, 'g', 'k')",
+        "from ...store.sent_points import submit\nsubmit(db, 'g', 1, entry)",
+        "from ... import store\nwith store.connection.transaction(db):\n    pass",
         "db.execute('UPDATE games SET edit_key = ?', [key])",
     ],
 )
@@ -135,6 +311,8 @@ def test_a_write_from_the_web_layer_is_caught(code):
 
 
 # --- blueprints are leaves ------------------------------------------------------------
+
+BLUEPRINTS = sorted((PACKAGE / "web" / "blueprints").glob("*.py"))
 
 
 def _is_blueprint(source: ast.Module) -> bool:
@@ -146,32 +324,31 @@ def _is_blueprint(source: ast.Module) -> bool:
     )
 
 
-BLUEPRINTS = {path.stem for path in WEB if _is_blueprint(_tree(path))}
-
-
-def web_modules_imported(source: ast.Module) -> set[str]:
-    """The modules of scorekeeper/web/ a web module imports (``from .x``, ``from . import x``)."""
-    found = set()
-    for node in ast.walk(source):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            if node.module:
-                found.add(node.module.split(".")[0])
-            else:
-                found.update(alias.name for alias in node.names)
-    return found
+def blueprints_imported(path: Path) -> set[str]:
+    """The blueprint modules a module imports."""
+    return {
+        target.rpartition(".")[2]
+        for target in imported(path)
+        if target.startswith("scorekeeper.web.blueprints.")
+    }
 
 
 def test_the_blueprints_are_found_in_the_code():
-    assert {"games", "hands", "watch", "tables", "players", "api"} <= BLUEPRINTS
-    assert not {"access", "live", "forms", "security"} & BLUEPRINTS
+    names = {path.stem for path in BLUEPRINTS if _is_blueprint(_tree(path))}
+    assert {"games", "hands", "watch", "tables", "players", "api", "language"} <= names
+    assert {path.stem for path in BLUEPRINTS} - {"__init__"} == names
+    support = {path.stem for path in (PACKAGE / "web").glob("*.py")}
+    assert not any(_is_blueprint(_tree(PACKAGE / "web" / f"{name}.py")) for name in support)
 
 
-@pytest.mark.parametrize("path", [p for p in WEB if p.stem in BLUEPRINTS], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", BLUEPRINTS, ids=lambda p: p.name)
 def test_no_blueprint_imports_another(path):
     """Pages shared by several blueprints are built in a module of their own."""
-    assert web_modules_imported(_tree(path)) & BLUEPRINTS == set()
+    assert blueprints_imported(path) - {path.stem} == set()
 
 
-def test_an_import_of_another_blueprint_is_caught():
-    assert web_modules_imported(ast.parse("from .games import render_game")) == {"games"}
-    assert web_modules_imported(ast.parse("from . import device, live")) == {"device", "live"}
+@pytest.mark.parametrize("path", sorted((PACKAGE / "web").glob("*.py")), ids=lambda p: p.name)
+def test_the_web_layers_support_imports_no_blueprint(path):
+    if path.name == "__init__.py":
+        return  # register() hooks the blueprints up
+    assert blueprints_imported(path) == set()

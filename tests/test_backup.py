@@ -56,7 +56,7 @@ def standings(client, game_id: str) -> dict:
 
 def export_all(app, client) -> list[tuple[str, dict]]:
     """(game id, game file) for every game in the database, via each game's export."""
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     rows = db.execute("SELECT id, edit_key FROM games ORDER BY created, id").fetchall()
     files = []
     for game_id, key in rows:

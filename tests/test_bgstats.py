@@ -11,10 +11,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from webutil import csrf, new_game, new_table, record, table_game
 
-from scorekeeper import bgstats, store, tables
+from scorekeeper import store
+from scorekeeper.reports import bgstats
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.names import MAX_NAME, MAX_TABLE_NAME
 from scorekeeper.rules.replay import replay
+from scorekeeper.store import tables
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 FINISHED = {  # first to two phases: Cy makes both first
@@ -184,7 +186,9 @@ def test_every_screen_of_a_finished_game_offers_the_same_play(client, clock):
     ]
     table_id = table_url.rsplit("/", 1)[1]
     with client.application.app_context():
-        ids = tables.player_ids(store.connect(client.application.config["DATABASE"]), table_id)
+        ids = tables.player_ids(
+            store.connection.connect(client.application.config["DATABASE"]), table_id
+        )
     assert {p["name"]: p["sourcePlayerId"] for p in play["players"]} == {
         name: ids[name] for name in PLAYERS
     }
@@ -235,7 +239,7 @@ def test_the_api_needs_the_scorekeeper_key(client, clock):
 
 
 def test_a_merge_keeps_the_id_of_the_player_merged_into_and_the_old_name_finds_it(tmp_path):
-    db = store.connect(tmp_path / "games.sqlite3")
+    db = store.connection.connect(tmp_path / "games.sqlite3")
     table = tables.create_table(db, "The Smiths")
     tables.file_game(db, table.id, "g1", ["Ann", "Annie", "Bob"])
     ids = tables.player_ids(db, table.id)
@@ -243,23 +247,23 @@ def test_a_merge_keeps_the_id_of_the_player_merged_into_and_the_old_name_finds_i
     tables.merge(db, table.id, "Annie", "Ann")
     after = tables.player_ids(db, table.id)
     assert after["Ann"] == after["Annie"] == ids["Ann"] and after["Bob"] == ids["Bob"]
-    store.close_all()
+    store.connection.close_all()
 
 
 def test_a_file_from_before_roster_ids_gets_one_for_every_player(tmp_path):
     path = tmp_path / "old.sqlite3"
-    db = store.connect(path)
+    db = store.connection.connect(path)
     table = tables.create_table(db, "The Smiths")
     tables.file_game(db, table.id, "g1", ["Ann", "Bob"])
-    store.close_all()
+    store.connection.close_all()
     raw = sqlite3.connect(path)  # as an older app left it: no player_id, no migration
     raw.execute("ALTER TABLE table_players DROP COLUMN player_id")
     raw.execute("DELETE FROM _sqlite_migrations WHERE name = 'roster-player-ids'")
     raw.commit()
     raw.close()
-    ids = tables.player_ids(store.connect(path), table.id)
+    ids = tables.player_ids(store.connection.connect(path), table.id)
     assert set(ids) == {"Ann", "Bob"} and all(ids.values()) and len(set(ids.values())) == 2
-    store.close_all()
+    store.connection.close_all()
 
 
 def _longest_play(options: dict[str, str]) -> dict:

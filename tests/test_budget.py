@@ -11,8 +11,10 @@ import pytest
 from games import finished_game, table_backup
 from webutil import csrf, new_game, record, table_game
 
-from scorekeeper import actions, create_app, schema, store, table_archive
+from scorekeeper import actions, create_app, store
+from scorekeeper.backup import table_archive
 from scorekeeper.rules.game import HandRecord
+from scorekeeper.store import schema
 
 COUNTED = ("games", "changes", "tables", "table_games", "table_players", "game_sizes")
 
@@ -28,7 +30,7 @@ def _app(tmp_path, **config):
         }
     )
     yield app
-    store.close_all()
+    store.connection.close_all()
 
 
 @pytest.fixture
@@ -69,10 +71,10 @@ def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_c
 ):
     client = budgeted.test_client()
     assert _import(client, table_backup(12)).status_code == 303
-    db = store.connect(budgeted.config["DATABASE"])
+    db = store.connection.connect(budgeted.config["DATABASE"])
     table_id = db.execute("SELECT id FROM tables").fetchone()[0]
     url = table_game(client, f"/t/{table_id}")
-    budgeted.config["MAX_TABLE_BYTES"] = store.table_size(db, table_id) + 100
+    budgeted.config["MAX_TABLE_BYTES"] = store.budget.table_size(db, table_id) + 100
     before = _rows(budgeted)
     refused = record(client, url, 1, 0, {1: 50, 2: 50})
     assert refused.status_code == 422
@@ -83,20 +85,20 @@ def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_c
 
 
 def test_a_game_outside_tables_has_a_budget_of_its_own(budgeted):
-    db = store.connect(budgeted.config["DATABASE"])
-    store.set_budget(db, store.Budget(game=3 * 1024, table=64 * 1024))
-    game_id = actions.start_game(db, {"players": ["Ann", "Bob"]}).current.stored.id
+    db = store.connection.connect(budgeted.config["DATABASE"])
+    store.budget.set_budget(db, store.budget.Budget(game=3 * 1024, table=64 * 1024))
+    game_id = actions.games.start_game(db, {"players": ["Ann", "Bob"]}).current.stored.id
     refused = None
     for number in range(1, 40):
         out = "Ann" if number % 2 else "Bob"
         other = "Bob" if out == "Ann" else "Ann"
-        result = actions.record(db, game_id, number, HandRecord(out, (out,), {other: 55}))
-        if isinstance(result, actions.Refused):
+        result = actions.hands.record(db, game_id, number, HandRecord(out, (out,), {other: 55}))
+        if isinstance(result, actions.results.Refused):
             refused = result
             break
-    assert isinstance(refused, actions.NoRoom)
+    assert isinstance(refused, actions.results.NoRoom)
     assert "the most one game may take here" in refused.message
-    assert store.game_size(db, game_id) <= 3 * 1024
+    assert store.budget.game_size(db, game_id) <= 3 * 1024
 
 
 def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
@@ -112,7 +114,7 @@ def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
     undo = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "6"})
     assert undo.status_code == 303
     assert _import(client, table_backup(3)).status_code == 303
-    db = store.connect(budgeted.config["DATABASE"])
+    db = store.connection.connect(budgeted.config["DATABASE"])
     kept = dict(db.execute("SELECT game_id, row_bytes + log_bytes FROM game_sizes").fetchall())
     counted = dict(
         db.execute(
@@ -150,10 +152,10 @@ def test_a_backup_with_more_games_than_a_day_allows_is_refused_whole(limited):
 
 def test_an_import_that_fails_halfway_leaves_nothing_behind(budgeted, monkeypatch):
     """The games go in by small transactions; when one fails, those written go again."""
-    db = store.connect(budgeted.config["DATABASE"])
+    db = store.connection.connect(budgeted.config["DATABASE"])
     archive = table_archive.read(table_backup(20))
-    monkeypatch.setattr(actions, "IMPORT_BATCH_BYTES", 1)  # a transaction per game
-    real, written = store.insert_game, []
+    monkeypatch.setattr(actions.table_import, "IMPORT_BATCH_BYTES", 1)  # a transaction per game
+    real, written = store.games.insert_game, []
 
     def full_after_five(db, new):
         if len(written) == 5:
@@ -163,10 +165,10 @@ def test_an_import_that_fails_halfway_leaves_nothing_behind(budgeted, monkeypatc
         written.append(new.id)
         return real(db, new)
 
-    monkeypatch.setattr(store, "insert_game", full_after_five)
+    monkeypatch.setattr(store.games, "insert_game", full_after_five)
     before = _rows(budgeted)
     with pytest.raises(sqlite3.OperationalError):
-        actions.import_table(db, archive)
+        actions.table_import.import_table(db, archive)
     assert len(written) == 5
     assert _rows(budgeted) == before
 
@@ -188,4 +190,4 @@ def test_a_wrong_budget_setting_stops_the_start_with_a_message(tmp_path):
 
     with pytest.raises(SettingError, match="MAX_TABLE_BYTES"):
         create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "MAX_TABLE_BYTES": "lots"})
-    store.close_all()
+    store.connection.close_all()

@@ -247,7 +247,7 @@ def _threads(pid: int) -> int:
         return int(next(line for line in status if line.startswith("Threads:")).split()[1])
 
 
-# --- `serve` on a machine with more than one core runs a worker per core (workers.py) ------
+# --- `serve` on a machine with more than one core runs a worker per core (serve/workers.py) ------
 
 
 def test_with_two_workers_a_save_wakes_the_pages_waiting_in_both(serve):
@@ -289,7 +289,7 @@ def test_with_two_workers_an_address_holds_no_more_than_its_cap_in_all(serve):
 
 def _status(connection: http.client.HTTPConnection) -> int | str:
     """The answer's status, or "closed": a worker already holding this address's share of
-    connections closes the next one at once (server.py) rather than answer it 429."""
+    connections closes the next one at once (serve/server.py) rather than answer it 429."""
     try:
         return connection.getresponse().status
     except (ConnectionError, http.client.RemoteDisconnected):

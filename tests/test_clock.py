@@ -1,5 +1,6 @@
 """The family's own clock (clock.py, web/language.py) and a game's playing time
-(store.played_until): the zone is always set by the test, the time by the ``clock`` fixture."""
+(store.history.played_until): the zone is always set by the test, the time by the ``clock``
+fixture."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def _zoned_app(tmp_path, setting: str | None):
 def test_a_page_shows_the_phones_zone_else_the_servers_setting(
     tmp_path, monkeypatch, cookie, started
 ):
-    monkeypatch.setattr(store, "now", lambda: NIGHT)
+    monkeypatch.setattr(store.connection, "now", lambda: NIGHT)
     client = _zoned_app(tmp_path, "America/New_York").test_client()
     if cookie:
         client.set_cookie("tz", cookie, domain="t.test")
@@ -87,10 +88,10 @@ def test_a_games_playing_time_ends_with_the_hand_that_ended_it(client, clock):
     """Corrections, an undo and its restore the next morning leave it where it was."""
     url = new_game(client, players=("Ann", "Bob"), first="2")
     game_id = url.split("/")[-2]
-    database = store.connect(client.application.config["DATABASE"])
+    database = store.connection.connect(client.application.config["DATABASE"])
 
     def until() -> str:
-        return store.played_until(database, store.get_game(database, game_id))
+        return store.history.played_until(database, store.games.get_game(database, game_id))
 
     assert until() == "2026-11-23T19:00:00+00:00"  # no hand yet: its start
     clock.at = "2026-11-23T19:20:00+00:00"
@@ -114,18 +115,18 @@ def test_a_games_playing_time_ends_with_the_hand_that_ended_it(client, clock):
 
 
 def test_a_game_imported_whole_keeps_the_times_its_file_gave(app):
-    database = store.connect(app.config["DATABASE"])
+    database = store.connection.connect(app.config["DATABASE"])
     hand = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 60}}
     state = {"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": [hand]}
     dates = ("2026-11-23T19:00:00+00:00", "2026-11-23T20:10:00+00:00")
-    stored = store.create_game(database, state, dates=dates)
-    assert store.played_until(database, stored) == "2026-11-23T20:10:00+00:00"
+    stored = store.games.create_game(database, state, dates=dates)
+    assert store.history.played_until(database, stored) == "2026-11-23T20:10:00+00:00"
 
 
 def test_a_tables_backup_dates_its_hands_on_the_phones_clock(tmp_path, monkeypatch):
     """hands.csv gave the stored UTC date: a game played at 8 pm in New York was dated the
     next day, while the table page listed it on the day it was played."""
-    monkeypatch.setattr(store, "now", lambda: "2026-11-27T01:00:00+00:00")
+    monkeypatch.setattr(store.connection, "now", lambda: "2026-11-27T01:00:00+00:00")
     client = _zoned_app(tmp_path, "UTC").test_client()
     url = new_table(client)
     game = table_game(client, url, players=("Ann", "Bob"))
@@ -144,7 +145,7 @@ def test_a_tables_backup_dates_its_hands_on_the_phones_clock(tmp_path, monkeypat
 def test_a_deleted_games_last_day_is_on_the_phones_clock_and_reads_as_a_date(tmp_path, monkeypatch):
     """Deleted at 8 pm in New York, a game can be brought back until 8 pm a week later: the
     page gave the UTC day, and showed its <time> markup as text."""
-    monkeypatch.setattr(store, "now", lambda: "2026-11-27T01:00:00+00:00")
+    monkeypatch.setattr(store.connection, "now", lambda: "2026-11-27T01:00:00+00:00")
     client = _zoned_app(tmp_path, "UTC").test_client()
     client.set_cookie("tz", "America/New_York", domain="t.test")
     url = new_game(client)

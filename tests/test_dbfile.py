@@ -12,8 +12,10 @@ from contextlib import ExitStack
 
 import pytest
 
-from scorekeeper import actions, dbfile, neighbours, store, tables
+from scorekeeper import actions, store
+from scorekeeper.live import across_processes
 from scorekeeper.rules.game import HandRecord
+from scorekeeper.store import games_file, tables
 
 HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 50}}
 BIG_GAME = {"rules": "official", "players": ["Ann", "Bob", "Cy"], "dealer": "Ann"}
@@ -33,24 +35,24 @@ def _games_in_the_file(path) -> int:
 @pytest.fixture
 def path(tmp_path):
     yield tmp_path / "games.sqlite3"
-    store.close_all()
+    store.connection.close_all()
 
 
 def test_a_commit_never_copies_the_log_into_the_file_itself(path, monkeypatch):
-    monkeypatch.setattr(dbfile, "CHECKPOINT_AFTER", 3600.0)  # the background copy waits
-    db = store.connect(path)
+    monkeypatch.setattr(games_file, "CHECKPOINT_AFTER", 3600.0)  # the background copy waits
+    db = store.connection.connect(path)
     state = {**BIG_GAME, "hands": [HAND] * 600}  # about 50 KB: 80 games pass 1000 pages
     before = _games_in_the_file(path)
     for _ in range(80):
-        store.create_game(db, state)
+        store.games.create_game(db, state)
     assert _games_in_the_file(path) == before  # SQLite alone would have copied at 1000 pages
     assert db.execute("SELECT count(*) FROM games").fetchone()[0] == before + 80
 
 
 def test_writes_reach_the_file_in_the_background_soon_after(path, monkeypatch):
-    monkeypatch.setattr(dbfile, "CHECKPOINT_AFTER", 0.05)
-    db = store.connect(path)
-    store.create_game(db, {**BIG_GAME, "hands": [HAND]})
+    monkeypatch.setattr(games_file, "CHECKPOINT_AFTER", 0.05)
+    db = store.connection.connect(path)
+    store.games.create_game(db, {**BIG_GAME, "hands": [HAND]})
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -63,10 +65,10 @@ def test_writes_reach_the_file_in_the_background_soon_after(path, monkeypatch):
 
 
 def test_closing_stops_the_background_copies(path):
-    db = store.connect(path)
-    store.create_game(db, {**BIG_GAME, "hands": [HAND]})
-    file = store._file_of[db.conn]
-    store.close_all()
+    db = store.connection.connect(path)
+    store.games.create_game(db, {**BIG_GAME, "hands": [HAND]})
+    file = store.connection._file_of[db.conn]
+    store.connection.close_all()
     assert file._thread is None or not file._thread.is_alive()
     assert _games_in_the_file(path) == 1  # the last connection closed copies the rest
 
@@ -76,20 +78,20 @@ def test_closing_stops_the_background_copies(path):
 
 @pytest.fixture
 def db(path, monkeypatch):
-    monkeypatch.setattr(dbfile, "NOTICE", 0.01)  # look for other processes' commits often,
-    monkeypatch.setattr(dbfile, "NOTICE_HEARING", 0.01)  # also those nobody tells of
-    return store.connect(path)
+    monkeypatch.setattr(games_file, "NOTICE", 0.01)  # look for other processes' commits often,
+    monkeypatch.setattr(games_file, "NOTICE_HEARING", 0.01)  # also those nobody tells of
+    return store.connection.connect(path)
 
 
 def _start(db, **options) -> str:
-    saved = actions.start_game(db, {**BIG_GAME, "hands": []}, **options)
-    assert isinstance(saved, actions.Saved)
+    saved = actions.games.start_game(db, {**BIG_GAME, "hands": []}, **options)
+    assert isinstance(saved, actions.results.Saved)
     return saved.current.stored.id
 
 
 def _record(db, game_id: str, number: int = 1) -> None:
     hand = HandRecord(went_out="Ann", made=("Ann",), points={"Bob": 50, "Cy": 50})
-    assert isinstance(actions.record(db, game_id, number, hand), actions.Saved)
+    assert isinstance(actions.hands.record(db, game_id, number, hand), actions.results.Saved)
 
 
 def _heard(listener) -> bool:
@@ -98,8 +100,11 @@ def _heard(listener) -> bool:
 
 def test_a_commit_rings_only_its_own_games_bell(db):
     ours, theirs = _start(db), _start(db)
-    bells = store._file_of[db.conn].bells
-    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+    bells = store.connection._file_of[db.conn].bells
+    with (
+        store.connection.listening(db, ours) as mine,
+        store.connection.listening(db, theirs) as other,
+    ):
         rung = bells.rung
         _record(db, ours)
         assert _heard(mine) and not _heard(other)
@@ -109,9 +114,13 @@ def test_a_commit_rings_only_its_own_games_bell(db):
 
 def test_a_thousand_waiting_games_cost_a_commit_one_bell(db):
     games = [_start(db) for _ in range(3)]
-    bells = store._file_of[db.conn].bells
+    bells = store.connection._file_of[db.conn].bells
     with ExitStack() as stack:
-        listeners = [stack.enter_context(store.listening(db, g)) for g in games for _ in range(300)]
+        listeners = [
+            stack.enter_context(store.connection.listening(db, g))
+            for g in games
+            for _ in range(300)
+        ]
         rung = bells.rung
         _record(db, games[0])
         assert bells.rung == rung + 1
@@ -123,11 +132,11 @@ def test_a_rematch_rings_the_game_it_follows_and_a_table_game_its_table(db):
     table = tables.create_table(db, "Family")
     first = _start(db, table_id=table.id)
     with (
-        store.listening(db, first) as old,
-        store.listening(db, store.table_key(table.id)) as screen,
+        store.connection.listening(db, first) as old,
+        store.connection.listening(db, store.commits.table_key(table.id)) as screen,
     ):
-        saved = actions.rematch(db, first)
-        assert isinstance(saved, actions.Saved)
+        saved = actions.games.rematch(db, first)
+        assert isinstance(saved, actions.results.Saved)
         assert _heard(old) and _heard(screen)
         _record(db, saved.current.stored.id)
         assert _heard(screen)
@@ -135,17 +144,26 @@ def test_a_rematch_rings_the_game_it_follows_and_a_table_game_its_table(db):
 
 def test_a_players_sent_points_ring_their_game(db):
     game_id = _start(db)
-    with store.listening(db, game_id) as listener:
-        with store.transaction(db):
+    with store.connection.listening(db, game_id) as listener:
+        with store.connection.transaction(db):
             db.table("hand_entries").insert(
-                {"game_id": game_id, "hand_number": 1, "seat": 1, "points": 5, "at": store.now()}
+                {
+                    "game_id": game_id,
+                    "hand_number": 1,
+                    "seat": 1,
+                    "points": 5,
+                    "at": store.connection.now(),
+                }
             )
         assert _heard(listener)
 
 
 def test_another_processs_commit_rings_the_bell_of_its_game(db, path):
     ours, theirs = _start(db), _start(db)
-    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+    with (
+        store.connection.listening(db, ours) as mine,
+        store.connection.listening(db, theirs) as other,
+    ):
         assert not mine.wait(0.05)
         writer = sqlite3.connect(path)  # as `scorekeeper import` or another worker would write
         with writer:
@@ -159,20 +177,24 @@ def test_another_processs_commit_rings_the_bell_of_its_game(db, path):
 
 
 def test_a_commit_in_another_process_is_told_at_once(path, monkeypatch):
-    """``serve``'s workers tell each other of each commit (neighbours.py): the page here
+    """``serve``'s workers tell each other of each commit (live/across_processes.py): the page here
     wakes though it would look for other processes' commits only once an hour."""
-    monkeypatch.setattr(dbfile, "NOTICE", 3600)
-    monkeypatch.setattr(dbfile, "NOTICE_HEARING", 3600)
-    db = store.connect(path)
+    monkeypatch.setattr(games_file, "NOTICE", 3600)
+    monkeypatch.setattr(games_file, "NOTICE_HEARING", 3600)
+    db = store.connection.connect(path)
     ours, theirs = _start(db), _start(db)
-    with store.listening(db, ours) as mine, store.listening(db, theirs) as other:
+    with (
+        store.connection.listening(db, ours) as mine,
+        store.connection.listening(db, theirs) as other,
+    ):
         assert not mine.wait(0.05)
         record = (
             "import sys; from scorekeeper import store, actions; "
             "from scorekeeper.rules.game import HandRecord; "
-            "db = store.connect(sys.argv[1]); "
+            "db = store.connection.connect(sys.argv[1]); "
             "hand = HandRecord(went_out='Ann', made=('Ann',), points={'Bob': 50, 'Cy': 50}); "
-            "assert isinstance(actions.record(db, sys.argv[2], 1, hand), actions.Saved)"
+            "saved = actions.hands.record(db, sys.argv[2], 1, hand); "
+            "assert isinstance(saved, actions.results.Saved)"
         )
         subprocess.run([sys.executable, "-c", record, str(path), ours], check=True)
         assert mine.wait(60)
@@ -181,14 +203,14 @@ def test_a_commit_in_another_process_is_told_at_once(path, monkeypatch):
 
 def test_a_process_that_died_leaves_no_socket_for_long(path, tmp_path):
     """A socket whose process is gone is removed by the next commit that finds it."""
-    left = neighbours.Neighbours(str(path))
+    left = across_processes.Neighbours(str(path))
     assert left.listen()
     folder = left._own.parent if left._own else None
     assert folder is not None
     dead = folder / "0.dead"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as gone:
         gone.bind(str(dead))  # closed at once: nobody behind it, as after a kill -9
-    teller = neighbours.Neighbours(str(path))
+    teller = across_processes.Neighbours(str(path))
     teller.tell()
     assert not dead.exists()
     assert left.hear(5)  # the live one heard

@@ -47,7 +47,7 @@ def check_database(db: Path) -> dict[str, list[dict]]:
             ).fetchall()
             assert [v for v, _ in changes] == list(range(1, version + 1)), "a gap in history"
             data = json.loads(state)
-            rebuilt = store.state_at(store.Database(conn), game_id, version)
+            rebuilt = store.history.state_at(store.connection.Database(conn), game_id, version)
             assert rebuilt == data, "the game row and its change log disagree"
             kept = replay(load_game(data))  # the stored game is whole and valid
             assert Standings.from_json(json.loads(standings)) == kept, "stale kept standings"

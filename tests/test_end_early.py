@@ -6,13 +6,15 @@ import json
 
 import pytest
 
-from scorekeeper import actions, notes, store
+from scorekeeper import actions, store
 from scorekeeper.cli import main
 from scorekeeper.printing.record import game_record
+from scorekeeper.reports import current_game
+from scorekeeper.reports.statistics import PlayedGame, table_stats
 from scorekeeper.rules.game import GameError, HandRecord
 from scorekeeper.rules.gamefile import game_to_json, load_game
 from scorekeeper.rules.replay import hand_problems, replay, standings_by_hand
-from scorekeeper.stats import PlayedGame, table_stats
+from scorekeeper.store import change_notes
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -113,86 +115,91 @@ def test_the_printed_record_says_the_game_was_ended_early():
 
 @pytest.fixture
 def db(tmp_path):
-    yield store.connect(tmp_path / "games.sqlite3")
-    store.close_all()
+    yield store.connection.connect(tmp_path / "games.sqlite3")
+    store.connection.close_all()
 
 
-def started(db, *hands) -> actions.Current:
+def started(db, *hands) -> current_game.Current:
     data = {"players": PLAYERS, "dealer": "Ann", "hands": list(hands)}
-    result = actions.start_game(db, data)
-    assert isinstance(result, actions.Saved)
+    result = actions.games.start_game(db, data)
+    assert isinstance(result, actions.results.Saved)
     return result.current
 
 
 def test_ending_early_is_a_change_with_its_winner_in_the_history(db):
     now = started(db, *TWO_HANDS)
-    result = actions.end_early(db, now.stored.id, now.version)
-    assert isinstance(result, actions.Saved)
+    result = actions.games.end_early(db, now.stored.id, now.version)
+    assert isinstance(result, actions.results.Saved)
     assert result.current.standings.winner == "Cy" and result.current.standings.ended_early
     assert result.current.stored.state["ended_early"] is True
     assert result.summary == "Game ended early after hand 2: Cy wins"
-    latest = store.changes(db, now.stored.id)[0]
+    latest = store.history.changes(db, now.stored.id)[0]
     assert latest.action == "end" and latest.summary == result.summary
-    kept = store.get_game(db, now.stored.id)
+    kept = store.games.get_game(db, now.stored.id)
     assert load_game(kept.state).ended_early
-    assert store.state_at(db, now.stored.id, latest.version) == kept.state
+    assert store.history.state_at(db, now.stored.id, latest.version) == kept.state
 
 
 def test_undo_takes_the_end_back_and_the_game_goes_on(db):
     now = started(db, *TWO_HANDS)
-    ended = actions.end_early(db, now.stored.id, now.version)
-    undone = actions.undo(db, now.stored.id, ended.current.version)
-    assert isinstance(undone, actions.Saved)
+    ended = actions.games.end_early(db, now.stored.id, now.version)
+    undone = actions.undo.undo(db, now.stored.id, ended.current.version)
+    assert isinstance(undone, actions.results.Saved)
     assert not undone.current.standings.over and "ended_early" not in undone.current.stored.state
     assert undone.summary == "Undone: Game ended early after hand 2: Cy wins"
     third = HandRecord("Bob", ("Bob",), {"Ann": 50, "Cy": 50})
-    assert isinstance(actions.record(db, now.stored.id, 3, third), actions.Saved)
+    assert isinstance(actions.hands.record(db, now.stored.id, 3, third), actions.results.Saved)
 
 
 def test_a_tie_is_named_in_the_history(db):
     now = started(db, *LEVEL)
-    result = actions.end_early(db, now.stored.id, now.version)
+    result = actions.games.end_early(db, now.stored.id, now.version)
     assert result.current.standings.tied == ("Ann", "Bob")
-    assert notes.words(result.note) == "Game ended early after hand 2: a tie between Ann and Bob"
+    assert (
+        change_notes.words(result.note)
+        == "Game ended early after hand 2: a tie between Ann and Bob"
+    )
 
 
 def test_a_game_without_hands_cannot_be_ended(db):
     now = started(db)
-    result = actions.end_early(db, now.stored.id, now.version)
-    assert isinstance(result, actions.Refused)
+    result = actions.games.end_early(db, now.stored.id, now.version)
+    assert isinstance(result, actions.results.Refused)
     assert "after its first hand" in result.message
-    assert store.get_game(db, now.stored.id).version == now.version
+    assert store.games.get_game(db, now.stored.id).version == now.version
 
 
 def test_a_game_over_already_is_a_conflict(db):
     now = started(db, *TWO_HANDS)
-    ended = actions.end_early(db, now.stored.id, now.version)
-    again = actions.end_early(db, now.stored.id, ended.current.version)
-    assert isinstance(again, actions.Conflict) and "over" in again.message
+    ended = actions.games.end_early(db, now.stored.id, now.version)
+    again = actions.games.end_early(db, now.stored.id, ended.current.version)
+    assert isinstance(again, actions.results.Conflict) and "over" in again.message
 
 
 def test_a_page_that_missed_a_hand_cannot_end_the_game(db):
     now = started(db, TWO_HANDS[0])
-    actions.record(db, now.stored.id, 2, HandRecord("Cy", ("Cy", "Bob"), {"Ann": 60, "Bob": 5}))
-    result = actions.end_early(db, now.stored.id, now.version)
-    assert isinstance(result, actions.Conflict)
+    actions.hands.record(
+        db, now.stored.id, 2, HandRecord("Cy", ("Cy", "Bob"), {"Ann": 60, "Bob": 5})
+    )
+    result = actions.games.end_early(db, now.stored.id, now.version)
+    assert isinstance(result, actions.results.Conflict)
 
 
 def test_a_correction_after_the_end_keeps_the_game_ended(db):
     now = started(db, *TWO_HANDS)
-    ended = actions.end_early(db, now.stored.id, now.version).current
+    ended = actions.games.end_early(db, now.stored.id, now.version).current
     fixed = HandRecord("Ann", ("Ann", "Cy"), {"Bob": 50, "Cy": 25})
-    result = actions.correct(db, now.stored.id, ended.version, 1, fixed)
-    assert isinstance(result, actions.Saved)
+    result = actions.hands.correct(db, now.stored.id, ended.version, 1, fixed)
+    assert isinstance(result, actions.results.Saved)
     assert result.current.standings.ended_early and result.current.standings.winner == "Cy"
     assert result.current.standings.player("Cy").score == 25
 
 
 def test_a_rematch_of_a_game_ended_early_starts_afresh(db):
     now = started(db, *TWO_HANDS)
-    actions.end_early(db, now.stored.id, now.version)
-    rematch = actions.rematch(db, now.stored.id)
-    assert isinstance(rematch, actions.Saved)
+    actions.games.end_early(db, now.stored.id, now.version)
+    rematch = actions.games.rematch(db, now.stored.id)
+    assert isinstance(rematch, actions.results.Saved)
     assert not rematch.current.standings.over and not rematch.current.game.ended_early
 
 

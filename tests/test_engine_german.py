@@ -11,7 +11,8 @@ import re
 
 import pytest
 
-from scorekeeper import catalogues, i18n
+from scorekeeper import i18n
+from scorekeeper.i18n import catalogues
 from scorekeeper.rules import reasons
 from scorekeeper.rules.cards import parse_card, parse_cards
 from scorekeeper.rules.check import check_phase

@@ -21,7 +21,7 @@ from webutil import csrf, new_game
 
 from scorekeeper import create_app
 from scorekeeper.rules.phases import OPTIONS, PROFILES
-from scorekeeper.web.api import description
+from scorekeeper.web.blueprints.api import description
 
 pytestmark = pytest.mark.slow  # sends thousands of generated requests (schemathesis, Hypothesis)
 

@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from scorekeeper import SOURCE, catalogues, i18n
+from scorekeeper import SOURCE, i18n
+from scorekeeper.i18n import catalogues
 from scorekeeper.rules.reasons import ALL_RULES
 
 GLOSSARY = SOURCE / "docs" / "i18n-glossary.md"

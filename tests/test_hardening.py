@@ -99,7 +99,7 @@ def test_a_crash_recording_through_the_api_logs_no_edit_key(tmp_path, caplog, mo
     def broken(*args, **kwargs):
         raise RuntimeError("the disk fell off")
 
-    monkeypatch.setattr(store, "save_change", broken)
+    monkeypatch.setattr(store.games, "save_change", broken)
     with caplog.at_level("ERROR"):
         response = client.post(local(created["hands_url"]), json={"hand_number": 1, "hand": HAND})
     assert response.status_code == 500
@@ -321,7 +321,7 @@ def test_unknown_api_addresses_and_methods_are_answered_in_json(client):
 
 
 def test_a_crash_in_a_check_api_is_answered_in_json(tmp_path, monkeypatch):
-    from scorekeeper.web import api as check
+    from scorekeeper.web.blueprints import api as check
 
     app = create_app({"DATABASE": str(tmp_path / "g.sqlite3"), "SECRET_KEY": "x"})
 
@@ -421,7 +421,7 @@ def test_the_check_apis_are_rate_limited_in_json(limited):
 def test_a_games_history_stops_growing_at_its_cap_with_a_clear_message(app, client, monkeypatch):
     from scorekeeper import actions
 
-    monkeypatch.setattr(actions, "MAX_CHANGES", 4)
+    monkeypatch.setattr(actions.saving, "MAX_CHANGES", 4)
     created = api_game(client)
     hands = local(created["hands_url"])
     for number in (1, 2, 3):

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from tools import missing
 
-from scorekeeper import actions, cli, create_app, health, store
+from scorekeeper import cli, create_app, store
+from scorekeeper.reports import current_game, file_health
 
 # --- files to examine -------------------------------------------------------------------
 
@@ -26,10 +27,10 @@ def games_file(path: Path, *players: tuple[str, str]) -> dict[str, str]:
     for pair in players:
         answer = client.post("/api/games", json={"players": list(pair)}).get_json()
         ids[pair[0]] = answer["id"]
-    store.close_all()
+    store.connection.close_all()
     with closing(sqlite3.connect(path)) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    actions._recent.clear()  # nothing read before the damage is remembered
+    current_game._recent.clear()  # nothing read before the damage is remembered
     return ids
 
 
@@ -54,16 +55,16 @@ def index_out_of_step(path: Path) -> None:
 def test_a_broken_index_passes_the_quick_check_and_is_found_by_the_full_one(tmp_path):
     path = tmp_path / "games.sqlite3"
     index_out_of_step(path)
-    assert health.examine(path, full=False) == []
-    found = health.examine(path)  # a small file: the full check at start-up
+    assert file_health.examine(path, full=False) == []
+    found = file_health.examine(path)  # a small file: the full check at start-up
     assert [f.kind for f in found] == ["damaged"] and "t_x" in found[0].detail
 
 
 def test_start_up_runs_the_full_check_only_on_a_file_small_enough(tmp_path, monkeypatch):
     path = tmp_path / "games.sqlite3"
     index_out_of_step(path)
-    monkeypatch.setattr(health, "FULL_CHECK_BYTES", path.stat().st_size - 1)
-    assert health.examine(path) == []  # quick_check only: see docs/scaling.md
+    monkeypatch.setattr(file_health, "FULL_CHECK_BYTES", path.stat().st_size - 1)
+    assert file_health.examine(path) == []  # quick_check only: see docs/scaling.md
 
 
 def serve(path: Path) -> subprocess.CompletedProcess:
@@ -98,7 +99,7 @@ def test_a_zero_length_file_is_refused_with_its_own_message_not_started_afresh(t
 
 
 def test_a_missing_file_is_a_new_one(tmp_path, capsys):
-    assert health.examine(tmp_path / "new.sqlite3") == []
+    assert file_health.examine(tmp_path / "new.sqlite3") == []
     assert cli.main(["check-db", "--db", str(tmp_path / "new.sqlite3")]) == 2
     assert "there is no games file" in capsys.readouterr().err
 
@@ -123,8 +124,8 @@ def test_a_flipped_byte_in_one_game_is_found_naming_the_game(
     path = tmp_path / "games.sqlite3"
     ids = games_file(path, ("Ann", "Bob"), ("Zebulon", "Cy"))
     flip(path, find, put)
-    assert health.examine(path, full=False) == []  # SQLite's own checks see nothing
-    found = [(f.kind, f.game) for f in health.examine(path)]  # start-up, on a small file
+    assert file_health.examine(path, full=False) == []  # SQLite's own checks see nothing
+    found = [(f.kind, f.game) for f in file_health.examine(path)]  # start-up, on a small file
     assert found == ([("unreadable", ids["Zebulon"])] if at_start_up else [])
     assert cli.main(["check-db", "--db", str(path)]) == 1
     err = capsys.readouterr().err
@@ -143,7 +144,7 @@ def test_json_that_parses_but_is_no_game_is_found_by_check_db(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     ids = games_file(path, ("Ann", "Bob"), ("Zebulon", "Cy"))
     flip(path, b'"dealer":"Zebulon"', b'"dealer":"Zebulom"')
-    assert health.examine(path) == []  # every text reads: only loading it shows the damage
+    assert file_health.examine(path) == []  # every text reads: only loading it shows the damage
     assert cli.main(["check-db", "--db", str(path), "--json"]) == 1
     found = capsys.readouterr().out
     assert f'"game": "{ids["Zebulon"]}"' in found and "dealer" in found
@@ -163,11 +164,11 @@ def test_reading_an_unreadable_game_raises_one_error_naming_it(tmp_path, find, p
     path = tmp_path / "games.sqlite3"
     ids = games_file(path, ("Ann", "Bob"), ("Zebulon", "Cy"))
     flip(path, find, put)
-    db = store.connect(path)
-    with pytest.raises(store.UnreadableGame) as caught:
-        actions.load(db, ids["Zebulon"])
+    db = store.connection.connect(path)
+    with pytest.raises(store.games.UnreadableGame) as caught:
+        current_game.load(db, ids["Zebulon"])
     assert caught.value.game_id == ids["Zebulon"]
-    assert actions.load(db, ids["Ann"]).game.players == ("Ann", "Bob")
+    assert current_game.load(db, ids["Ann"]).game.players == ("Ann", "Bob")
 
 
 def test_an_unreadable_game_gets_a_page_naming_it_not_a_500(tmp_path):

@@ -46,7 +46,7 @@ def test_the_health_check_is_never_rate_limited_even_under_an_app_wide_limit(tmp
 
 
 def test_a_damaged_games_file_answers_503_damaged(app, client):
-    store.close_all()  # the app's connections checkpoint and let go of the file
+    store.connection.close_all()  # the app's connections checkpoint and let go of the file
     damaged_file(app.config["DATABASE"])  # garbage over pages the quick check reads
     response = client.get("/healthz")
     assert response.status_code == 503
@@ -56,7 +56,7 @@ def test_a_damaged_games_file_answers_503_damaged(app, client):
 
 
 def test_a_missing_games_file_answers_503_unreachable(app, client):
-    store.close_all()
+    store.connection.close_all()
     shutil.rmtree(os.path.dirname(app.config["DATABASE"]))  # the volume went away
     answer = client.get("/healthz")
     assert answer.status_code == 503 and answer.get_json()["problem"] == "unreachable"

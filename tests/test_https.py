@@ -25,7 +25,7 @@ def make_app(tmp_path):
         return create_app(settings)
 
     yield make
-    store.close_all()
+    store.connection.close_all()
 
 
 def created_links(app) -> list[str]:

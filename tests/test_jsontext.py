@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from servers import Server, Visitor, call
 
-from scorekeeper import jsontext
-from scorekeeper.jsontext import MAX_DEPTH, JsonError, deeper_than, parse_json
+from scorekeeper.backup import json_reader
+from scorekeeper.backup.json_reader import MAX_DEPTH, JsonError, deeper_than, parse_json
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def test_a_text_of_unclosed_quotes_is_one_string_not_one_per_quote(text):
     ],
 )
 def test_depth_counts_only_brackets_outside_strings(text, depth):
-    assert jsontext.depth(text) == depth
+    assert json_reader.depth(text) == depth
 
 
 def nesting(value: object) -> int:
@@ -101,7 +101,7 @@ DOCUMENTS = st.recursive(
 
 @given(DOCUMENTS)
 def test_depth_is_how_deep_a_document_nests(document):
-    assert jsontext.depth(json.dumps(document)) == nesting(document)
+    assert json_reader.depth(json.dumps(document)) == nesting(document)
 
 
 @pytest.mark.parametrize(

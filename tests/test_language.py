@@ -12,8 +12,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from webutil import new_game
 
-from scorekeeper import catalogues, i18n
-from scorekeeper.i18n import Pseudo
+from scorekeeper import i18n
+from scorekeeper.i18n import Pseudo, catalogues
 from scorekeeper.web import language
 
 

@@ -11,8 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from servers import Server
 
-from scorekeeper import create_app, limit_counts, store
-from scorekeeper.limit_counts import SQLiteCounts
+from scorekeeper import create_app, store
+from scorekeeper.store import limit_counts
+from scorekeeper.store.limit_counts import SQLiteCounts
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def workers(tmp_path):
         return create_app({**config, "RATE_LIMIT_CODE": "3 per minute"}).test_client()
 
     yield worker(), worker()
-    store.close_all()
+    store.connection.close_all()
 
 
 def test_two_workers_share_one_count_per_address(workers):

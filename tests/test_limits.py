@@ -24,7 +24,7 @@ def test_limited_views_keep_their_limits_without_the_check_before_every_request(
     answers = [client.get("/api/check?group=R1 R2").status_code for _ in range(3)]
     assert answers == [200, 200, 429]
     assert all(client.get("/rules").status_code == 200 for _ in range(5))  # not limited
-    store.close_all()
+    store.connection.close_all()
 
 
 def test_an_operators_limit_for_every_page_still_applies(tmp_path):
@@ -32,14 +32,14 @@ def test_an_operators_limit_for_every_page_still_applies(tmp_path):
     client = app.test_client()
     answers = [client.get("/rules").status_code for _ in range(4)]
     assert answers == [200, 200, 200, 429]
-    store.close_all()
+    store.connection.close_all()
 
 
 # --- every route that creates something: one limit, one clear refusal -------------------
 
 
 def _rows(app) -> tuple[int, ...]:
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     found = (db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in CREATED)
     return tuple(found)
 
@@ -50,7 +50,7 @@ GAME = {"players": ["Ann", "Bob"], "dealer": "Ann", "hands": []}
 
 def _started(app) -> str:
     """A game's scorekeeper link, started without a request (no limit counts it)."""
-    saved = actions.start_game(store.connect(app.config["DATABASE"]), dict(GAME))
+    saved = actions.games.start_game(store.connection.connect(app.config["DATABASE"]), dict(GAME))
     stored = saved.current.stored
     return f"/g/{stored.id}/{stored.edit_key}"
 
@@ -124,4 +124,4 @@ def test_every_route_that_creates_something_is_limited_with_one_clear_refusal(tm
         page = refused.get_data(as_text=True)
         assert "Too many requests" in page and "Wait a minute, then try again" in page
     assert _rows(app) == before  # nothing was made
-    store.close_all()
+    store.connection.close_all()

@@ -7,7 +7,8 @@ import html
 
 from webutil import csrf, new_game, new_table, plain_names, record, table_game
 
-from scorekeeper import store, tables
+from scorekeeper import store
+from scorekeeper.store import tables
 
 
 def _text(response) -> str:
@@ -27,7 +28,7 @@ def _table_id(url: str) -> str:
 
 
 def _table_of(app, url: str) -> str | None:
-    return tables.table_of_game(store.connect(app.config["DATABASE"]), _game_id(url))
+    return tables.table_of_game(store.connection.connect(app.config["DATABASE"]), _game_id(url))
 
 
 def _version(client, url: str) -> str:

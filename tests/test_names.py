@@ -11,6 +11,7 @@ import pytest
 from games import tied
 from webutil import csrf, new_game, record
 
+from scorekeeper.reports import current_game
 from scorekeeper.rules.gamefile import game_to_json
 from scorekeeper.rules.names import (
     NameRefused,
@@ -215,13 +216,13 @@ def test_names_that_draw_nothing_are_refused_on_the_form(app, client, name):
 
 def test_a_stored_game_with_a_name_refused_since_still_opens(app):
     """The name rule guards what enters; what was saved under the older rule stays open."""
-    from scorekeeper import actions, store
+    from scorekeeper import store
 
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     state = {"rules": "official", "options": {}, "players": ["Ann\u3164", "Bob"], "hands": []}
     state["dealer"] = "Bob"
-    stored = store.create_game(db, state, action="create", summary="")
-    assert actions.load(db, stored.id).game.players == ("Ann\u3164", "Bob")
+    stored = store.games.create_game(db, state, action="create", summary="")
+    assert current_game.load(db, stored.id).game.players == ("Ann\u3164", "Bob")
 
 
 HOSTILE_TABLE_NAMES = {
@@ -235,10 +236,11 @@ HOSTILE_TABLE_NAMES = {
 
 @pytest.mark.parametrize("name", HOSTILE_TABLE_NAMES.values(), ids=HOSTILE_TABLE_NAMES.keys())
 def test_a_table_name_meets_the_name_rule(app, client, name):
-    from scorekeeper import store, tables
+    from scorekeeper import store
+    from scorekeeper.store import tables
 
     with pytest.raises(NameRefused):
-        tables.create_table(store.connect(app.config["DATABASE"]), name)
+        tables.create_table(store.connection.connect(app.config["DATABASE"]), name)
     response = client.post("/tables/new", data={"csrf_token": csrf(client), "name": name})
     assert response.status_code == 422
     with sqlite3.connect(app.config["DATABASE"]) as conn:
@@ -247,9 +249,10 @@ def test_a_table_name_meets_the_name_rule(app, client, name):
 
 @pytest.mark.parametrize("name", HOSTILE_TABLE_NAMES.values(), ids=HOSTILE_TABLE_NAMES.keys())
 def test_a_roster_rename_meets_the_name_rule(app, name):
-    from scorekeeper import store, tables
+    from scorekeeper import store
+    from scorekeeper.store import tables
 
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     table = tables.create_table(db, "The Smiths")
     tables.restore_roster(db, table.id, [("Ann", False), ("Bob", False)], {})
     with pytest.raises(tables.RosterError):
@@ -258,9 +261,10 @@ def test_a_roster_rename_meets_the_name_rule(app, name):
 
 
 def test_a_roster_rename_to_a_look_alike_is_pointed_out(app):
-    from scorekeeper import store, tables
+    from scorekeeper import store
+    from scorekeeper.store import tables
 
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     table = tables.create_table(db, "  The   Smiths ")
     assert table.name == "The Smiths"
     tables.restore_roster(db, table.id, [("Ann", False), ("Bob", False)], {})

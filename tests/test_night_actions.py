@@ -5,22 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import actions, nights, store, tables
+from scorekeeper import actions, store
+from scorekeeper.reports import current_game, night_view
 from scorekeeper.rules.game import HandRecord
 from scorekeeper.rules.nights import Mode, Scheme, placement_points, times_met
+from scorekeeper.store import nights, tables
 
 FOURTEEN = [f"P{i:02}" for i in range(1, 15)]
 
 
 @pytest.fixture
 def db(tmp_path):
-    yield store.connect(tmp_path / "games.sqlite3")
-    store.close_all()
+    yield store.connection.connect(tmp_path / "games.sqlite3")
+    store.connection.close_all()
 
 
 @pytest.fixture
 def table_id(db) -> str:
-    table = actions.create_table(db, "Thursday club")
+    table = actions.tables.create_table(db, "Thursday club")
     assert isinstance(table, tables.Table)
     return table.id
 
@@ -35,26 +37,26 @@ def start_night(db, table_id, players=FOURTEEN, **choices) -> nights.Night:
         "scheme": Scheme.PLACEMENT,
         **choices,
     }
-    night = actions.create_night(db, table_id, **settings)
+    night = actions.nights.create_night(db, table_id, **settings)
     assert isinstance(night, nights.Night), night
     return night
 
 
 def play_ten_hands(db, game_id: str) -> dict[str, int]:
     """Ten hands: seat 1 goes out in each; seat n + 1 scores 50 + 10 n a hand."""
-    current = actions.load(db, game_id)
+    current = current_game.load(db, game_id)
     players = current.game.players
     for number in range(1, 11):
         points = {name: 50 + 10 * seat for seat, name in enumerate(players) if seat}
         hand = HandRecord(players[0], (players[0],), points)
-        result = actions.record(db, game_id, number, hand)
-        assert isinstance(result, actions.Saved), result
+        result = actions.hands.record(db, game_id, number, hand)
+        assert isinstance(result, actions.results.Saved), result
     return {name: 10 * (50 + 10 * seat) if seat else 0 for seat, name in enumerate(players)}
 
 
 def test_a_night_seats_its_first_round_at_tables_of_four_four_three_three(db, table_id):
     night = start_night(db, table_id)
-    now = actions.night_now(db, night)
+    now = night_view.night_now(db, night)
     assert now.seated is not None and now.seated.number == 1 and now.seated.mode is Mode.RANDOM
     assert [len(t.seats) for t in now.seated.tables] == [4, 4, 3, 3]
     assert sorted(name for t in now.seated.tables for name in t.seats) == FOURTEEN
@@ -64,78 +66,78 @@ def test_a_night_seats_its_first_round_at_tables_of_four_four_three_three(db, ta
 
 def test_seating_a_round_again_draws_anew_and_is_kept_with_its_seed(db, table_id):
     night = start_night(db, table_id)
-    first = actions.night_now(db, night).seated
-    again = actions.seat_next(db, night)
+    first = night_view.night_now(db, night).seated
+    again = actions.nights.seat_next(db, night)
     assert isinstance(again, nights.Round) and again.number == 1 and again.seed != first.seed
     assert [c[1] for c in nights.history(db, night.id)][:2] == ["seat", "seat"]
 
 
 def test_starting_a_round_starts_a_game_at_every_table_seat_one_dealing(db, table_id):
     night = start_night(db, table_id)
-    started = actions.start_round(db, night)
+    started = actions.nights.start_round(db, night)
     assert isinstance(started, nights.Round)
-    now = actions.night_now(db, night)
+    now = night_view.night_now(db, night)
     assert sorted(now.games) == [(1, 1), (1, 2), (1, 3), (1, 4)]
     for table in started.tables:
         game = now.games[1, table.number]
         assert game.game.players == table.seats and game.game.dealer == table.dealer
         assert tables.table_of_game(db, game.stored.id) == table_id  # the club's games
     assert now.playing is not None and now.seated is None
-    refused = actions.start_round(db, night)
-    assert isinstance(refused, actions.Refused)  # started once
-    refused = actions.seat_next(db, night)
-    assert isinstance(refused, actions.Refused) and "not all finished" in refused.message
+    refused = actions.nights.start_round(db, night)
+    assert isinstance(refused, actions.results.Refused)  # started once
+    refused = actions.nights.seat_next(db, night)
+    assert isinstance(refused, actions.results.Refused) and "not all finished" in refused.message
 
 
 def test_the_leaderboard_counts_each_finished_game_by_placement_points(db, table_id):
     night = start_night(db, table_id)
-    actions.start_round(db, night)
-    now = actions.night_now(db, night)
+    actions.nights.start_round(db, night)
+    now = night_view.night_now(db, night)
     expected: dict[str, int] = dict.fromkeys(FOURTEEN, 0)
     for game in now.games.values():
         totals = play_ten_hands(db, game.stored.id)
         order = sorted(totals, key=totals.get)
         for place, name in enumerate(order, 1):
             expected[name] += placement_points(place, 1, len(order))
-    board = actions.night_now(db, night).board
+    board = night_view.night_now(db, night).board
     assert {row.name: row.points for row in board} == expected
     assert board[0].points == 120 and board[-1].points == 0
 
 
 def test_round_two_meets_new_people_and_a_player_who_left_is_not_seated(db, table_id):
     night = start_night(db, table_id)
-    actions.start_round(db, night)
-    for game in actions.night_now(db, night).games.values():
+    actions.nights.start_round(db, night)
+    for game in night_view.night_now(db, night).games.values():
         play_ten_hands(db, game.stored.id)
-    assert actions.set_here(db, night, "P05", False) is None
-    second = actions.seat_next(db, night)
+    assert actions.nights.set_here(db, night, "P05", False) is None
+    second = actions.nights.seat_next(db, night)
     assert isinstance(second, nights.Round) and second.number == 2
     seated = [name for table in second.tables for name in table.seats]
     assert "P05" not in seated and len(seated) == 13
-    first = actions.night_now(db, night).rounds[0]
+    first = night_view.night_now(db, night).rounds[0]
     met = times_met(table.seats for table in first.tables)
     again = times_met(table.seats for table in second.tables)
     assert not set(met) & set(again)  # nobody sits with anyone from round 1
-    board = actions.night_now(db, night).board
+    board = night_view.night_now(db, night).board
     assert "P05" in [row.name for row in board]  # keeps the game played
 
 
 def test_a_late_arrival_reseats_the_waiting_round_and_a_bad_name_changes_nothing(db, table_id):
     night = start_night(db, table_id, players=FOURTEEN[:5])
-    assert actions.set_here(db, night, "Zoë", True) is None
-    seated = actions.night_now(db, night).seated
+    assert actions.nights.set_here(db, night, "Zoë", True) is None
+    seated = night_view.night_now(db, night).seated
     assert sorted(n for t in seated.tables for n in t.seats) == sorted([*FOURTEEN[:5], "Zoë"])
     before = len(nights.history(db, night.id))
-    assert isinstance(actions.set_here(db, night, " ", True), actions.Refused)
-    assert isinstance(actions.set_here(db, night, "Nobody", False), actions.Refused)
+    assert isinstance(actions.nights.set_here(db, night, " ", True), actions.results.Refused)
+    assert isinstance(actions.nights.set_here(db, night, "Nobody", False), actions.results.Refused)
     assert len(nights.history(db, night.id)) == before
 
 
 def test_the_last_two_cannot_leave_a_waiting_round_and_nothing_is_written(db, table_id):
     night = start_night(db, table_id, players=["Ann", "Bob"])
-    refused = actions.set_here(db, night, "Bob", False)
-    assert isinstance(refused, actions.Refused) and "at least 2 players" in refused.message
-    assert all(a.here for a in actions.night_now(db, night).attendees)
+    refused = actions.nights.set_here(db, night, "Bob", False)
+    assert isinstance(refused, actions.results.Refused) and "at least 2 players" in refused.message
+    assert all(a.here for a in night_view.night_now(db, night).attendees)
 
 
 @pytest.mark.parametrize(
@@ -157,62 +159,62 @@ def test_a_night_that_cannot_be_run_is_refused_and_nothing_is_saved(db, table_id
         "scheme": Scheme.CUMULATIVE,
         **choices,
     }
-    refused = actions.create_night(db, table_id, **settings)
-    assert isinstance(refused, actions.Refused) and words in refused.message
+    refused = actions.nights.create_night(db, table_id, **settings)
+    assert isinstance(refused, actions.results.Refused) and words in refused.message
     assert db.execute("SELECT count(*) FROM nights").fetchone()[0] == 0
 
 
 def test_a_night_is_over_after_its_last_round(db, table_id):
     night = start_night(db, table_id, players=["Ann", "Bob", "Cy"], rounds=1)
-    actions.start_round(db, night)
-    (game,) = actions.night_now(db, night).games.values()
+    actions.nights.start_round(db, night)
+    (game,) = night_view.night_now(db, night).games.values()
     play_ten_hands(db, game.stored.id)
-    now = actions.night_now(db, night)
+    now = night_view.night_now(db, night)
     assert now.over
-    assert isinstance(actions.seat_next(db, night), actions.Refused)
+    assert isinstance(actions.nights.seat_next(db, night), actions.results.Refused)
 
 
 def test_a_nights_change_and_its_games_changes_ring_the_nights_key_only(db, table_id):
     night = start_night(db, table_id, players=["Ann", "Bob", "Cy"])
-    _keys, mark = store.changed(db.conn, None)
-    actions.start_round(db, night)
-    keys, mark = store.changed(db.conn, mark)
-    assert store.night_key(night.id) in keys
-    (game,) = actions.night_now(db, night).games.values()
+    _keys, mark = store.commits.changed(db.conn, None)
+    actions.nights.start_round(db, night)
+    keys, mark = store.commits.changed(db.conn, mark)
+    assert store.commits.night_key(night.id) in keys
+    (game,) = night_view.night_now(db, night).games.values()
     hand = HandRecord("Ann", ("Ann",), {"Bob": 60, "Cy": 70})
-    assert isinstance(actions.record(db, game.stored.id, 1, hand), actions.Saved)
-    keys, mark = store.changed(db.conn, mark)
-    assert {store.night_key(night.id), game.stored.id} <= keys
-    other = actions.start_game(
+    assert isinstance(actions.hands.record(db, game.stored.id, 1, hand), actions.results.Saved)
+    keys, mark = store.commits.changed(db.conn, mark)
+    assert {store.commits.night_key(night.id), game.stored.id} <= keys
+    other = actions.games.start_game(
         db, {"rules": "official", "players": ["X", "Y"], "dealer": "X", "hands": []}
     )
-    keys, _mark = store.changed(db.conn, mark)
+    keys, _mark = store.commits.changed(db.conn, mark)
     assert keys == {other.current.stored.id}
 
 
 def test_a_renewed_table_link_keeps_its_nights(db, table_id):
     night = start_night(db, table_id, players=["Ann", "Bob"])
-    new = actions.renew_table_link(db, table_id)
+    new = actions.links.renew_table_link(db, table_id)
     assert [n.id for n in nights.nights_of_table(db, new)] == [night.id]
 
 
 def test_a_deleted_table_takes_its_nights_when_it_is_purged(db, table_id, clock):
     night = start_night(db, table_id, players=["Ann", "Bob", "Cy"])
-    actions.start_round(db, night)
-    actions.delete_table(db, table_id)
+    actions.nights.start_round(db, night)
+    actions.trash.delete_table(db, table_id)
     clock.at = "2026-12-01T19:00:01+00:00"  # past the week's grace
-    assert actions.purge_deleted(db).tables == 1
+    assert actions.trash.purge_deleted(db).tables == 1
     for name in ("nights", "night_players", "night_rounds", "night_games", "night_changes"):
         assert db.execute(f"SELECT count(*) FROM {name}").fetchone()[0] == 0, name
 
 
 def test_the_organiser_may_seat_a_round_by_standing_the_leaders_at_table_one(db, table_id):
     night = start_night(db, table_id, players=FOURTEEN[:8])  # two tables of four
-    actions.start_round(db, night)
-    for game in actions.night_now(db, night).games.values():
+    actions.nights.start_round(db, night)
+    for game in night_view.night_now(db, night).games.values():
         play_ten_hands(db, game.stored.id)
-    board = actions.night_now(db, night).board
-    second = actions.seat_next(db, night, Mode.BY_STANDING)
+    board = night_view.night_now(db, night).board
+    second = actions.nights.seat_next(db, night, Mode.BY_STANDING)
     assert isinstance(second, nights.Round) and second.mode is Mode.BY_STANDING
     leaders = {row.name for row in board[:4]}
     assert set(second.tables[0].seats) == leaders
@@ -220,20 +222,20 @@ def test_the_organiser_may_seat_a_round_by_standing_the_leaders_at_table_one(db,
 
 def test_a_round_whose_games_were_deleted_does_not_hold_the_night_up(db, table_id):
     night = start_night(db, table_id, players=FOURTEEN[:6])
-    actions.start_round(db, night)
-    now = actions.night_now(db, night)
+    actions.nights.start_round(db, night)
+    now = night_view.night_now(db, night)
     finished, deleted = list(now.games.values())
     play_ten_hands(db, finished.stored.id)
-    assert actions.night_now(db, night).playing is not None
-    assert actions.delete_game(db, deleted.stored.id, table_id) is None
-    now = actions.night_now(db, night)
+    assert night_view.night_now(db, night).playing is not None
+    assert actions.trash.delete_game(db, deleted.stored.id, table_id) is None
+    now = night_view.night_now(db, night)
     assert now.playing is None and not now.over
-    assert isinstance(actions.seat_next(db, night), nights.Round)
+    assert isinstance(actions.nights.seat_next(db, night), nights.Round)
 
 
 def test_a_night_seats_at_most_180_players(db, table_id):
     many = [f"Player {i}" for i in range(181)]
-    refused = actions.create_night(
+    refused = actions.nights.create_night(
         db,
         table_id,
         name="Big night",
@@ -243,17 +245,17 @@ def test_a_night_seats_at_most_180_players(db, table_id):
         mode=Mode.RANDOM,
         scheme=Scheme.PLACEMENT,
     )
-    assert isinstance(refused, actions.Refused) and "at most 180 players" in refused.message
+    assert isinstance(refused, actions.results.Refused) and "at most 180 players" in refused.message
 
 
 def test_the_organiser_may_ask_for_fewer_tables_within_rule_11(db, table_id):
     night = start_night(db, table_id, tables_asked=3)
-    assert [len(t.seats) for t in actions.night_now(db, night).seated.tables] == [5, 5, 4]
-    refused = actions.seat_next(db, night, tables=8)
-    assert isinstance(refused, actions.Refused)
+    assert [len(t.seats) for t in night_view.night_now(db, night).seated.tables] == [5, 5, 4]
+    refused = actions.nights.seat_next(db, night, tables=8)
+    assert isinstance(refused, actions.results.Refused)
     assert "14 players sit at 3 to 7 tables, not 8" in refused.message
-    assert [len(t.seats) for t in actions.night_now(db, night).seated.tables] == [5, 5, 4]
-    again = actions.seat_next(db, night, tables=7)
+    assert [len(t.seats) for t in night_view.night_now(db, night).seated.tables] == [5, 5, 4]
+    again = actions.nights.seat_next(db, night, tables=7)
     assert isinstance(again, nights.Round) and [len(t.seats) for t in again.tables] == [2] * 7
 
 
@@ -261,12 +263,12 @@ def test_a_late_arrival_keeps_the_number_of_tables_the_organiser_asked_for(db, t
     """Seating a waiting round again for a newcomer keeps the organiser's 3 tables (rule 11
     would suggest 4 for 15 players), and a backup keeps what was asked."""
     night = start_night(db, table_id, tables_asked=3)
-    assert actions.set_here(db, night, "Late", True) is None
-    seated = actions.night_now(db, night).seated
+    assert actions.nights.set_here(db, night, "Late", True) is None
+    seated = night_view.night_now(db, night).seated
     assert seated is not None and seated.asked == 3
     assert [len(t.seats) for t in seated.tables] == [5, 5, 5]
     assert "Late" in [name for t in seated.tables for name in t.seats]
     kept = nights.archived(db, night, {})
     assert [r.asked for r in kept.played] == [3]
-    again = actions.seat_next(db, night)  # a new draw at the suggested number
+    again = actions.nights.seat_next(db, night)  # a new draw at the suggested number
     assert isinstance(again, nights.Round) and again.asked is None and len(again.tables) == 4

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import i18n, notes
+from scorekeeper import i18n
+from scorekeeper.store import change_notes
 
 
 def test_a_recorded_hand_reads_in_every_language():
-    stored = notes.note("record", number=3, went_out="Ann", made=["Ann", "Cy"])
-    assert notes.words(stored) == "Hand 3: Ann went out; made: Ann, Cy"
+    stored = change_notes.note("record", number=3, went_out="Ann", made=["Ann", "Cy"])
+    assert change_notes.words(stored) == "Hand 3: Ann went out; made: Ann, Cy"
     with i18n.using("de"):
-        assert notes.words(stored) == "Runde 3: Ann ist raus; Phase geschafft: Ann, Cy"
+        assert change_notes.words(stored) == "Runde 3: Ann ist raus; Phase geschafft: Ann, Cy"
     with i18n.using("es"):
-        assert notes.words(stored) == "Ronda 3: cerró Ann; fase completada: Ann, Cy"
+        assert change_notes.words(stored) == "Ronda 3: cerró Ann; fase completada: Ann, Cy"
 
 
 def test_nobody_made_their_phase_is_said_as_a_word_not_left_blank():
-    stored = notes.note("record", number=1, went_out="Ann", made=[])
+    stored = change_notes.note("record", number=1, went_out="Ann", made=[])
     with i18n.using("de"):
-        assert notes.words(stored) == "Runde 1: Ann ist raus; Phase geschafft: niemand"
+        assert change_notes.words(stored) == "Runde 1: Ann ist raus; Phase geschafft: niemand"
 
 
 def test_a_correction_names_each_change_with_the_phase_tried():
@@ -28,29 +29,29 @@ def test_a_correction_names_each_change_with_the_phase_tried():
         {"player": "Cy", "was": [15, True, 4], "now": [65, False, 4]},
         {"player": "Eli", "was": [None, False, None], "now": [10, True, None]},
     ]
-    stored = notes.note("correct", number=2, changes=changes)
-    assert notes.words(stored) == (
+    stored = change_notes.note("correct", number=2, changes=changes)
+    assert change_notes.words(stored) == (
         "Hand 2 corrected: went out Ann → Bob; Cy 15 (phase 4) ✓ → 65 (phase 4); Eli – → 10 ✓"
     )
     with i18n.using("es"):
-        assert notes.words(stored) == (
+        assert change_notes.words(stored) == (
             "Ronda 2 corregida: cerró Ann → Bob; Cy 15 (fase 4) ✓ → 65 (fase 4); Eli – → 10 ✓"
         )
 
 
 def test_an_undo_of_an_undo_reads_each_step_in_the_readers_language():
-    hand = notes.note("delete", number=4, went_out="Bob", tiebreak=False)
-    twice = notes.note("undo", undone=notes.note("undo", undone=hand))
+    hand = change_notes.note("delete", number=4, went_out="Bob", tiebreak=False)
+    twice = change_notes.note("undo", undone=change_notes.note("undo", undone=hand))
     with i18n.using("de"):
-        assert notes.words(twice) == (
+        assert change_notes.words(twice) == (
             "Rückgängig gemacht: Rückgängig gemacht: Runde 4 gelöscht (Bob war raus)"
         )
 
 
 def test_an_undo_of_a_line_saved_as_words_keeps_those_words():
-    stored = notes.note("undo", undone="Hand 3: Eli went out; made: Eli")
+    stored = change_notes.note("undo", undone="Hand 3: Eli went out; made: Eli")
     with i18n.using("es"):
-        assert notes.words(stored) == "Deshecho: Hand 3: Eli went out; made: Eli"
+        assert change_notes.words(stored) == "Deshecho: Hand 3: Eli went out; made: Eli"
 
 
 @pytest.mark.parametrize(
@@ -63,10 +64,10 @@ def test_an_undo_of_a_line_saved_as_words_keeps_those_words():
     ],
 )
 def test_a_line_that_is_not_a_note_this_version_reads_is_shown_as_stored(stored):
-    assert notes.words(stored) == stored
+    assert change_notes.words(stored) == stored
 
 
 def test_names_with_quotes_and_accents_survive_the_round_trip():
-    stored = notes.note("tiebreak", went_out='Zoë "Z" Ñúñez')
-    assert notes.read(stored) == {"note": "tiebreak", "went_out": 'Zoë "Z" Ñúñez'}
-    assert notes.words(stored) == 'Tiebreak hand: Zoë "Z" Ñúñez went out'
+    stored = change_notes.note("tiebreak", went_out='Zoë "Z" Ñúñez')
+    assert change_notes.read(stored) == {"note": "tiebreak", "went_out": 'Zoë "Z" Ñúñez'}
+    assert change_notes.words(stored) == 'Tiebreak hand: Zoë "Z" Ñúñez went out'

@@ -793,10 +793,10 @@ def test_the_sheet_from_the_kept_standings_equals_the_sheet_from_a_replay(tmp_pa
     undone), so the kept states come from replays that started part-way through.
     """
     players = ["Zoë", "Дмитрий", "李雷", "דוד"]
-    db = store.connect(tmp_path / "games.sqlite3")
+    db = store.connection.connect(tmp_path / "games.sqlite3")
     try:
-        created = actions.start_game(db, {"players": players, "dealer": "李雷", "hands": []})
-        assert isinstance(created, actions.Saved)
+        created = actions.games.start_game(db, {"players": players, "dealer": "李雷", "hands": []})
+        assert isinstance(created, actions.results.Saved)
         game_id = created.current.stored.id
 
         def hand(number: int, points: int = 55) -> HandRecord:
@@ -806,29 +806,29 @@ def test_the_sheet_from_the_kept_standings_equals_the_sheet_from_a_replay(tmp_pa
             return HandRecord(out, (out,), scores)
 
         def version() -> int:
-            return store.get_game(db, game_id).version
+            return store.games.get_game(db, game_id).version
 
         def ok(result) -> None:
-            assert isinstance(result, actions.Saved), result
+            assert isinstance(result, actions.results.Saved), result
 
         for number in range(1, 31):
-            ok(actions.record(db, game_id, number, hand(number)))
-        ok(actions.correct(db, game_id, version(), 3, hand(4, points=85)))
-        ok(actions.delete(db, game_id, version(), 5))
-        ok(actions.undo(db, game_id, version()))  # hand 5 is back
-        ok(actions.correct(db, game_id, version(), 8, hand(8, points=95)))
-        ok(actions.undo(db, game_id, version()))  # the correction is taken back
-        ok(actions.delete(db, game_id, version(), 30))
-        ok(actions.record(db, game_id, 30, hand(31)))
+            ok(actions.hands.record(db, game_id, number, hand(number)))
+        ok(actions.hands.correct(db, game_id, version(), 3, hand(4, points=85)))
+        ok(actions.hands.delete(db, game_id, version(), 5))
+        ok(actions.undo.undo(db, game_id, version()))  # hand 5 is back
+        ok(actions.hands.correct(db, game_id, version(), 8, hand(8, points=95)))
+        ok(actions.undo.undo(db, game_id, version()))  # the correction is taken back
+        ok(actions.hands.delete(db, game_id, version(), 30))
+        ok(actions.hands.record(db, game_id, 30, hand(31)))
 
-        stored = store.get_game(db, game_id)
+        stored = store.games.get_game(db, game_id)
         game = load_game(stored.state)
         assert stored.kept is not None and len(stored.kept) == len(game.hands) == 30
         url = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
         kept = game_sheet(game, view_url=url, pagesize="a4", kept=stored.kept)
         replayed = game_sheet(game, view_url=url, pagesize="a4")
     finally:
-        store.close_all()
+        store.connection.close_all()
     assert page_texts(kept) == page_texts(replayed)
     assert kept == replayed
     assert game.hands[2] == hand(4, points=85)  # the correction stands

@@ -23,7 +23,8 @@ from reportlab.lib.units import mm
 from tools import require
 from webutil import new_game, record
 
-from scorekeeper import catalogues, i18n
+from scorekeeper import i18n
+from scorekeeper.i18n import catalogues
 from scorekeeper.printing import (
     STANDARD_SET,
     deck_guide,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from scorekeeper.ready import ready
+from scorekeeper.serve.warm_up import ready
 
 
 def test_a_ready_app_serves_every_language_with_its_start_up_objects_frozen(app):

@@ -21,7 +21,7 @@ from servers import PLAYERS, Server, call, hand
 from tools import missing
 
 from scorekeeper import cli, create_app
-from scorekeeper.replicate import ReplicaError, Replicator, litestream, replica_url
+from scorekeeper.backup.replicate import ReplicaError, Replicator, litestream, replica_url
 
 pytestmark = pytest.mark.slow  # runs Litestream beside a real server
 

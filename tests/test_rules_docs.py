@@ -15,7 +15,7 @@ import pytest
 from scorekeeper import SOURCE, i18n
 from scorekeeper.rules.phases import OPTIONS
 from scorekeeper.rules.reasons import ALL_RULES
-from scorekeeper.web.home import DOCUMENT, document, rules_html
+from scorekeeper.web.blueprints.home import DOCUMENT, document, rules_html
 
 LANGUAGES = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
 HEADING = re.compile(r'<h([1-6])(?: id="([a-z0-9-]+)")?>(.*?)</h\1>')

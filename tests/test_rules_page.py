@@ -10,7 +10,7 @@ from webutil import csrf, new_game, record
 
 from scorekeeper.cli import main as cli
 from scorekeeper.rules.reasons import ALL_RULES
-from scorekeeper.web.home import rules_html
+from scorekeeper.web.blueprints.home import rules_html
 
 FILE_WORDS = re.compile(r"RULES\.md|\.md\b", re.IGNORECASE)
 

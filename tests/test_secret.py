@@ -12,7 +12,8 @@ import stat
 import pytest
 from webutil import csrf
 
-from scorekeeper import cli, create_app, secret, store
+from scorekeeper import cli, create_app, store
+from scorekeeper.store import secret
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def data(tmp_path, monkeypatch):
     folder = tmp_path / "data"
     monkeypatch.setenv("SCOREKEEPER_DATA", str(folder))
     yield folder
-    store.close_all()
+    store.connection.close_all()
 
 
 def start(**config):
@@ -115,7 +116,7 @@ def test_a_games_file_that_could_not_be_set_up_is_not_left_empty(data, monkeypat
         raise sqlite3.OperationalError("database or disk is full")
 
     with monkeypatch.context() as patched:
-        patched.setattr(store, "connect", full)
+        patched.setattr(store.connection, "connect", full)
         with pytest.raises(sqlite3.OperationalError):
             start()
     assert not (data / "scorekeeper.sqlite3").exists()  # else the next start refuses it

@@ -24,6 +24,7 @@ from servers import free_port
 from webutil import csrf, export, new_game, new_table, player_links, record
 
 from scorekeeper import store
+from scorekeeper.store import schema
 from scorekeeper.web.security import _exempt
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,11 +48,15 @@ def game_parts(url: str) -> tuple[str, str]:
 
 
 def version(app, game_id: str) -> int:
-    return store.game_link(store.connect(app.config["DATABASE"]), game_id).version
+    return store.games.game_link(store.connection.connect(app.config["DATABASE"]), game_id).version
 
 
 def game_count(app) -> int:
-    return store.connect(app.config["DATABASE"]).execute("SELECT count(*) FROM games").fetchone()[0]
+    return (
+        store.connection.connect(app.config["DATABASE"])
+        .execute("SELECT count(*) FROM games")
+        .fetchone()[0]
+    )
 
 
 def two_hand_game(client, players=("Ann", "Bob", "Cy")) -> str:
@@ -73,18 +78,18 @@ def test_view_and_edit_links_carry_at_least_128_random_bits(client):
         assert game_id != key
         seen |= {game_id, key}
     assert len(seen) == 40
-    assert len({store.new_key() for _ in range(10_000)}) == 10_000
+    assert len({schema.new_key() for _ in range(10_000)}) == 10_000
 
 
 def test_the_edit_key_is_compared_in_constant_time(app, client, monkeypatch):
     calls = []
-    real = store.hmac.compare_digest
+    real = store.games.hmac.compare_digest
 
     def spy(a, b):
         calls.append((a, b))
         return real(a, b)
 
-    monkeypatch.setattr(store.hmac, "compare_digest", spy)
+    monkeypatch.setattr(store.games.hmac, "compare_digest", spy)
     url = new_game(client)
     game_id, key = game_parts(url)
     calls.clear()

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from servers import free_port
 
-from scorekeeper import workers
 from scorekeeper.cli import lan_address, network, phone_address, startup_message
+from scorekeeper.serve import workers
 
 
 def test_serve_prints_the_address_and_serves_the_app(tmp_path):

@@ -1,5 +1,5 @@
 """Shards behind HAProxy: two `scorekeeper serve`, each with its own games file, behind
-Debian's haproxy on loopback, configured by `scorekeeper haproxy` (shards.py).
+Debian's haproxy on loopback, configured by `scorekeeper haproxy` (store/shards.py).
 
 Every link reaches the shard its id names; a table's next game stays on the table's
 shard; killing one shard (kill -9) leaves the other's tables working, and the killed
@@ -23,7 +23,7 @@ import pytest
 from servers import Server, call, free_port, hand, wait_until
 from tools import missing
 
-from scorekeeper.shards import haproxy_config
+from scorekeeper.serve.haproxy import haproxy_config
 
 pytestmark = pytest.mark.slow  # two servers and a proxy, one of them killed and restarted
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.reports.statistics import PlayedGame, table_stats
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.stats import PlayedGame, table_stats
 
 
 def game(players, dealer, hands):
@@ -129,8 +129,8 @@ def test_no_games_no_figures():
 
 
 def test_night_figures_count_nights_played_best_place_and_placement_points_a_night():
+    from scorekeeper.reports.statistics import night_figures
     from scorekeeper.rules.nights import NightRow, Scheme
-    from scorekeeper.stats import night_figures
 
     def row(place, name, points, games=1):
         return NightRow(place, name, points, games, 100, 3, 100)

@@ -11,7 +11,7 @@ from games import damaged_file
 from webutil import new_game, record
 
 from scorekeeper import cli, create_app, store
-from scorekeeper.health import damage
+from scorekeeper.reports.file_health import damage
 
 
 def rows(path) -> list[tuple]:
@@ -22,7 +22,9 @@ def rows(path) -> list[tuple]:
 
 
 def page_count(app) -> int:
-    return store.connect(app.config["DATABASE"]).execute("PRAGMA page_count").fetchone()[0]
+    return (
+        store.connection.connect(app.config["DATABASE"]).execute("PRAGMA page_count").fetchone()[0]
+    )
 
 
 def hidden_fields(page: str) -> dict[str, str]:
@@ -30,7 +32,7 @@ def hidden_fields(page: str) -> dict[str, str]:
 
 
 def test_acknowledged_writes_are_flushed_to_disk_before_the_answer(app):
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
@@ -80,7 +82,7 @@ def test_the_storage_cap_refuses_new_games_in_json_on_the_api(app, client):
 
 def test_a_read_only_games_file_gives_a_clear_503_and_keeps_the_form(app, client):
     url = new_game(client)
-    store.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 1")
+    store.connection.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 1")
     try:
         response = record(client, url, 1, 0, {1: 50, 2: 50})
         assert response.status_code == 503
@@ -89,7 +91,7 @@ def test_a_read_only_games_file_gives_a_clear_503_and_keeps_the_form(app, client
         assert hidden_fields(page)["points-2"] == "50"
         assert client.get(url).status_code == 200  # reading still works
     finally:
-        store.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 0")
+        store.connection.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 0")
 
 
 def test_a_damaged_file_is_found_by_the_quick_check(tmp_path):
@@ -120,7 +122,7 @@ def test_a_damaged_or_busy_file_while_serving_is_a_503_not_a_500(tmp_path, code,
         error.sqlite_errorcode = code
         raise error
 
-    monkeypatch.setattr(store, "get_game", broken)
+    monkeypatch.setattr(store.games, "get_game", broken)
     assert client.get(f"/v/{game_id}").status_code == 503
     response = client.get(f"/api/games/{game_id}")
     assert response.status_code == 503
@@ -137,8 +139,8 @@ def test_a_poll_on_a_damaged_file_gets_the_clear_503_too(tmp_path, monkeypatch):
         error.sqlite_errorcode = sqlite3.SQLITE_CORRUPT
         raise error
 
-    monkeypatch.setattr(store, "game_link", broken)
-    monkeypatch.setattr(store, "get_game", broken)
+    monkeypatch.setattr(store.games, "game_link", broken)
+    monkeypatch.setattr(store.games, "get_game", broken)
     response = client.get(f"/v/{game_id}", headers={"HX-Request": "true"})
     assert response.status_code == 503
     assert "damaged" in response.get_data(as_text=True)

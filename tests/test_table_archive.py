@@ -12,16 +12,16 @@ import pytest
 from games import finished_game
 from webutil import csrf
 
-from scorekeeper import table_archive
-from scorekeeper.rules.gamefile import load_game
-from scorekeeper.rules.nights import Mode, Scheme
-from scorekeeper.table_archive import (
+from scorekeeper.backup import table_archive
+from scorekeeper.backup.table_archive import (
     ArchivedGame,
     ArchivedNight,
     ArchivedRound,
     ArchiveError,
     TableArchive,
 )
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.nights import Mode, Scheme
 
 
 def test_a_backup_reads_back_what_was_written():

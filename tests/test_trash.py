@@ -12,7 +12,8 @@ from contextlib import closing
 from games import table_backup
 from webutil import csrf, new_game, new_table, record, table_game
 
-from scorekeeper import actions, cli, create_app, purge, store
+from scorekeeper import actions, cli, create_app, store
+from scorekeeper.backup import purge
 
 EVERY_ROW_OF = {  # table -> its column naming a game or a table
     "games": "id",
@@ -138,7 +139,7 @@ def test_deleting_needs_the_page_s_token(client):
 
 
 def test_what_was_deleted_is_purged_after_its_week_and_its_room_given_back(app, client, clock):
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     table = new_table(client)
     for _ in range(3):
         url = table_game(client, table)
@@ -151,12 +152,12 @@ def test_what_was_deleted_is_purged_after_its_week_and_its_room_given_back(app, 
     _post(client, f"{table}/delete")
     pages = db.execute("PRAGMA page_count").fetchone()[0]
     clock.at = "2026-11-30T18:59:59+00:00"  # a second short of a week
-    assert actions.purge_deleted(db) == purge.Purged(0, 0, 0)
+    assert actions.trash.purge_deleted(db) == purge.Purged(0, 0, 0)
     assert _rows_of(app, game_id) > 0
     assert _post(client, f"{table}/bring-back").status_code == 303  # still in time
     _post(client, f"{table}/delete")
     clock.at = "2026-12-07T19:00:00+00:00"  # a week after the second deletion
-    done = actions.purge_deleted(db)
+    done = actions.trash.purge_deleted(db)
     assert (done.games, done.tables) == (4, 1)
     assert done.pages > 0 and db.execute("PRAGMA page_count").fetchone()[0] < pages
     for removed in (game_id, lone_id):
@@ -174,7 +175,7 @@ def test_the_app_purges_when_it_starts(app, client, clock):
     game_id, _key = _ids(url)
     _post(client, f"{url}/delete")
     clock.at = "2026-12-01T19:00:00+00:00"
-    store.close_all()
+    store.connection.close_all()
     create_app(dict(app.config))
     assert _rows_of(app, game_id) == 0
 
@@ -184,8 +185,8 @@ def test_a_purge_keeps_what_was_brought_back(app, client, clock):
     _post(client, f"{url}/delete")
     _post(client, f"{url}/bring-back")
     clock.at = "2027-01-01T19:00:00+00:00"
-    db = store.connect(app.config["DATABASE"])
-    assert actions.purge_deleted(db).games == 0
+    db = store.connection.connect(app.config["DATABASE"])
+    assert actions.trash.purge_deleted(db).games == 0
     assert client.get(url).status_code == 200
 
 
@@ -233,7 +234,7 @@ def _zip(count: int, name: str = "The Smiths"):
 
 
 def test_a_new_games_file_gives_purged_room_back_to_the_disk(app):
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     assert db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
 
 

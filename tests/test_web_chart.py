@@ -9,8 +9,8 @@ import pytest
 from flask import render_template
 from games import game_with_totals
 
+from scorekeeper.reports.statistics import PlayerStats, TableStats
 from scorekeeper.rules.game import Game
-from scorekeeper.stats import PlayerStats, TableStats
 from scorekeeper.web.charts import FONT, score_chart, text_width, wins_chart
 
 ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width

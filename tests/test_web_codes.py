@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 from webutil import csrf, new_game, new_table, table_game
 
-from scorekeeper import codes, create_app, store, tables
+from scorekeeper import codes, create_app, store
+from scorekeeper.store import tables
 
 LIVE = {"HX-Request": "true"}
 
@@ -115,8 +116,8 @@ def test_the_code_on_the_share_page_is_the_one_printed_on_the_games_sheets(clien
         text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.data)).pages)
         printed = set(re.findall(r"http://table\.test/([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})", text))
         assert printed == {code}, kind
-    db = store.connect(client.application.config["DATABASE"])
-    assert codes.grouped(store.get_game(db, url.split("/")[-2]).code) == code
+    db = store.connection.connect(client.application.config["DATABASE"])
+    assert codes.grouped(store.games.get_game(db, url.split("/")[-2]).code) == code
 
 
 def test_the_table_view_shows_the_code_to_type(client, game):
@@ -127,7 +128,7 @@ def test_the_table_view_shows_the_code_to_type(client, game):
 
 def test_a_tables_screen_shows_the_code_and_the_next_games_comes_with_its_poll(app, client):
     table_url = new_table(client)
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     screen = "/tv/" + tables.get_table(db, table_url.rsplit("/", 1)[1]).screen
     first = table_game(client, table_url)
     page = client.get(screen).get_data(as_text=True)
@@ -150,7 +151,7 @@ def limited(tmp_path):
         }
     )
     yield app
-    store.close_all()
+    store.connection.close_all()
 
 
 def test_looking_codes_up_is_rate_limited_across_the_link_and_the_box(limited):

@@ -39,11 +39,13 @@ def signed_days_ago(app, cookie: str) -> float:
     return (datetime.now(UTC) - when).total_seconds() / DAY
 
 
-def started(app) -> store.StoredGame:
-    return actions.start_game(store.connect(app.config["DATABASE"]), dict(GAME)).current.stored
+def started(app) -> store.games.StoredGame:
+    return actions.games.start_game(
+        store.connection.connect(app.config["DATABASE"]), dict(GAME)
+    ).current.stored
 
 
-def phone_with(app, client, stored: store.StoredGame, days_ago: float):
+def phone_with(app, client, stored: store.games.StoredGame, days_ago: float):
     """A phone that kept score of ``stored``, its cookie last signed ``days_ago`` days ago."""
     memory = {device.KEY: {"g": f"{stored.id}.{stored.edit_key}", "t": ""}, "csrf_token": "t"}
     client.set_cookie("session", signed_cookie(app, memory, days_ago), domain="table.test")

@@ -2,7 +2,7 @@
 
 import sys
 
-from scorekeeper.web.kept import Kept
+from scorekeeper.web.render_cache import Kept
 
 PDF = b"%PDF-1.4"  # any bytes: one kept value
 ONE = sys.getsizeof(PDF)  # the memory it takes

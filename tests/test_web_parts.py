@@ -1,5 +1,6 @@
-"""The scorekeeper's page is rendered in parts once per version of its game (parts.py),
-yet every phone still gets its own token, its own "saved" note and what it typed."""
+"""The scorekeeper's page is rendered in parts once per version of its game
+(web/keeper_fragments.py), yet every phone still gets its own token, its own "saved" note and
+what it typed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import jinja2
 import pytest
 from webutil import csrf, new_game, record
 
-from scorekeeper.web import parts, security
+from scorekeeper.web import keeper_fragments, security
 
 HX = {"HX-Request": "true"}
 
@@ -44,7 +45,7 @@ def test_two_phones_each_get_their_own_token_from_the_one_kept_page(app, client)
     assert tokens(theirs) == {csrf(other)}
     assert csrf(client) != csrf(other)
     for page in (mine, theirs):
-        assert parts._MARK not in page and security.TOKEN_MARK not in page
+        assert keeper_fragments._MARK not in page and security.TOKEN_MARK not in page
     # what each phone sends with its token is taken
     assert record(other, url, 2, went_out=1, points={0: 5, 2: 10}).status_code == 303
 
@@ -96,14 +97,14 @@ def test_a_hands_row_is_rendered_once_while_its_hand_stays_as_it_is(client, monk
     """At hand 150 the hands' list is 150 rows and one of them is new: only that one is
     rendered; a corrected hand's row is rendered anew, in every language."""
     built: list[int] = []
-    kept = parts.Kept(2**20)
+    kept = keeper_fragments.Kept(2**20)
     real_get = kept.get
 
     def counted(key, build):
         return real_get(key, lambda: built.append(key[4]) or build())
 
     monkeypatch.setattr(kept, "get", counted)
-    monkeypatch.setattr(parts, "rows", kept)
+    monkeypatch.setattr(keeper_fragments, "rows", kept)
     url = new_game(client)
     for number in range(1, 5):
         out = number % 3

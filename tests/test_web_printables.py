@@ -11,7 +11,7 @@ from webutil import csrf, new_game, record
 
 from scorekeeper import codes, store
 from scorekeeper.printing import STANDARD_SET
-from scorekeeper.web import printables
+from scorekeeper.web.blueprints import printables
 
 
 def pdf_text(data: bytes) -> str:
@@ -58,7 +58,9 @@ def test_without_an_announced_address_the_guide_opens_the_requests_host(client, 
 
 def short_code(app, game_id: str) -> str:
     """The game's code as a sheet prints it, in groups of four."""
-    return codes.grouped(store.get_game(store.connect(app.config["DATABASE"]), game_id).code)
+    return codes.grouped(
+        store.games.get_game(store.connection.connect(app.config["DATABASE"]), game_id).code
+    )
 
 
 def test_a_games_score_sheet_has_its_names_rules_and_code_to_type(app, client, tmp_path):

@@ -7,7 +7,8 @@ import sqlite3
 
 from webutil import csrf, new_game, new_table, plain_names, player_links, record, table_game
 
-from scorekeeper import store, tables
+from scorekeeper import store
+from scorekeeper.store import tables
 
 
 def log_of(app, game_id: str) -> list[tuple]:
@@ -85,11 +86,11 @@ def test_this_device_remembers_the_new_link_and_others_keep_the_game_to_watch(ap
 def test_a_key_renewed_meanwhile_is_not_renewed_again(app, client):
     url = new_game(client)
     game_id, key = url.split("/")[2:4]
-    db = store.connect(app.config["DATABASE"])
-    first = store.renew_edit_key(db, game_id, key)
+    db = store.connection.connect(app.config["DATABASE"])
+    first = store.games.renew_edit_key(db, game_id, key)
     assert first is not None
-    assert store.renew_edit_key(db, game_id, key) is None  # the second phone's request
-    assert store.get_game(db, game_id).edit_key == first
+    assert store.games.renew_edit_key(db, game_id, key) is None  # the second phone's request
+    assert store.games.get_game(db, game_id).edit_key == first
 
 
 def test_only_the_scorekeeper_link_can_make_a_new_one(app, client):
@@ -98,7 +99,10 @@ def test_only_the_scorekeeper_link_can_make_a_new_one(app, client):
     for wrong in (game_id, "A" * 22, key.swapcase()):
         assert renew(client, f"/g/{game_id}/{wrong}/renew").status_code == 404
     assert client.post(f"{url}/renew").status_code == 400  # no CSRF token
-    assert store.get_game(store.connect(app.config["DATABASE"]), game_id).edit_key == key
+    assert (
+        store.games.get_game(store.connection.connect(app.config["DATABASE"]), game_id).edit_key
+        == key
+    )
 
 
 # --- the players' links ----------------------------------------------------------------
@@ -136,7 +140,7 @@ def test_a_new_table_link_stops_the_old_one_and_keeps_everything_else(app, clien
     game = table_game(client, old, players=("Ann", "Bobby", "Cy"))
     merged = {"csrf_token": csrf(client), "action": "merge", "name": "Bobby", "into": "Cy"}
     assert client.post(f"{old}/roster", data=merged).status_code == 303
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     old_id = old.rsplit("/", 1)[1]
     screen = tables.get_table(db, old_id).screen
     assert f'action="{old}/renew"' in client.get(old).get_data(as_text=True)
@@ -168,5 +172,5 @@ def test_only_the_table_link_can_make_a_new_one(app, client):
     url = new_table(client)
     assert renew(client, "/t/" + "A" * 22 + "/renew").status_code == 404
     assert client.post(f"{url}/renew").status_code == 400  # no CSRF token
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     assert tables.get_table(db, url.rsplit("/", 1)[1]) is not None

@@ -211,7 +211,8 @@ def test_every_watcher_sees_each_change_and_keeps_the_game_on_their_device(app, 
 
 def test_an_idle_poll_is_answered_from_the_games_row_alone(app, client, monkeypatch):
     """However long the game, an idle poll reads one row: never the game itself."""
-    from scorekeeper import actions, store
+    from scorekeeper import store
+    from scorekeeper.reports import current_game
 
     url = new_game(client)
     game_id, key = _ids(url)
@@ -223,8 +224,8 @@ def test_an_idle_poll_is_answered_from_the_games_row_alone(app, client, monkeypa
     def no_reading(*args, **kwargs):
         raise AssertionError("an idle poll read the game")
 
-    monkeypatch.setattr(actions, "load", no_reading)
-    monkeypatch.setattr(store, "get_game", no_reading)
+    monkeypatch.setattr(current_game, "load", no_reading)
+    monkeypatch.setattr(store.games, "get_game", no_reading)
     for path, shown in pages.items():
         idle = client.get(path, headers={**shown, **HX})
         assert idle.status_code == 304 and idle.headers["ETag"] == shown["If-None-Match"]

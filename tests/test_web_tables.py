@@ -13,7 +13,10 @@ import pytest
 from games import fill_table
 from webutil import csrf, export, new_game, new_table, plain_names, record, table_game
 
-from scorekeeper import stats, store, table_archive, tables
+from scorekeeper import store
+from scorekeeper.backup import table_archive
+from scorekeeper.reports import statistics
+from scorekeeper.store import tables
 
 
 def finish(client, url, winner=0, others=(1, 2)):
@@ -88,7 +91,7 @@ def test_rename_merge_and_retire_players(client, app):
     assert roster_change(client, url, action="rename", name="Cy", new="Cyrus").status_code == 303
     assert roster_change(client, url, action="retire", name="Ann").status_code == 303
     with app.app_context():
-        db = store.connect(app.config["DATABASE"])
+        db = store.connection.connect(app.config["DATABASE"])
         assert [(p.name, p.retired) for p in tables.roster(db, table_id)] == [
             ("Ann", True),
             ("Cyrus", False),
@@ -379,7 +382,7 @@ def test_a_backup_with_a_broken_game_is_refused_and_nothing_is_imported(app, cli
     assert response.status_code == 422
     assert "Game 2 in this backup" in response.get_data(as_text=True)
     with app.app_context():
-        assert store.connect(app.config["DATABASE"])["tables"].count == 1
+        assert store.connection.connect(app.config["DATABASE"])["tables"].count == 1
 
 
 def _with_extra(backup: bytes, name: str, data: bytes) -> bytes:
@@ -451,7 +454,7 @@ def test_names_in_the_backup_csv_cannot_become_spreadsheet_formulas(client):
 
 def test_the_table_page_shows_fifty_games_a_page_with_links_to_the_others(client, app):
     url = new_table(client)
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     ids = fill_table(db, url.rsplit("/", 1)[1], 120)
     first = client.get(url).get_data(as_text=True)
     assert plain_names(first).count("winner: ") == 50
@@ -469,16 +472,16 @@ def test_the_table_page_shows_fifty_games_a_page_with_links_to_the_others(client
 def test_a_table_of_two_thousand_games_in_progress_gives_a_small_page(client, app, monkeypatch):
     """Issue 32: 2,000 small games in progress made a 0.91 MB table page, read in full."""
     url = new_table(client)
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     fill_table(db, url.rsplit("/", 1)[1], 2000, hands=1)
     read: list[str] = []
-    real = store.get_game
+    real = store.games.get_game
 
     def counted(db, game_id, **options):
         read.append(game_id)
         return real(db, game_id, **options)
 
-    monkeypatch.setattr(store, "get_game", counted)
+    monkeypatch.setattr(store.games, "get_game", counted)
     page = client.get(url).get_data(as_text=True)
     assert plain_names(page).count("hand 2 · started") == 50
     assert len(read) <= 50
@@ -512,13 +515,15 @@ def test_a_big_tables_statistics_and_backup_are_worked_out_once_per_version(
     """Issue 32: a 340-game table's statistics replayed every game on every load (25 s of
     CPU each), and six loads at once each did it again."""
     url = new_table(client)
-    db = store.connect(app.config["DATABASE"])
+    db = store.connection.connect(app.config["DATABASE"])
     fill_table(db, url.rsplit("/", 1)[1], 340)
     replayed, read = [], []
-    real_steps, real_read = stats.standings_by_hand, store.get_game
+    real_steps, real_read = statistics.standings_by_hand, store.games.get_game
     steps = lambda game: replayed.append(1) or real_steps(game)  # noqa: E731
-    monkeypatch.setattr(stats, "standings_by_hand", steps)
-    monkeypatch.setattr(store, "get_game", lambda *a, **k: read.append(1) or real_read(*a, **k))
+    monkeypatch.setattr(statistics, "standings_by_hand", steps)
+    monkeypatch.setattr(
+        store.games, "get_game", lambda *a, **k: read.append(1) or real_read(*a, **k)
+    )
     first = client.get(f"{url}/stats").get_data(as_text=True)
     assert len(replayed) == 340
     backup = client.get(f"{url}/export.zip").data

@@ -16,7 +16,7 @@ from flask import render_template_string
 from webutil import csrf, field_errors, new_game, player_links, record
 
 from scorekeeper import store
-from scorekeeper.stats import PlayerStats
+from scorekeeper.reports.statistics import PlayerStats
 from scorekeeper.web.access import db
 from scorekeeper.web.device import summarise
 
@@ -50,7 +50,7 @@ def test_a_refused_hand_says_why_in_the_readers_language(
     assert response.status_code == 422
     assert who_went_out in field_errors(response)
     assert not_a_number in field_errors(response)
-    assert store.get_game(db_of(client), game.split("/")[2]).version == 1  # nothing saved
+    assert store.games.get_game(db_of(client), game.split("/")[2]).version == 1  # nothing saved
 
 
 def db_of(client):
@@ -342,26 +342,26 @@ def test_a_players_own_entry_is_refused_in_their_language(client, app):
 )
 def test_a_games_dates_are_written_the_way_the_reader_writes_dates(app, language, day, monkeypatch):
     # The store's clock says the game was played on the 23rd, whatever day the test runs.
-    monkeypatch.setattr(store, "now", lambda: "2026-11-23T20:15:00+00:00")
+    monkeypatch.setattr(store.connection, "now", lambda: "2026-11-23T20:15:00+00:00")
     with app.test_request_context("/", headers={"Accept-Language": language}):
         app.preprocess_request()  # choose the request's language, as for any page
         database = db()
-        stored = store.create_game(
+        stored = store.games.create_game(
             database,
             {"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []},
             dates=("2026-11-23T20:15:00+00:00", "2026-11-23T22:40:00+00:00"),
         )
-        summary = summarise(database, store.get_game(database, stored.id))
+        summary = summarise(database, store.games.get_game(database, stored.id))
         assert summary is not None
         assert render_template_string("{{ s.started|day }}", s=summary) == day
-        change = store.changes(database, stored.id)[0]
+        change = store.history.changes(database, stored.id)[0]
         assert render_template_string("{{ c.when|day }}", c=change) == day
         best = PlayerStats("Ann", best_date="2026-11-23T22:40:00+00:00")
         assert render_template_string("{{ p.best_time|day }}", p=best) == day
 
 
 def test_a_backups_unreadable_dates_are_dropped_not_stored(client):
-    from scorekeeper import table_archive
+    from scorekeeper.backup import table_archive
     from scorekeeper.rules.gamefile import load_game
 
     game = load_game({"rules": "official", "players": ["Ann", "Bob"], "dealer": "Ann", "hands": []})

@@ -12,7 +12,8 @@ import re
 from functools import cache
 from html.parser import HTMLParser
 
-from scorekeeper import catalogues, i18n
+from scorekeeper import i18n
+from scorekeeper.i18n import catalogues
 
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 

@@ -7,6 +7,9 @@ It speaks the language of ``--lang``, else the shell's (LANGUAGE, LC_ALL, LANG);
 One module per audience: `rule_commands` (settling a question at the table), `printing`
 (paper), `serving` and `network` (running the app for phones), `database` (the games
 file); `parser` joins them into one command line.
+
+Layer: the top, beside ``serve``: imports ``serve``, the app factory, ``web``, ``printing``,
+``actions``, ``reports``, ``backup``, ``store`` and what every layer may use.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from typing import Protocol
 from babel.numbers import format_decimal
 
 from .. import i18n
+from ..backup.json_reader import JsonError, parse_json
 from ..i18n import _
-from ..jsontext import JsonError, parse_json
 
 Handler = Callable[[argparse.Namespace], int]
 

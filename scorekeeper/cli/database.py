@@ -11,8 +11,9 @@ from pathlib import Path
 
 from babel.numbers import format_decimal
 
-from .. import health, i18n
+from .. import i18n
 from ..i18n import _, ngettext
+from ..reports import file_health
 from .common import BadInput, Command, json_arg
 
 
@@ -26,9 +27,9 @@ def default_database() -> Path:
 def check_database(path: str | Path) -> None:
     """Refuse to serve a games file that is damaged, empty or cannot be written; name the
     games that cannot be read (they get their own page; the others are served)."""
-    found = health.examine(path)
-    refused = [finding_text(path, f) for f in found if f.kind != health.UNREADABLE]
-    if [f.kind for f in found] == [health.READ_ONLY]:
+    found = file_health.examine(path)
+    refused = [finding_text(path, f) for f in found if f.kind != file_health.UNREADABLE]
+    if [f.kind for f in found] == [file_health.READ_ONLY]:
         refused.append(_("Nothing is wrong with the file itself: SQLite's check found it whole."))
     if refused:
         raise BadInput("\n".join(refused))
@@ -36,23 +37,23 @@ def check_database(path: str | Path) -> None:
         print(f"scorekeeper serve: {finding_text(path, finding)}", file=sys.stderr)
 
 
-def finding_text(path: str | Path, finding: health.Finding) -> str:
+def finding_text(path: str | Path, finding: file_health.Finding) -> str:
     """One finding about the games file, in words for whoever runs the app."""
-    if finding.kind == health.EMPTY:
+    if finding.kind == file_health.EMPTY:
         return _(
             "the games file %(path)s is empty (0 bytes): it holds no games. Nothing was "
             "changed. If it should hold games, restore it from a backup or a replica "
             "(scorekeeper restore); to start afresh, delete it and a new one is made.",
             path=path,
         )
-    if finding.kind == health.READ_ONLY:
+    if finding.kind == file_health.READ_ONLY:
         return _(
             "the games file %(path)s is on storage this program cannot write to (read-only, "
             "or its folder is not writable): the app needs to write it. Serve it from storage "
             "that can be written, or copy it there.",
             path=path,
         )
-    if finding.kind == health.UNREADABLE:
+    if finding.kind == file_health.UNREADABLE:
         return _(
             "game %(game)s in %(path)s cannot be read (%(reason)s). Restore it from a backup "
             "of the games file or a replica (scorekeeper restore), or import its game file "
@@ -74,8 +75,8 @@ def cmd_check_db(args: argparse.Namespace) -> int:
     path = Path(args.db or default_database())
     if not path.exists():
         raise BadInput(_("there is no games file at %(path)s", path=path))
-    found = health.examine(path, full=True, load=True)
-    problems = [f for f in found if f.kind != health.READ_ONLY]
+    found = file_health.examine(path, full=True, load=True)
+    problems = [f for f in found if f.kind != file_health.READ_ONLY]
     if args.json:
         facts = [{"kind": f.kind, "game": f.game, "detail": f.detail} for f in found]
         print(json.dumps({"path": str(path), "whole": not problems, "findings": facts}))
@@ -88,7 +89,7 @@ def cmd_check_db(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    from ..replicate import ReplicaError, backup
+    from ..backup.replicate import ReplicaError, backup
 
     try:
         backup(args.db or default_database(), args.copy)
@@ -99,13 +100,13 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    from ..replicate import ReplicaError, restore
+    from ..backup.replicate import ReplicaError, restore
 
     try:
         restore(args.url, args.db)
     except (ReplicaError, OSError) as error:
         raise BadInput(str(error)) from None
-    found = health.damage(args.db)
+    found = file_health.damage(args.db)
     if found:
         raise BadInput(
             _("the restored file %(path)s is damaged (%(damage)s)", path=args.db, damage=found)
@@ -121,7 +122,7 @@ def _open_existing(args: argparse.Namespace):
     if not path.exists():
         raise BadInput(_("there is no games file at %(path)s", path=path))
     try:
-        return store.connect(path)
+        return store.connection.connect(path)
     except sqlite3.Error as error:
         raise BadInput(
             _("cannot open the database %(path)s: %(error)s", path=path, error=error)
@@ -133,7 +134,7 @@ def _megabytes(size: int) -> str:
 
 
 def cmd_biggest(args: argparse.Namespace) -> int:
-    from ..sizes import biggest
+    from ..backup.sizes import biggest
 
     if args.count < 1:
         raise BadInput(_("--count must be 1 or more"))
@@ -165,11 +166,11 @@ def cmd_biggest(args: argparse.Namespace) -> int:
 
 def cmd_purge(args: argparse.Namespace) -> int:
     from .. import actions
-    from ..purge import PURGE_AFTER_DAYS
+    from ..backup.purge import PURGE_AFTER_DAYS
 
     db = _open_existing(args)
     try:
-        done = actions.purge_deleted(db)
+        done = actions.trash.purge_deleted(db)
         if args.vacuum:  # an older file: rewrite it once, so later purges give room back
             db.execute("PRAGMA auto_vacuum=INCREMENTAL")
             db.execute("VACUUM")

@@ -73,7 +73,7 @@ def cmd_print(args: argparse.Namespace) -> int:
 def _played(args: argparse.Namespace) -> Any:
     """When, how long and where the game was played, from --started, --minutes, --table and
     --time-zone (None without --started)."""
-    from ..playtime import moment
+    from ..clock import moment
     from ..printing.record import Played, time_zone
 
     try:

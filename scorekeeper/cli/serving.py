@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import workers
 from ..i18n import _
+from ..serve import workers
 from .common import BadInput, Command
 from .database import check_database, database_arg, default_database
 from .network import checked_public_url, in_container, lan_address, phone_address, startup_message
@@ -20,8 +20,9 @@ DEFAULT_PORT = 5010
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .. import create_app, server, store
-    from ..secret import SecretKeyError
+    from .. import create_app, store
+    from ..serve import server
+    from ..store.secret import SecretKeyError
     from ..web.security import SettingError
 
     if args.workers is None:
@@ -44,7 +45,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # The app is sound: from here on gevent serves it. What the start-up opened is
         # closed first (its connections, its checkpoint thread), so the connections and
         # locks the pages use are made after the patch, gevent's.
-        store.close_all()
+        store.connection.close_all()
         server.patch()
     given = args.public_url or app.config.get("PUBLIC_URL")
     public = checked_public_url(str(given)) if given else None
@@ -111,7 +112,7 @@ def _announce(app, args: argparse.Namespace, public: str | None) -> str | None:
 
 
 def _replicate(db: str, url: str):
-    from ..replicate import ReplicaError, Replicator
+    from ..backup.replicate import ReplicaError, Replicator
 
     try:
         replicator = Replicator(db, url).start()
@@ -122,8 +123,9 @@ def _replicate(db: str, url: str):
 
 
 def _run_server(app, config, args: argparse.Namespace) -> int:
-    from .. import purge, server
-    from ..ready import ready
+    from ..backup import purge
+    from ..serve import server
+    from ..serve.warm_up import ready
     from ..web.proxy import trust_setting
 
     # behind a proxy every phone shares its address: the app caps live pages instead
@@ -137,7 +139,7 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
             workers.serve(config, args.host, args.port, args.workers, per_address=per_address)
             return 0
         purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
-        # each gunicorn worker makes its own app ready (workers.py)
+        # each gunicorn worker makes its own app ready (serve/workers.py)
         server.run(ready(app), args.host, args.port, per_address=per_address)
     except OSError as error:
         raise BadInput(
@@ -152,7 +154,8 @@ def _run_server(app, config, args: argparse.Namespace) -> int:
 
 
 def cmd_haproxy(args: argparse.Namespace) -> int:
-    from ..shards import haproxy_config, valid_name
+    from ..serve.haproxy import haproxy_config
+    from ..store.shards import valid_name
 
     shards: dict[str, str] = {}
     for given in args.shard:
@@ -203,7 +206,7 @@ def add_commands(command: Command) -> None:
         ),
     )
     database_arg(p)
-    # Older releases held a thread per live page; every request is a greenlet now (server.py).
+    # Older releases held a thread per live page; every request is a greenlet now (serve/server.py).
     # Still accepted, so an existing service unit or compose file keeps starting.
     p.add_argument("--threads", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument(

@@ -7,6 +7,9 @@ the app; the app serves the same set with its own address (``app_url``) on the
 printables that link to it. Every word is printed in the language being spoken
 when the renderer runs (a request's, or ``i18n.using(...)`` around it); each other
 language's set lives in ``printables/<language>/`` (``printables/de/``, ``printables/fr/``, ...).
+
+Layer: imports only what every layer may use: the engine (``rules``), ``i18n``, ``clock``
+and ``codes``. A renderer is given what it prints; it reads no file of games.
 """
 
 from __future__ import annotations

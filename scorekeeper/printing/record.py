@@ -16,8 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel.dates import format_date, format_time
 
 from .. import i18n
+from ..clock import duration
 from ..i18n import _, ngettext, pgettext
-from ..playtime import duration
 from ..rules.game import Game, Standings
 from ..rules.phases import Progression
 from ..rules.replay import Kept, PlayedHand, played_hands

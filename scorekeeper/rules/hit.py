@@ -17,14 +17,7 @@ from ..i18n import _, ngettext
 from . import reasons as rule
 from . import words
 from .cards import Card, Colour, format_cards, impossible
-from .check import (
-    RunReading,
-    Verdict,
-    check_group,
-    colour_of,
-    is_blue_skip,
-    run_readings,
-)
+from .check import RunReading, Verdict, check_group, colour_of, is_blue_skip, run_readings
 from .phases import GroupKind, GroupSpec, Rules
 from .reasons import Reason
 

@@ -13,21 +13,11 @@ from typing import Any
 
 from ..i18n import _, join
 from . import reasons as rule
-from .game import (
-    Game,
-    GameError,
-    HandRecord,
-    PlayerStanding,
-    Standings,
-)
+from .game import Game, GameError, HandRecord, PlayerStanding, Standings
 from .phases import Progression
 from .ranking import final_order
 from .reasons import Reason, cite, pinned
-from .scoring import (
-    PlayerHand,
-    player_problems,
-    table_problems,
-)
+from .scoring import PlayerHand, player_problems, table_problems
 from .words import listed
 
 

@@ -1,40 +1,38 @@
 """The web layer: one blueprint per resource, and the hooks every page shares.
 
 docs/architecture.md has the table of which module answers which URL.
+
+Layer: imports ``printing``, ``actions``, ``reports``, ``backup`` and ``store`` (to read:
+every write goes through ``actions``), and what every layer may use (``rules``, ``i18n``,
+``live``, ``clock``, ``codes``). Its blueprints (``web.blueprints``) import no other
+blueprint, and its shared support imports none.
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from .. import schema, shards
 from ..i18n import _
 from ..rules.ranking import final_order
-from . import (
-    access,
+from ..store import schema, shards
+from . import access, assets, errors, game_pages, keeper_fragments, language, live, proxy, security
+from .blueprints import (
     api,
-    assets,
-    errors,
-    game_pages,
     games,
     hands,
     healthz,
     home,
-    language,
-    live,
     moving,
     nights,
-    parts,
     phase_lists,
     players,
     printables,
-    proxy,
-    security,
     tables,
     tools,
     trash,
     watch,
 )
+from .blueprints import language as language_switch
 
 
 def register(app: Flask) -> None:
@@ -48,10 +46,11 @@ def register(app: Flask) -> None:
     game_pages.init_app(app)
     phase_lists.init_app(app)
     live.init_app(app)
-    parts.init_app(app)
+    keeper_fragments.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
     for module in (
+        language_switch,
         home,
         games,
         hands,
@@ -73,7 +72,7 @@ def register(app: Flask) -> None:
 
 
 def _shard(app: Flask) -> None:
-    """Every id and code this process makes names its shard (shards.py), if it is one."""
+    """Every id and code this process makes names its shard (store/shards.py), if it is one."""
     shard = str(app.config.get("SHARD") or "")
     if shard and not shards.valid_name(shard):
         raise security.SettingError(

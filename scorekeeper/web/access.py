@@ -32,12 +32,14 @@ from markupsafe import Markup
 from sqlite_utils import Database
 from werkzeug.routing import IntegerConverter
 
-from .. import actions, nights, store, tables
+from .. import actions, store
 from ..i18n import N_, _
 from ..printing.qr import qr_svg as printed_qr_svg
+from ..reports import current_game
 from ..rules.game import MAX_PLAYERS
+from ..store import nights, tables
 
-NO_GAME = actions.NO_GAME  # marked for translation; say it with _(NO_GAME)
+NO_GAME = actions.results.NO_GAME  # marked for translation; say it with _(NO_GAME)
 NO_TABLE = N_("There is no table at this link. It may have been mistyped.")
 NO_NIGHT = N_("There is no night at this link. It may have been mistyped.")
 PICK = "pick"  # the player link where each player picks their name
@@ -75,11 +77,11 @@ def _table(table_id: str) -> tables.Table:
     raise Deleted("table", at, url_for(BRING_BACK_TABLE, table_id=table.id))
 
 
-def _deleted_game(link: store.Link, keeper: bool) -> None:
+def _deleted_game(link: store.games.Link, keeper: bool) -> None:
     """Deleted, unless the view brings the game back."""
     if request.endpoint in BRING_BACK_GAME:
         return
-    found = store.deleted_game(db(), link.game_id)
+    found = store.games.deleted_game(db(), link.game_id)
     at, with_table = found if found else (link.deleted or "", False)
     if with_table:
         raise Deleted("table-game", at, None, keeper)
@@ -93,27 +95,27 @@ def _deleted_game(link: store.Link, keeper: bool) -> None:
 def db() -> Database:
     """This thread's connection to the app's database (reused across requests)."""
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        g.db = store.connection.connect(current_app.config["DATABASE"])
     return g.db
 
 
-def game() -> actions.Current:
+def game() -> current_game.Current:
     """The game the request's link opens, with its kept standings (read once per request)."""
     if "current" not in g:
-        current = actions.load(db(), g.link.game_id)
+        current = current_game.load(db(), g.link.game_id)
         if current is None:  # deleted between the check and now
             abort(404, _(NO_GAME))
         g.current = current
     return g.current
 
 
-def opened(current: actions.Current) -> None:
+def opened(current: current_game.Current) -> None:
     """Make ``current`` the request's game (after a change was saved)."""
     g.current = current
-    g.link = store.game_link(db(), current.stored.id)
+    g.link = store.games.game_link(db(), current.stored.id)
 
 
-def player_token(link: store.Link, seat: int | str) -> str:
+def player_token(link: store.games.Link, seat: int | str) -> str:
     """The key in a player's link: it can send only that seat's line (``PICK``: choose one).
 
     Derived from the app's secret and the game's player key, so renewing that key
@@ -127,7 +129,7 @@ def player_token(link: store.Link, seat: int | str) -> str:
     return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
 
 
-def _seat(link: store.Link, token: str) -> int | None:
+def _seat(link: store.games.Link, token: str) -> int | None:
     """The seat a player link is for; None for the pick-your-name link; 404 otherwise."""
     sent = token.encode()
     if hmac.compare_digest(sent, player_token(link, PICK).encode()):
@@ -205,7 +207,7 @@ def init_app(app: Flask) -> None:
             g.night = night
         if "game_id" not in values:
             return
-        link = store.game_link(db(), values.pop("game_id"))
+        link = store.games.game_link(db(), values.pop("game_id"))
         if link is None:
             abort(404, _(NO_GAME))
         g.keeper = "key" in values

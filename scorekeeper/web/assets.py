@@ -25,6 +25,7 @@ from flask import Flask, Response, abort, request
 
 from ..i18n import _
 
+PACKAGE = Path(__file__).resolve().parent.parent
 YEAR = 365 * 24 * 3600
 MIN_SIZE = 512  # smaller answers gain nothing from gzip
 COMPRESSIBLE = {".css", ".js", ".svg", ".webmanifest", ".json", ".txt", ".html", ".csv"}
@@ -39,6 +40,13 @@ TEXT = {
     "application/manifest+json",
     "image/svg+xml",
 }
+
+
+def shipped(name: str) -> Path:
+    """templates/, static/ or docs/: in the package when installed from a wheel, else the
+    checkout's."""
+    installed = PACKAGE / name
+    return installed if installed.is_dir() else PACKAGE.parent / name
 
 
 @dataclass(frozen=True)

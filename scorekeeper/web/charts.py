@@ -12,8 +12,8 @@ import unicodedata
 from dataclasses import dataclass, replace
 
 from ..i18n import _, isolate
+from ..reports.statistics import TableStats
 from ..rules.game import Game
-from ..stats import TableStats
 
 WIDTH, HEIGHT, PAD_Y = 340, 180, 14
 FONT = 11  # px in the picture's units, as app.css sets .chart .tick and .chart .label

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from werkzeug.datastructures import MultiDict
 
-from .. import actions
 from ..i18n import _
+from ..reports import current_game
 from ..rules.cards import Card, CardError, format_cards, parse_cards
 from ..rules.check import arrange_run, check_phase
 from ..rules.hit import check_hit
@@ -60,7 +60,7 @@ def _rules_from(args: MultiDict) -> tuple[Rules, str, int, str | None]:
     """Rules and phase from a game's player (game=<view id>&player=N) or from the form."""
     game_id = args.get("game", "")
     if game_id:
-        current = actions.load(db(), game_id)
+        current = current_game.load(db(), game_id)
         if current is None:
             raise BadRequest("game", _("There is no game with that link."))
         game, standings = current.game, current.standings

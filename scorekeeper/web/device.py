@@ -27,10 +27,11 @@ from flask import current_app, session
 from markupsafe import Markup
 from sqlite_utils import Database
 
-from .. import clock, playtime, store, tables
-from ..actions import Current, current
+from .. import clock, store
+from ..reports.current_game import Current, current
 from ..rules.game import Game, GameError, Standings
 from ..rules.phases import RulesError
+from ..store import tables
 from .language import bdi_join, zone
 
 KEY = "device"
@@ -147,10 +148,10 @@ def remember_table(table_id: str, instead_of: str | None = None) -> None:
 class GameSummary:
     """One game as a list shows it: who, how far, who won, and the link to open."""
 
-    stored: store.StoredGame
+    stored: store.games.StoredGame
     game: Game
     standings: Standings
-    played_until: str  # when its playing time ends (store.played_until)
+    played_until: str  # when its playing time ends (store.history.played_until)
     edit_key: str | None = None  # known to this device: open the scorekeeper page
 
     @property
@@ -172,17 +173,17 @@ class GameSummary:
     def minutes(self) -> int | None:
         """Its playing time (so far): from its start to the hand that ended it (or the
         latest); None when they were one moment (a game imported whole)."""
-        return playtime.minutes(self.stored.created, self.played_until) or None
+        return clock.minutes(self.stored.created, self.played_until) or None
 
 
 def summarise(
-    db: Database, stored: store.StoredGame, edit_key: str | None = None
+    db: Database, stored: store.games.StoredGame, edit_key: str | None = None
 ) -> GameSummary | None:
     """None for a game that can no longer be read (it is skipped, never shown broken)."""
     try:
         found: Current = current(stored)
-        played_until = store.played_until(db, stored)
-    except (GameError, RulesError, store.UnreadableGame):
+        played_until = store.history.played_until(db, stored)
+    except (GameError, RulesError, store.games.UnreadableGame):
         return None
     return GameSummary(stored, found.game, found.standings, played_until, edit_key)
 
@@ -196,7 +197,7 @@ def device_games(db: Database) -> list[GameSummary]:
         stored = readable(db, game_id)
         if stored is None or stored.id in seen:
             continue
-        if key and not store.edit_key_matches(stored, key):
+        if key and not store.games.edit_key_matches(stored, key):
             key = None
         summary = summarise(db, stored, key)
         if summary is None:
@@ -212,19 +213,19 @@ def device_games(db: Database) -> list[GameSummary]:
 
 def _next(db: Database, summary: GameSummary) -> GameSummary | None:
     """The game started after this one (a rematch, the table's next), if there is one."""
-    link = store.game_link(db, summary.stored.id)
+    link = store.games.game_link(db, summary.stored.id)
     stored = readable(db, link.next_game) if link and link.next_game else None
     if stored is None:
         return None
     return summarise(db, stored, stored.edit_key if summary.edit_key else None)
 
 
-def readable(db: Database, game_id: str) -> store.StoredGame | None:
+def readable(db: Database, game_id: str) -> store.games.StoredGame | None:
     """The game's row, or None when it is gone or damaged: a list skips it (the game's own
     page names the damage)."""
     try:
-        return store.get_game(db, game_id)
-    except store.UnreadableGame:
+        return store.games.get_game(db, game_id)
+    except store.games.UnreadableGame:
         return None
 
 

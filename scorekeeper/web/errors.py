@@ -114,8 +114,8 @@ def typed_fields() -> list[tuple[str, str]]:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("MAX_DATABASE_BYTES", 2 * 1024**3)
-    app.config.setdefault("MAX_TABLE_BYTES", store.Budget.table)  # docs/storage.md
-    app.config.setdefault("MAX_GAME_BYTES", store.Budget.game)
+    app.config.setdefault("MAX_TABLE_BYTES", store.budget.Budget.table)  # docs/storage.md
+    app.config.setdefault("MAX_GAME_BYTES", store.budget.Budget.game)
     for key in ("MAX_TABLE_BYTES", "MAX_GAME_BYTES"):
         app.config[key] = count_setting(app, key)  # a wrong setting stops the start, not a save
 
@@ -143,12 +143,12 @@ def init_app(app: Flask) -> None:
             database.execute(f"PRAGMA max_page_count = {pages}")
             _capped[database] = pages
         config = current_app.config
-        store.set_budget(
-            database, store.Budget(config["MAX_GAME_BYTES"], config["MAX_TABLE_BYTES"])
+        store.budget.set_budget(
+            database, store.budget.Budget(config["MAX_GAME_BYTES"], config["MAX_TABLE_BYTES"])
         )
 
-    @app.errorhandler(store.UnreadableGame)
-    def unreadable_game(error: store.UnreadableGame) -> tuple[Response | str, int]:
+    @app.errorhandler(store.games.UnreadableGame)
+    def unreadable_game(error: store.games.UnreadableGame) -> tuple[Response | str, int]:
         """One game whose stored data is damaged: a page naming it, the others served."""
         current_app.logger.error("%s", error)
         message = _(

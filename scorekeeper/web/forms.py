@@ -17,8 +17,8 @@ from typing import Any
 from flask import abort, g, request
 
 from .. import actions
+from ..backup.json_reader import JsonError, parse_json
 from ..i18n import _
-from ..jsontext import JsonError, parse_json
 from ..rules.game import Game, HandRecord, Standings
 from ..rules.phases import Progression
 from ..rules.reasons import CARDS_LEFT, Reason, Rule
@@ -302,7 +302,7 @@ def problems_into(form: HandForm, game: Game, problems: Iterable[Reason]) -> boo
     return ok
 
 
-def refusal_into(form: HandForm, game: Game, refused: actions.Refused) -> None:
+def refusal_into(form: HandForm, game: Game, refused: actions.results.Refused) -> None:
     """A refused save on the form: the engine's problems at their fields, or else
     the refusal above them (a later hand that no longer fits), with its rule."""
     if not refused.problems:

@@ -13,21 +13,23 @@ from datetime import datetime
 
 from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
 
-from .. import actions, bgstats, playtime, self_entry, store, tables
+from .. import actions, clock, store
 from ..i18n import _, isolate, pgettext
+from ..reports import bgstats, current_game
 from ..rules.game import Game, Standings
 from ..rules.house_rules import rules_line
 from ..rules.phases import OPTIONS, PROFILES
 from ..rules.reasons import Rule
 from ..rules.scoring import card_kinds
-from . import device, live, parts
+from ..store import sent_points, tables
+from . import device, keeper_fragments, live
 from .access import db, game
 from .charts import score_chart
 from .forms import HandForm
 from .zones import zone
 
 
-def view_context(current: actions.Current) -> dict:
+def view_context(current: current_game.Current) -> dict:
     """What every scoreboard shows: the kept standings of the game's version."""
     game, stored = current.game, current.stored
     return {
@@ -50,14 +52,14 @@ class GameFacts:
     bgstats_link: str | None  # the push link, once the game is over
 
 
-def game_facts(stored: store.StoredGame, game: Game, standings: Standings) -> GameFacts:
+def game_facts(stored: store.games.StoredGame, game: Game, standings: Standings) -> GameFacts:
     """When the game started, its playing time (so far), its BG Stats link."""
-    minutes = playtime.minutes(stored.created, store.played_until(db(), stored))
+    minutes = clock.minutes(stored.created, store.history.played_until(db(), stored))
     link = None
     if standings.over:
         play = bgstats.stored_play(db(), stored, game, standings, zone())
         link = bgstats.push_link(play)
-    return GameFacts(playtime.moment(stored.created), minutes, playtime.duration(minutes), link)
+    return GameFacts(clock.moment(stored.created), minutes, clock.duration(minutes), link)
 
 
 def new_game_form(
@@ -97,16 +99,17 @@ def render_game(
     polled: bool = False,
 ) -> tuple[str, int]:
     """The scorekeeper's page (or, ``polled``, its live part); ``message``: why a change was
-    not made. Its parts are kept for every phone unless it shows a refused form (parts.py).
+    not made. Its parts are kept for every phone unless it shows a refused form
+    (web/keeper_fragments.py).
     """
     current = game()
     played = current.game
-    sent = self_entry.entries(db(), current.stored.id, current.standings.hand_number)
+    sent = sent_points.entries(db(), current.stored.id, current.standings.hand_number)
     link, tag = g.link, live.keeper_live(g.link)
     plain = form is None and message is None
     html = render_template(
         "_keeper_live.html" if polled else "game.html",
-        form=form or HandForm(self_entry.form_values(sent)),
+        form=form or HandForm(sent_points.form_values(sent)),
         message=message,
         message_rule=message_rule,
         card_fields=card_kinds(played.rules),
@@ -117,10 +120,10 @@ def render_game(
         part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
         **view_context(current),
     )
-    return parts.fill(html, oob=polled), status
+    return keeper_fragments.fill(html, oob=polled), status
 
 
-def keeper_url(link: store.Link) -> str:
+def keeper_url(link: store.games.Link) -> str:
     return url_for("games.game_page", game_id=link.game_id, key=link.edit_key)
 
 
@@ -136,12 +139,12 @@ def hand_in_words(played: Game, number: int) -> str:
     )
 
 
-def after_change(result: actions.Result, *, say_what: bool = False):
+def after_change(result: actions.results.Result, *, say_what: bool = False):
     """Back to the game page after an undo, restore or deletion, or say why not (409)."""
-    if isinstance(result, actions.Refused):
+    if isinstance(result, actions.results.Refused):
         return render_game(message=result.message, status=409, message_rule=result.rule)
-    if isinstance(result, actions.Conflict):
-        abort(409, _(actions.STALE))
+    if isinstance(result, actions.results.Conflict):
+        abort(409, _(actions.results.STALE))
     if say_what:
         flash(result.summary)
     return redirect(url_for("games.game_page"), 303)
@@ -149,4 +152,4 @@ def after_change(result: actions.Result, *, say_what: bool = False):
 
 def init_app(app: Flask) -> None:
     app.add_template_global(game_facts)
-    app.add_template_global(playtime.duration, "game_duration")
+    app.add_template_global(clock.duration, "game_duration")

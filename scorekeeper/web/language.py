@@ -1,9 +1,10 @@
-"""Which language each page speaks, and the switcher that changes it on this device.
+"""Which language each page speaks (the switcher that changes it on this device is the
+``language`` blueprint).
 
 The browser's Accept-Language decides, unless someone picked a language with
 the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
-the engine alike, is translated through scorekeeper/i18n.py from the same
+the engine alike, is translated through i18n/ from the same
 catalogues (docs/decisions.md says why). Every date and time is shown on the family's
 own clock (``zone``): the phone's time zone, which app.js keeps in a cookie, else the
 server's ``SCOREKEEPER_TIME_ZONE``, else the machine's. Names in pages are isolated with <bdi>,
@@ -17,10 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
-from urllib.parse import urlsplit
 
 from babel import Locale
-from flask import Blueprint, Flask, Response, abort, current_app, g, redirect, request
+from flask import Flask, Response, current_app, g, request
 from flask_babel import (
     Babel,
     format_datetime,
@@ -34,9 +34,7 @@ from ..i18n import _
 from .security import SettingError
 from .zones import day, day_of, zone
 
-bp = Blueprint("language", __name__)
 COOKIE = "lang"
-YEAR = 365 * 24 * 3600
 
 
 # Browsers send a few languages in well under a hundred characters. Only this much of the
@@ -86,27 +84,6 @@ _LOCALES = {code: Locale.parse(code) for code in i18n.LANGUAGES}
 def _locale() -> Locale:
     """Flask-Babel's choice, as a Locale made once per language (not parsed per request)."""
     return _LOCALES[choose()]
-
-
-@bp.get("/language/<code>")
-def switch(code: str):
-    """Remember `code` on this device and go back to the page the switcher was on."""
-    language = i18n.supported(code)
-    if language is None or language != code:
-        abort(404)
-    response = redirect(_same_site(request.args.get("next", "")), 303)
-    response.set_cookie(
-        COOKIE, language, max_age=YEAR, httponly=True, samesite="Lax", secure=request.is_secure
-    )
-    return response
-
-
-def _same_site(target: str) -> str:
-    """Only a path on this site, never another host (an open redirect)."""
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
-        return "/"
-    return target
 
 
 def moment(when: str | datetime) -> str:
@@ -178,4 +155,3 @@ def init_app(app: Flask) -> None:
         language=i18n.language,
         here=lambda: request.full_path.rstrip("?"),
     )
-    app.register_blueprint(bp)

@@ -9,7 +9,7 @@ the game's version, the newest points sent from players' phones (on the
 scorekeeper's page), and the game started after it.
 
 While the page is current, its poll is held (``POLL_HOLD`` seconds) until the
-games file changes (dbfile.py), and then answered at once: the fragment if its
+games file changes (store/games_file.py), and then answered at once: the fragment if its
 game changed, else it waits on. A poll that saw nothing change gets a 304 and
 the page asks again within ``POLL_SECONDS``. So an idle table costs the server a
 few requests a minute per phone, each one indexed read, however long the game,
@@ -32,11 +32,12 @@ from contextlib import contextmanager
 from flask import Flask, Response, abort, current_app, g, make_response, request
 from flask_htmx import HTMX
 
-from .. import actions, i18n, store
+from .. import i18n, store
 from ..i18n import _
+from ..reports import current_game
 from . import access, security
 from .access import db
-from .kept import Kept
+from .render_cache import Kept
 from .zones import zone
 
 htmx = HTMX()  # init_app in web/__init__.py: `request.htmx`-style checks, `htmx` in templates
@@ -54,12 +55,12 @@ def shown(what: str) -> str:
     return f'"{what}@{zone()}"'
 
 
-def keeper_live(link: store.Link) -> str:
+def keeper_live(link: store.games.Link) -> str:
     """What a scorekeeper's page shows: the version, the points sent, the next game."""
     return shown(f"{link.version}.{link.entries}.{link.next_game or ''}")
 
 
-def watch_live(link: store.Link) -> str:
+def watch_live(link: store.games.Link) -> str:
     """What a watch, table or player page shows: the version and the next game."""
     return shown(f"{link.version}..{link.next_game or ''}")
 
@@ -78,7 +79,7 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
     hold = current_app.config["POLL_HOLD"]
     deadline = time.monotonic() + hold
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
-    with holding(), store.listening(db(), key) as listener:
+    with holding(), store.connection.listening(db(), key) as listener:
         if again() != tag:  # changed before this page listened
             return None
         while (left := deadline - time.monotonic()) > 0:
@@ -157,14 +158,14 @@ def holding() -> Iterator[None]:
 RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking again
 
 
-def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response | None:
+def follow(link: store.games.Link, next_url: Callable[[store.games.Link], str]) -> Response | None:
     """Send a screen that showed this game when it ended to the next game's page
     (``next_url``: its address, from the next game's link)."""
     what = request.headers.get("If-None-Match", "").strip('"').rpartition("@")[0]  # shown()
     if not polled() or link.next_game is None or not what.endswith("."):
         return None  # not a poll, nothing to follow, or the page already knew the next game
-    current = actions.load(db(), link.game_id)
-    following = store.game_link(db(), link.next_game)
+    current = current_game.load(db(), link.game_id)
+    following = store.games.game_link(db(), link.next_game)
     if current is None or not current.standings.over or following is None:
         return None
     response = Response(status=204)
@@ -173,14 +174,14 @@ def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response 
 
 
 def game_answer(
-    kind: Callable[[store.Link], str], next_url: Callable[[store.Link], str]
+    kind: Callable[[store.games.Link], str], next_url: Callable[[store.games.Link], str]
 ) -> Response | None:
     """What a poll of a game's page gets before any fragment is rendered: held until the
     game changes (``kind``: the tag of what the page shows), sent to the next game, or None.
     """
 
     def again() -> str:
-        link = store.game_link(db(), g.link.game_id)
+        link = store.games.game_link(db(), g.link.game_id)
         if link is None:
             abort(404, _(access.NO_GAME))
         g.link = link
@@ -189,10 +190,12 @@ def game_answer(
     return answer(kind(g.link), again, g.link.game_id) or follow(g.link, next_url)
 
 
-def next_game(link: store.Link, url_of: Callable[[store.Link], str]) -> tuple[str, str] | None:
+def next_game(
+    link: store.games.Link, url_of: Callable[[store.games.Link], str]
+) -> tuple[str, str] | None:
     """(address, players) of the game started after this one, on the same kind of page."""
-    following = store.game_link(db(), link.next_game) if link.next_game else None
-    found = actions.load(db(), following.game_id) if following else None
+    following = store.games.game_link(db(), link.next_game) if link.next_game else None
+    found = current_game.load(db(), following.game_id) if following else None
     if following is None or found is None:
         return None
     return url_of(following), ", ".join(i18n.isolate(name) for name in found.game.players)

@@ -7,7 +7,7 @@
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
   on short codes and on the checkers, one count per address shared by every
-  server process (limit_counts.py); docs/scaling.md has the table.
+  server process (store/limit_counts.py); docs/scaling.md has the table.
 - The secret parts of links are replaced by '…' in every log line.
 - Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
   through a reverse proxy the app trusts: web/proxy.py).
@@ -29,8 +29,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
-from .. import limit_counts
 from ..i18n import _
+from ..store import limit_counts
 
 if TYPE_CHECKING:
     from flask.typing import RouteCallable
@@ -71,7 +71,8 @@ def reading() -> bool:
     return request.method in SAFE_METHODS
 
 
-TOKEN_MARK = f"token-{secrets.token_hex(8)}"  # the reader's token, in a kept page part (parts.py)
+# the reader's token, in a kept page part (web/keeper_fragments.py)
+TOKEN_MARK = f"token-{secrets.token_hex(8)}"
 
 
 def csrf_token() -> str:
@@ -136,7 +137,7 @@ def limit_views(app: Flask) -> None:
     (Flask-Limiter, one limiter per app)."""
     for key, value in LIMITS.items():
         app.config.setdefault(key, value)
-    # one count per address for every process serving the games file (limit_counts.py)
+    # one count per address for every process serving the games file (store/limit_counts.py)
     app.config.setdefault("RATELIMIT_STORAGE_URI", limit_counts.uri_beside(app.config["DATABASE"]))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)

@@ -259,7 +259,7 @@ def shut_down(server, thread: threading.Thread | None = None) -> None:
         thread.join(timeout=5)
     from scorekeeper import store
 
-    store.close_all()  # each of the server's threads kept a connection to the games file
+    store.connection.close_all()  # each of the server's threads kept a connection to the games file
 
 
 class RestartableServer:

@@ -1,7 +1,7 @@
 """The family's own clock: every date and time in the phone's time zone, and a game's length
 its playing time, whatever is corrected later.
 
-The store's clock (``store.now``, the ``clock`` fixture) is the one clock: each test sets
+The store's clock (``store.connection.now``, the ``clock`` fixture) is the one clock: each test sets
 it, and each phone's time zone is set explicitly (the server's is UTC), so nothing depends
 on today's date or the machine's zone.
 """

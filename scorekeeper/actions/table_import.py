@@ -1,0 +1,98 @@
+"""A table brought back from its backup, as a new table: every game judged and counted
+against the storage budget before anything is written, then written in bounded batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from sqlite_utils import Database
+
+from .. import store
+from ..backup import purge
+from ..backup.table_archive import ArchivedGame, TableArchive
+from ..live.turns import let_others_run
+from ..rules.gamefile import game_to_json
+from ..store import change_notes, nights, tables
+from . import games, results, saving
+
+
+def import_table(db: Database, archive: TableArchive) -> tables.Table | results.Refused:
+    """A table and all its games from a backup: all of it, or nothing.
+
+    Every game is judged by the engine and encoded, and their sizes counted against the
+    budget, before anything is written. The games then go in by transactions of at most
+    IMPORT_BATCH_BYTES each, so other tables' writers wait for one batch at most; the
+    table stays hidden (deleted, docs/storage.md) until its last game is in, and goes
+    again, with every game written, if a batch fails.
+    """
+    note = change_notes.note("table-import", table=archive.name)
+    judged: list[games.NewGameJudged] = []
+    for entry in archive.games:
+        let_others_run()
+        found = _archived(entry, note)
+        if isinstance(found, results.Refused):
+            return found
+        judged.append(found)
+    try:
+        store.budget.room_for(db, None, [found.new.size for found in judged], new_table=True)
+    except store.budget.OverBudget as over:
+        return saving.over_budget(over, table=True)
+    with store.connection.transaction(db):
+        table = tables.create_table(db, archive.name)
+        tables.delete_table(db, table.id)  # hidden until every game is in
+    game_ids: list[str] = []
+    try:
+        for batch in _batches(judged, archive):
+            let_others_run()  # between batches: other tables' Saves go first
+            with store.connection.transaction(db):
+                for found, entry in batch:
+                    stored = store.games.insert_game(db, found.new)
+                    added = entry.created if entry.created and entry.updated else None
+                    tables.file_game(db, table.id, stored.id, list(found.game.players), added)
+                    game_ids.append(stored.id)
+        with store.connection.transaction(db):
+            tables.restore_roster(db, table.id, archive.players, archive.aliases)
+            for night in archive.nights:
+                nights.restore_night(db, table.id, night, game_ids)
+            tables.restore_table(db, table.id)
+    except BaseException:
+        purge.remove_table(db, table.id)
+        raise
+    return table
+
+
+IMPORT_BATCH_BYTES = 512 * 1024  # one transaction of an import writes about this much
+
+
+def _archived(entry: ArchivedGame, note: str) -> games.NewGameJudged | results.Refused:
+    """A backup's game as ``_judged`` makes it, reusing the replay done when it was read."""
+    dates = (entry.created, entry.updated) if entry.created and entry.updated else None
+    if entry.replayed is None:
+        return games.judge_new_game(
+            game_to_json(entry.game), action="import", note=note, dates=dates
+        )
+    new = store.games.new_game(
+        game_to_json(entry.game),
+        action="import",
+        summary=note,
+        standings=entry.replayed.standings.to_json(),
+        kept=list(entry.replayed.kept),
+        dates=dates,
+    )
+    return games.NewGameJudged(entry.game, entry.replayed, new, note)
+
+
+def _batches(
+    judged: list[games.NewGameJudged], archive: TableArchive
+) -> Iterator[list[tuple[games.NewGameJudged, ArchivedGame]]]:
+    batch: list[tuple[games.NewGameJudged, ArchivedGame]] = []
+    size = 0
+    for found, entry in zip(judged, archive.games, strict=True):
+        batch.append((found, entry))
+        size += found.new.size
+        if size >= IMPORT_BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch

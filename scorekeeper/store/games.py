@@ -1,0 +1,449 @@
+"""Games as stored: a game is a log of changes, with its current standings kept.
+
+``games`` holds each game's current state (its game file), the standings of that
+version and the engine's state after each hand (so a change replays only from the
+hand it touches), all written once when the version is written. ``changes`` holds
+every change as the change itself: the game file when created or imported, the
+hand recorded, the hand corrected, the hand deleted, the game ended early, or
+the version an undo or a restore went back to. Nothing is ever overwritten in
+the log, so any version can be rebuilt and restored, and undo is one more change.
+
+Each write is one transaction guarded by the version the writer read: two phones
+saving at once cannot both win. Every table is in ``schema.py``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import budget, change_notes, connection
+from .schema import new_key, unused_code
+
+
+class Conflict(Exception):
+    """The game changed since the writer read it."""
+
+
+class UnreadableGame(Exception):
+    """A game whose stored row cannot be read back: a damaged byte in its text, JSON that
+    does not parse, a game file the engine cannot load. The rest of the file may be whole;
+    ``game_id`` names the game to restore (web pages and ``scorekeeper check-db`` say so)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        self.game_id, self.reason = game_id, reason
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+
+
+# What reading a damaged game's row raises: text that is not UTF-8 (sqlite3 says so with an
+# OperationalError of its own, without an SQLite error code), JSON that does not parse, and
+# JSON of the wrong shape.
+_DAMAGED_ROW = (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError)
+
+
+@contextmanager
+def reading(game_id: str) -> Iterator[None]:
+    """Turn what a damaged row raises into UnreadableGame(game_id)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if getattr(error, "sqlite_errorcode", None) is not None:  # SQLite's own: not the row
+            raise
+        raise UnreadableGame(game_id, str(error)) from error
+    except _DAMAGED_ROW as error:
+        raise UnreadableGame(game_id, f"{type(error).__name__}: {error}") from error
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game's row: its current version, read without replaying anything."""
+
+    id: str
+    edit_key: str
+    version: int
+    created: str
+    updated: str
+    state_text: str
+    standings_text: str | None = None
+    kept_text: str | None = None
+    code: str | None = None  # the short code read aloud to open the watch page
+
+    @cached_property
+    def state(self) -> dict[str, Any]:
+        """The game file of this version (docs/game-format.md); UnreadableGame if damaged."""
+        with reading(self.id):
+            state = json.loads(self.state_text)
+            if not isinstance(state, dict):
+                raise TypeError("the game file is not a JSON object")
+            return state
+
+    @cached_property
+    def standings(self) -> dict[str, Any] | None:
+        """``Standings.to_json()`` of this version, or None if never computed."""
+        with reading(self.id):
+            return json.loads(self.standings_text) if self.standings_text else None
+
+    @cached_property
+    def kept(self) -> list[dict[str, Any]] | None:
+        """The engine's state after each hand (``rules.replay.replay_from``), or None."""
+        with reading(self.id):
+            kept: list[dict[str, Any]] | None = (
+                json.loads(self.kept_text) if self.kept_text else None
+            )
+            return kept
+
+
+_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept, code"
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
+    return StoredGame(*row)
+
+
+def create_game(
+    db: Database,
+    state: dict[str, Any],
+    *,
+    action: str = "create",
+    summary: str = change_notes.note("create"),
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
+) -> StoredGame:
+    """A new game; the log's first change is its game file.
+
+    ``follows``: the game it was started after (a rematch). ``dates``: when it was
+    first and last played, for a game brought back from a backup (else now).
+    """
+    new = new_game(
+        state,
+        action=action,
+        summary=summary,
+        standings=standings,
+        kept=kept,
+        follows=follows,
+        dates=dates,
+    )
+    with connection.transaction(db):
+        budget.check_room(db, None, new.size, new.size)
+        return insert_game(db, new)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game's first row and first change, encoded and measured, ready to be inserted."""
+
+    row: tuple[Any, ...]  # id, edit key, version, created, updated, state, standings, kept
+    follows: str | None
+    change: tuple[Any, ...]  # at, action, summary, detail, hands
+    size: int  # the bytes it takes in the file (game_sizes)
+
+    @property
+    def id(self) -> str:
+        return str(self.row[0])
+
+
+def new_game(
+    state: dict[str, Any],
+    *,
+    action: str = "create",
+    summary: str = change_notes.note("create"),
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
+    follows: str | None = None,
+    dates: tuple[str, str] | None = None,
+) -> NewGame:
+    """Everything ``insert_game`` writes, worked out before any lock is taken."""
+    created, updated = dates or (connection.now(), connection.now())
+    text = dumps(state)
+    row = (
+        new_key(),
+        new_key(),
+        1,
+        created,
+        updated,
+        text,
+        None if standings is None else dumps(standings),
+        None if kept is None else dumps(kept),
+    )
+    detail = dumps({"game": state})
+    change = (created, action, summary, detail, len(state["hands"]))
+    return NewGame(row, follows, change, budget.size_of(*row[5:]) + budget.size_of(summary, detail))
+
+
+def insert_game(db: Database, new: NewGame) -> StoredGame:
+    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts."""
+    with connection.transaction(db):
+        row = (*new.row, unused_code(db))  # checked free under the write lock
+        db.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [*row, new.follows],
+        )
+        at, action, summary, detail, hands = new.change
+        db.execute(
+            "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
+            "VALUES (?, 1, ?, ?, ?, ?, ?, NULL)",
+            [new.id, at, action, summary, detail, hands],
+        )
+        db.execute(
+            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?)",
+            [new.id, budget.size_of(*new.row[5:]), budget.size_of(summary, detail)],
+        )
+    return _row_to_game(row)
+
+
+def get_game(db: Database, game_id: str, *, deleted: bool = False) -> StoredGame | None:
+    """The game's row, None if there is no such game (or it is deleted, unless ``deleted``);
+    UnreadableGame if its text is damaged."""
+    shown = "1" if deleted else _NOT_DELETED.format("id")
+    with reading(game_id):
+        row = db.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND {shown}", [game_id]
+        ).fetchone()
+    return _row_to_game(row) if row else None
+
+
+# SQL: the game whose id is in the named column is not deleted (deleted_games)
+_NOT_DELETED = "NOT EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = {})"
+
+
+def edit_key_matches(game: StoredGame, key: str) -> bool:
+    return hmac.compare_digest(game.edit_key.encode(), key.encode())
+
+
+def renew_edit_key(db: Database, game_id: str, old: str) -> str | None:
+    """A new scorekeeper link: the old key stops working at once. None when ``old`` is no
+    longer the game's key (another phone renewed it first). Access, not play: the change
+    log is not touched (docs/decisions.md)."""
+    key = new_key()
+    with connection.transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET edit_key = ? WHERE id = ? AND edit_key = ?", [key, game_id, old]
+        )
+    return key if cursor.rowcount == 1 else None
+
+
+def renew_player_key(db: Database, game_id: str, old: str | None) -> str | None:
+    """New links for the players (web/access.py derives them from this key): every old
+    one stops working. None when the key is no longer ``old`` (renewed meanwhile)."""
+    key = new_key()
+    with connection.transaction(db):
+        cursor = db.execute(
+            "UPDATE games SET player_key = ? WHERE id = ? AND player_key IS ?",
+            [key, game_id, old],
+        )
+    return key if cursor.rowcount == 1 else None
+
+
+def save_change(
+    db: Database,
+    game_id: str,
+    expected_version: int,
+    state: dict[str, Any],
+    *,
+    action: str,
+    summary: str,
+    detail: dict[str, Any] | None = None,
+    standings: dict[str, Any] | None = None,
+    kept: list[dict[str, Any]] | None = None,
+    undo_to: int | None = -1,
+    extends: StoredGame | None = None,
+    then: Callable[[Database], None] | None = None,
+) -> StoredGame:
+    """Write the next version, or raise Conflict if someone else wrote first.
+
+    ``detail`` is the change itself ({"hand": ...}, {"number": k, "hand": ...},
+    {"number": k}, {"end": "early"}, {"to": version}); without it the whole game
+    file is logged.
+    ``undo_to``: the version Undo would go back to afterwards (default: the one
+    this change replaced). ``extends``: the version this change adds one hand
+    to (a hand recorded), whose stored text is extended rather than the whole
+    game encoded again. ``then``: more to write in the same transaction.
+    """
+    at = connection.now()
+    text, kept_text = _extended(extends, state, kept) if extends else (None, None)
+    text = text or dumps(state)
+    if kept_text is None and kept is not None:
+        kept_text = dumps(kept)
+    standings_text = None if standings is None else dumps(standings)
+    detail_text = dumps(detail if detail is not None else {"game": state})
+    row_bytes, log_bytes = (
+        budget.size_of(text, standings_text, kept_text),
+        budget.size_of(summary, detail_text),
+    )
+    version = expected_version + 1
+    with connection.transaction(
+        db
+    ):  # everything encoded beforehand: other writers wait only for the write
+        old_row, old_log = budget._sizes(db, game_id)
+        budget.check_room(
+            db, game_id, row_bytes + old_log + log_bytes, row_bytes + log_bytes - old_row
+        )
+        cursor = db.execute(
+            "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
+            "WHERE id = ? AND version = ?",
+            [
+                text,
+                standings_text,
+                kept_text,
+                version,
+                at,
+                game_id,
+                expected_version,
+            ],
+        )
+        if cursor.rowcount != 1:
+            raise Conflict(game_id)
+        _log(
+            db,
+            game_id,
+            version,
+            at,
+            action,
+            summary,
+            detail_text,
+            len(state["hands"]),
+            expected_version if undo_to == -1 else undo_to,
+        )
+        db.execute(
+            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET row_bytes = excluded.row_bytes, "
+            "log_bytes = log_bytes + excluded.log_bytes",
+            [game_id, row_bytes, log_bytes],
+        )
+        if then is not None:
+            then(db)
+        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
+    return _row_to_game(row)
+
+
+def _extended(
+    base: StoredGame, state: dict[str, Any], kept: list[dict[str, Any]] | None
+) -> tuple[str | None, str | None]:
+    """The texts of ``state`` and ``kept``, each ``base``'s text with one more hand, or None.
+
+    Encoding a 150-hand game again for every hand recorded took longer than
+    the rest of the write. Where ``base``'s text has the expected shape (the
+    hands last in the game file, as ``_dumps`` writes it), its text is reused
+    and only the new hand and its kept state are encoded.
+    """
+    hands = state["hands"]
+    before = base.state
+    if len(hands) != len(before["hands"]) + 1 or list(state) != list(before):
+        return None, None
+    text = base.state_text
+    state_text = None
+    if list(state)[-1] == "hands" and text.endswith("]}"):
+        state_text = f"{text[:-2]}{',' if before['hands'] else ''}{dumps(hands[-1])}]}}"
+    kept_text = None
+    if kept is not None and len(kept) == len(hands) and base.kept_text is not None:
+        old = base.kept_text
+        if old.endswith("]"):
+            kept_text = f"{old[:-1]}{',' if len(kept) > 1 else ''}{dumps(kept[-1])}]"
+    return state_text, kept_text
+
+
+def _log(
+    db: Database,
+    game_id: str,
+    version: int,
+    at: str,
+    action: str,
+    summary: str,
+    detail: str,
+    hands: int,
+    undo_to: int | None,
+) -> None:
+    db.execute(
+        "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [game_id, version, at, action, summary, detail, hands, undo_to],
+    )
+
+
+@dataclass(frozen=True)
+class Link:
+    """What checking a game's link reads: its keys, and what tells whether a page showing
+    it is still current, without reading the game itself."""
+
+    game_id: str
+    edit_key: str
+    player_key: str | None
+    version: int
+    entries: int  # the newest points sent from players' phones (0: none)
+    next_game: str | None  # the game started after this one (a rematch, the table's next)
+    deleted: str | None = None  # when the game was deleted (it can be restored until purged)
+
+    def edit_key_matches(self, key: str) -> bool:
+        return hmac.compare_digest(self.edit_key.encode(), key.encode())
+
+
+def game_link(db: Database, game_id: str) -> Link | None:
+    """One indexed read per request, however long the game."""
+    with reading(game_id):
+        row = _link_row(db, game_id)
+    if row is None:
+        return None
+    game, edit_key, player_key, version, entries, next_game, deleted = row
+    return Link(game, edit_key, player_key, version, entries or 0, next_game, deleted)
+
+
+def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
+    found: tuple[Any, ...] | None = db.execute(
+        "SELECT g.id, g.edit_key, g.player_key, g.version, "
+        "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
+        "(SELECT n.id FROM games n WHERE n.follows = g.id AND "
+        f"{_NOT_DELETED.format('n.id')} ORDER BY n.created, n.rowid LIMIT 1), "
+        "(SELECT d.at FROM deleted_games d WHERE d.game_id = g.id) "
+        "FROM games g WHERE g.id = ?",
+        [game_id],
+    ).fetchone()
+    return found
+
+
+def game_by_code(db: Database, code: str) -> str | None:
+    """The game whose short code this is (not a deleted one)."""
+    row = db.execute(
+        f"SELECT id FROM games WHERE code = ? AND {_NOT_DELETED.format('id')}", [code]
+    ).fetchone()
+    return row[0] if row else None
+
+
+def delete_game(db: Database, game_id: str, *, with_table: bool = False) -> None:
+    """Hide a game until it is restored or purged (purge.py); its rows stay until then."""
+    with connection.transaction(db):
+        db.execute(
+            "INSERT OR IGNORE INTO deleted_games (game_id, at, with_table) VALUES (?, ?, ?)",
+            [game_id, connection.now(), int(with_table)],
+        )
+
+
+def restore_game(db: Database, game_id: str) -> bool:
+    """Bring back a game deleted on its own; False when it is not (one deleted with its
+    table comes back with the table, tables.restore_table)."""
+    with connection.transaction(db):
+        cursor = db.execute(
+            "DELETE FROM deleted_games WHERE game_id = ? AND with_table = 0", [game_id]
+        )
+    return cursor.rowcount == 1
+
+
+def deleted_game(db: Database, game_id: str) -> tuple[str, bool] | None:
+    """(when, deleted with its table) for a deleted game, else None."""
+    row = db.execute(
+        "SELECT at, with_table FROM deleted_games WHERE game_id = ?", [game_id]
+    ).fetchone()
+    return (row[0], bool(row[1])) if row else None
