@@ -78,7 +78,6 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
         return None
     hold = current_app.config["POLL_HOLD"]
     deadline = time.monotonic() + hold
-    gone = request.environ.get("waitress.client_disconnected", lambda: False)
     with holding(), store.connection.listening(db(), key) as listener:
         if again() != tag:  # changed before this page listened
             return None
@@ -86,10 +85,7 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
             if listener is None:  # an in-memory database: nothing else writes to it
                 time.sleep(left)
                 break
-            rang = listener.wait(left)
-            if gone():  # the page left (it saved a hand, or went elsewhere): nobody to tell
-                return Response(status=204)
-            if rang and again() != tag:
+            if listener.wait(left) and again() != tag:
                 return None
     return Response(status=304, headers={"ETag": tag, "Vary": "HX-Request"})
 

@@ -199,7 +199,7 @@ def init_app(app: Flask) -> None:
     app.session_interface = Sessions()
     app.jinja_env.globals["csrf_token"] = csrf_token
     redactor = RedactKeys()
-    names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
+    names = ("werkzeug", "gunicorn.error", "gunicorn.access")
     for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)
 
