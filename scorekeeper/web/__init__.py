@@ -15,6 +15,7 @@ from . import (
     api,
     assets,
     errors,
+    forms,
     game_pages,
     games,
     hands,
@@ -51,6 +52,7 @@ def register(app: Flask) -> None:
     parts.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
+    app.add_template_filter(forms.whole_number, "whole_number")  # the one reader, in templates
     for module in (
         home,
         games,

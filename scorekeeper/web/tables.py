@@ -25,10 +25,12 @@ from ..stats import PlayedGame
 from . import charts, device, zones
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from .device import GameSummary, readable, summarise
+from .forms import number_in
 from .security import count_imported_games, creating, reading
 
 bp = Blueprint("tables", __name__)
 GAMES_A_PAGE = 50  # the table page shows this many games, the latest played first
+MOST_PAGES = 999_999  # a page number past this is no page of any table: page 1
 MAX_BACKUP = 5 * 1024 * 1024
 
 
@@ -148,9 +150,9 @@ def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
 
 
 def _page_number() -> int:
-    """``?page=N`` of the table page: a whole number from 1 (anything else is page 1)."""
-    text = request.args.get("page", "1")
-    return int(text) if text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
+    """``?page=N`` of the table page, read as every number a request sends is (plain
+    digits: ``²`` and ``٣`` are no page); anything else is page 1."""
+    return number_in(request.args.get("page"), 1, MOST_PAGES) or 1
 
 
 # --- backup: export and import a whole table ------------------------------------------
