@@ -561,7 +561,62 @@ def ending_now(now: Current) -> Standings | Refused:
 
 
 def undo(db: Database, game_id: str, seen: int) -> Result:
-    """Take back the latest change not undone yet; tapping again keeps stepping back."""
+    """Take back the latest change not undone yet; tapping again keeps stepping back.
+
+    The game's own link changes its play, never the table it is in: Undo stops at a move
+    into a table (``undo_move`` takes that back, by the table's link).
+    """
+    step = _undo_step(db, game_id)
+    if isinstance(step, Refused):
+        return step
+    if step.undone.action == "move":
+        return Refused(_(TABLES_TO_UNDO))
+    return _go_back(db, step.now, seen, step.target, "undo", step.summary, step.undo_to)
+
+
+def undo_move(db: Database, game_id: str, seen: int, table_id: str) -> Result:
+    """Take back the move that put the game in the table ``table_id`` (by that table's
+    link), when it is what Undo would take back next: the game goes back to the table it
+    came from, or to none."""
+    step = _undo_step(db, game_id)
+    if isinstance(step, Refused):
+        return step
+    if step.undone.action != "move":
+        return Refused(_(NO_MOVE_TO_UNDO))
+    back = _moved_back(db, game_id, step.target + 1, step.now.game.players)
+    if isinstance(back, Refused):
+        return back
+
+    def then(db: Database) -> None:
+        if tables.table_of_game(db, game_id) != table_id:
+            raise store.Conflict(game_id)  # moved on meanwhile: not this table's to undo
+        back(db)
+
+    return _go_back(db, step.now, seen, step.target, "undo", step.summary, step.undo_to, then)
+
+
+TABLES_TO_UNDO = N_(
+    "Undo stops here: the change before this one put the game in its table, and only the "
+    "table can take that back. Open the table's page and tap “Undo the move” beside the game."
+)
+NO_MOVE_TO_UNDO = N_(
+    "Undo here takes back only a move into this table, and the game has changed since. "
+    "Undo its later changes on the game's page first."
+)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What Undo would do next: the change ``undone``, going back to version ``target``."""
+
+    now: Current
+    undone: store.Change
+    target: int
+    undo_to: int | None  # what Undo goes back to after this one
+    summary: str
+
+
+def _undo_step(db: Database, game_id: str) -> _Step | Refused:
     now = load(db, game_id)
     if now is None:
         return Refused(_(NO_GAME))
@@ -578,12 +633,7 @@ def undo(db: Database, game_id: str, seen: int) -> Result:
         )
     after = store.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
-    moved = undone.action == "move"
-    then = _moved_back(db, game_id, target + 1, now.game.players) if moved else None
-    if isinstance(then, Refused):
-        return then
-    summary = notes.note("undo", undone=undone.note)
-    return _go_back(db, now, seen, target, "undo", summary, undo_to, then)
+    return _Step(now, undone, target, undo_to, notes.note("undo", undone=undone.note))
 
 
 def restore(db: Database, game_id: str, seen: int, version: int) -> Result:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from .. import actions, notes
+from .. import actions, notes, tables
 from ..i18n import _
 from ..jsontext import JsonError, parse_json
 from ..rules.game import Standings, game_problems
@@ -198,6 +198,8 @@ def renew() -> Response:
             "unchanged."
         )
     )
+    if tables.table_of_game(db(), link.game_id) is not None:  # nobody at the table is locked out
+        flash(_("The game's table lists it with its new link: its page opens it."))
     return redirect(url_for("games.share", game_id=link.game_id, key=key), 303)
 
 

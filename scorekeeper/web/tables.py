@@ -68,6 +68,7 @@ def _render_table(status: int = 200, error: str | None = None):
     page = _page_number()
     shown, total = tables.games_page(db(), table.id, page, GAMES_A_PAGE)
     summaries = _read_summaries(shown)
+    undo_moves = store.moved_last(db(), shown)  # each offers "Undo the move" (web/moving.py)
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
     link = public_url("tables.table_page")
@@ -89,6 +90,7 @@ def _render_table(status: int = 200, error: str | None = None):
         qr=qr_svg(link),
         screen=screen,
         movable=movable,
+        undo_moves=undo_moves,
         nights=nights.nights_of_table(db(), table.id),
         error=error,
     ), status
