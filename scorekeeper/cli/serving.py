@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .. import workers
+from .. import neighbours, workers
 from ..i18n import _
 from .common import BadInput, Command
 from .database import check_database, database_arg, default_database
@@ -30,6 +30,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
+    neighbours.clear_left()  # the wake-up sockets of servers that were killed (neighbours.py)
     try:
         app = create_app(config)
     except sqlite3.Error as error:
