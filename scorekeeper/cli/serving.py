@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from ..live import across_processes
 from ..serve import workers
 from .common import BadInput, Command
 from .database import check_database, database_arg, default_database
@@ -31,6 +32,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
+    across_processes.clear_left()  # the wake-up sockets of servers that were killed
     try:
         app = create_app(config)
     except sqlite3.Error as error:

@@ -5,6 +5,7 @@ the step Undo takes back.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -162,3 +163,19 @@ def undo_step(db: Database, game_id: str) -> tuple[Change | None, int] | None:
         return None
     target, version = row
     return (get_change(db, game_id, target + 1) if 0 < target < version else None), target
+
+
+def moved_last(db: Database, game_ids: Sequence[str]) -> set[str]:
+    """The games among ``game_ids`` whose next Undo would take back a move into a table
+    (``undo_step``'s change is a move): one query for a page of games."""
+    if not game_ids:
+        return set()
+    marks = ", ".join("?" * len(game_ids))
+    rows = db.execute(
+        "SELECT g.id FROM games g "
+        "JOIN changes c ON c.game_id = g.id AND c.version = g.version "
+        "JOIN changes m ON m.game_id = g.id AND m.version = c.undo_to + 1 "
+        f"WHERE g.id IN ({marks}) AND c.undo_to > 0 AND m.action = 'move'",
+        list(game_ids),
+    )
+    return {row[0] for row in rows}
