@@ -10,9 +10,9 @@ standard library before the app serves, so its locks, sleeps and conditions yiel
 to other requests instead of blocking the process (docs/decisions.md has the
 figures behind the choice).
 
-What keeps one visitor from crowding the others out:
+What keeps one visitor from crowding the others out (``Guards``):
 - a cap on connections per address (twice the live pages an address may hold), and an
-  idle connection is closed after ``IDLE_SECONDS``;
+  idle connection is closed after ``IDLE_SECONDS`` (``SCOREKEEPER_IDLE_SECONDS``);
 - the open-files limit raised to the system's hard limit, and the connections served at
   once kept below it, so the process never runs out of descriptors (it stops accepting
   for a moment instead, and says so once in the log);
@@ -25,12 +25,21 @@ import logging
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger("scorekeeper.server")
 
 IDLE_SECONDS = 75  # a connection that sends nothing for this long is closed (> POLL_HOLD)
 RESERVED_FILES = 64  # descriptors kept for the games file, its log, logs and the listener
+
+
+@dataclass(frozen=True)
+class Guards:
+    """What `serve` was told about connections (docs/scaling.md)."""
+
+    per_address: int = 0  # connections one address may keep open (0: no cap)
+    idle_seconds: float = IDLE_SECONDS  # a connection that sends nothing this long is closed
 
 
 def patch() -> None:
@@ -83,10 +92,9 @@ def check_address(host: str, port: int) -> None:
         probe.bind((host, port))
 
 
-def server_class(per_address: int) -> type:
-    """gevent's WSGI server with the guards above. ``per_address``: connections one address
-    may keep open (0: no cap, as behind a proxy, where every phone shares its address).
-    `serve` runs it alone, and each `serve --workers` process through gunicorn."""
+def server_class(guards: Guards) -> type:
+    """gevent's WSGI server with the guards above. `serve` runs it alone, and each
+    `serve --workers` process through gunicorn (each with its share of the caps)."""
     from gevent import pywsgi
 
     class Server(pywsgi.WSGIServer):
@@ -97,11 +105,11 @@ def server_class(per_address: int) -> type:
 
         def handle(self, client: Any, address: Any) -> None:
             who = address[0] if isinstance(address, tuple) else str(address)
-            if per_address and self.open.get(who, 0) >= per_address:
+            if guards.per_address and self.open.get(who, 0) >= guards.per_address:
                 client.close()  # this address has enough connections already
                 return
             self.open[who] = self.open.get(who, 0) + 1
-            client.settimeout(IDLE_SECONDS)
+            client.settimeout(guards.idle_seconds)
             try:
                 super().handle(client, address)
             finally:
@@ -122,13 +130,13 @@ def server_class(per_address: int) -> type:
     return Server
 
 
-def run(app: Any, host: str, port: int, *, per_address: int) -> None:
+def run(app: Any, host: str, port: int, guards: Guards) -> None:
     """Serve ``app`` in this process until Ctrl+C or SIGTERM."""
     import gevent
     from gevent.pool import Pool
 
     pool = Pool(capacity(app))
-    server = server_class(per_address)(
+    server = server_class(guards)(
         (host, port), app, spawn=pool, log=None, error_log=log, backlog=2048
     )  # no access log: edit links are keys
     server.init_socket()  # an address in use is said now, as an OSError

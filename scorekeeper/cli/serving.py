@@ -32,6 +32,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_database(args.db or default_database())
     try:
         app = create_app(config)
+        guards = _guards(app)
     except sqlite3.Error as error:
         raise BadInput(
             _("cannot open the database %(path)s: %(error)s", path=args.db, error=error)
@@ -53,7 +54,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.config["PUBLIC_URL"] = config["PUBLIC_URL"] = public or (url and phone_address(url))
     replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
     try:
-        return _run_server(app, config, args)
+        return _run_server(app, config, args, guards)
     finally:
         if replicator is not None:
             replicator.stop()
@@ -121,24 +122,34 @@ def _replicate(db: str, url: str):
     return replicator
 
 
-def _run_server(app, config, args: argparse.Namespace) -> int:
-    from .. import purge, server
-    from ..ready import ready
+def _guards(app):
+    """What the server keeps to for connections, from the app's settings (a wrong one stops
+    the start): their cap per address and how long an idle one is kept."""
+    from .. import server
     from ..web.proxy import trust_setting
+    from ..web.security import count_setting
 
     # behind a proxy every phone shares its address: the app caps live pages instead
     per_address = 0 if trust_setting(app) else 2 * app.config["LIVE_PER_ADDRESS"]
+    idle_seconds = count_setting(app, "IDLE_SECONDS") or server.IDLE_SECONDS
+    return server.Guards(per_address=per_address, idle_seconds=idle_seconds)
+
+
+def _run_server(app, config, args: argparse.Namespace, guards) -> int:
+    from .. import purge, server
+    from ..ready import ready
+
     several = args.workers > 1 and workers.available()
     if args.workers > 1 and not several:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     try:
         if several:
             server.check_address(args.host, args.port)  # said here, not by gunicorn's retries
-            workers.serve(config, args.host, args.port, args.workers, per_address=per_address)
+            workers.serve(config, args.host, args.port, args.workers, guards)
             return 0
         purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
         # each gunicorn worker makes its own app ready (workers.py)
-        server.run(ready(app), args.host, args.port, per_address=per_address)
+        server.run(ready(app), args.host, args.port, guards)
     except OSError as error:
         raise BadInput(
             _(
