@@ -94,9 +94,9 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
 
 
 class Holds:
-    """Live pages held now, in all and per address, within the operator's caps: a phone past
-    its address's cap gets 429, any past the server's 503, and a Save or a page load never
-    waits behind either (docs/scaling.md)."""
+    """Live pages held now, in all and per address (an IPv6 one's /64), within the operator's
+    caps: a phone past its address's cap gets 429, any past the server's 503, and a Save or
+    a page load never waits behind either (docs/scaling.md)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -137,7 +137,7 @@ def holding() -> Iterator[None]:
     """Hold this poll within the caps, or answer it 429 / 503 at once (with Retry-After, so
     the page backs off, static/app.js) and say so in the log."""
     config = current_app.config
-    address = request.remote_addr or ""
+    address = security.client_address()
     try:
         with holds.hold(address, int(config["LIVE_PER_ADDRESS"]), int(config["LIVE_MAX"])):
             yield
