@@ -11,8 +11,16 @@ to other requests instead of blocking the process (docs/decisions.md has the
 figures behind the choice).
 
 What keeps one visitor from crowding the others out (``Guards``):
-- a cap on connections per address (twice the live pages an address may hold), and an
-  idle connection is closed after ``IDLE_SECONDS`` (``SCOREKEEPER_IDLE_SECONDS``);
+- a cap on connections per address (twice the live pages an address may hold; an IPv6
+  address's /64, limit_counts.counted_as), and an idle connection is closed after
+  ``IDLE_SECONDS`` (``SCOREKEEPER_IDLE_SECONDS``);
+- behind a trusted proxy, whose connections carry many phones, the cap is each phone's:
+  a connection from the proxy counts against the proxy's own address until its first
+  request is read (so connections that never send one are capped too), then against
+  the phone of each request while it is served, and against nobody between requests,
+  where the proxy keeps it for its next one (its own pool's size and the idle timeout
+  bound those). A phone past its cap is answered 429 (web/security.py). Anyone else
+  who reaches the port keeps the cap of their own address;
 - the open-files limit raised to the system's hard limit, and the connections served at
   once kept below it, so the process never runs out of descriptors (it stops accepting
   for a moment instead, and says so once in the log);
@@ -26,12 +34,25 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from .limit_counts import counted_as
 
 log = logging.getLogger("scorekeeper.server")
 
 IDLE_SECONDS = 75  # a connection that sends nothing for this long is closed (> POLL_HOLD)
 RESERVED_FILES = 64  # descriptors kept for the games file, its log, logs and the listener
+
+
+CROWDED = "scorekeeper.crowded"  # environ: this request's phone holds its cap of connections
+
+
+class Proxy(Protocol):
+    """The reverse proxy the app trusts (web/proxy.py's ``Trust``)."""
+
+    def trusts(self, address: str) -> bool: ...
+
+    def client(self, peer: str, forwarded_for: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -40,6 +61,31 @@ class Guards:
 
     per_address: int = 0  # connections one address may keep open (0: no cap)
     idle_seconds: float = IDLE_SECONDS  # a connection that sends nothing this long is closed
+    proxy: Proxy | None = None  # whose connections carry many phones, each with its own cap
+
+
+class Counts:
+    """Connections open now, by the address each counts against, within a cap (0: none).
+    One greenlet at a time touches it: no lock."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.open: dict[str, int] = {}
+
+    def take(self, who: str) -> bool:
+        """Count one more against ``who``, unless it holds its cap already."""
+        held = self.open.get(who, 0)
+        if self.cap and held >= self.cap:
+            return False
+        self.open[who] = held + 1
+        return True
+
+    def give_back(self, who: str) -> None:
+        left = self.open[who] - 1
+        if left:
+            self.open[who] = left
+        else:
+            del self.open[who]
 
 
 def patch() -> None:
@@ -97,27 +143,62 @@ def server_class(guards: Guards) -> type:
     `serve --workers` process through gunicorn (each with its share of the caps)."""
     from gevent import pywsgi
 
+    proxy = guards.proxy
+
+    class Guarded(pywsgi.WSGIHandler):
+        """A connection's handler that knows whose count the connection is on (``holder``;
+        None between a proxy's requests) and moves it to each proxied request's phone."""
+
+        holder: str | None = None
+        peer = ""  # the address the connection came from
+        proxied = False  # from the trusted proxy: each request counts against its phone
+
+        def handle_one_response(self) -> None:
+            if not self.proxied or proxy is None:
+                return super().handle_one_response()
+            counts: Counts = self.server.counts
+            forwarded_for = self.environ.get("HTTP_X_FORWARDED_FOR", "")
+            phone = counted_as(proxy.client(self.peer, forwarded_for))
+            if phone != self.holder:
+                if counts.take(phone):
+                    if self.holder is not None:
+                        counts.give_back(self.holder)
+                    self.holder = phone
+                else:
+                    self.environ[CROWDED] = True  # the app answers 429 (web/security.py)
+            try:
+                return super().handle_one_response()
+            finally:
+                if self.holder is not None:  # served: the proxy keeps it for its next request
+                    counts.give_back(self.holder)
+                    self.holder = None
+
     class Server(pywsgi.WSGIServer):
+        handler_class: type
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.open: dict[str, int] = {}
+            # gunicorn's worker gives its own handler class: ours goes on top of it
+            if not issubclass(self.handler_class, Guarded):
+                self.handler_class = type("Guarded", (Guarded, self.handler_class), {})
+            self.counts = Counts(guards.per_address)
             self.said_full = False
 
         def handle(self, client: Any, address: Any) -> None:
-            who = address[0] if isinstance(address, tuple) else str(address)
-            if guards.per_address and self.open.get(who, 0) >= guards.per_address:
-                client.close()  # this address has enough connections already
+            peer = address[0] if isinstance(address, tuple) else str(address)
+            who = counted_as(peer)
+            if not self.counts.take(who):
+                client.close()  # this address (or the proxy's) has enough connections already
                 return
-            self.open[who] = self.open.get(who, 0) + 1
             client.settimeout(guards.idle_seconds)
+            handler = self.handler_class(client, address, self)
+            handler.holder, handler.peer = who, peer
+            handler.proxied = proxy is not None and proxy.trusts(peer)
             try:
-                super().handle(client, address)
+                handler.handle()
             finally:
-                left = self.open[who] - 1
-                if left:
-                    self.open[who] = left
-                else:
-                    del self.open[who]
+                if handler.holder is not None:
+                    self.counts.give_back(handler.holder)
 
         def do_handle(self, *args: Any) -> None:
             if self.pool is not None and self.pool.free_count() <= 1 and not self.said_full:

@@ -15,7 +15,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
-from servers import Server, call, shown_tag, wait_until
+from flask import request
+from servers import Server, call, hand, shown_tag, wait_until
+
+from scorekeeper import create_app, store
+from scorekeeper.web.proxy import trust_setting
 
 PROXY = "127.0.0.1"
 CAPPED = {"SCOREKEEPER_LIVE_PER_ADDRESS": "3"}  # so six connections an address
@@ -60,6 +64,108 @@ def status(server: Server, source: str, phone: str | None = None, path: str = "/
         connection.close()
 
 
+# --- finding 3: behind a proxy, everyone else keeps a cap, and so does each phone ----------
+
+
+def test_behind_a_proxy_an_address_that_is_not_the_proxy_keeps_its_cap(serve):
+    """With SCOREKEEPER_TRUST_PROXY set, nobody had a connection cap: one address that
+    reached the port directly held 19,930 connections, every one the server could serve."""
+    with serve(SCOREKEEPER_TRUST_PROXY=PROXY, **CAPPED) as server, ExitStack() as stack:
+        for _ in range(6):  # its cap, each connection kept open after its answer
+            kept = http.client.HTTPConnection(
+                "127.0.0.1", server.port, timeout=60, source_address=("127.0.9.9", 0)
+            )
+            stack.callback(kept.close)
+            kept.request("GET", "/healthz")
+            assert kept.getresponse().read()
+        assert status(server, "127.0.9.9") == "closed"
+        assert status(server, "127.0.9.10") == 200  # its neighbour is served
+
+
+@pytest.mark.parametrize(
+    ("peer", "chain"),
+    [
+        ("10.0.0.5", "203.0.113.9"),
+        ("10.0.0.5", "198.51.100.1, 203.0.113.9"),  # what the phone wrote itself: not read
+        ("10.0.0.5", "198.51.100.1, 203.0.113.9, 10.0.0.7"),  # through two named proxies
+        ("10.0.0.5", "10.0.0.7"),  # a phone on the proxies' own network
+        ("10.0.0.5", ""),  # the proxy's own request
+        ("::ffff:10.0.0.5", "2001:db8::1"),  # the proxy, as a listener on :: sees it
+        ("192.168.1.23", "203.0.113.9"),  # not a proxy: its own address, whatever it says
+    ],
+)
+def test_the_server_counts_the_phone_the_app_sees(tmp_path, peer, chain):
+    """The server reads a proxied request's phone before the app does (to count its
+    connection); both read the same one."""
+    app = create_app(
+        {"DATABASE": str(tmp_path / "g.sqlite3"), "SECRET_KEY": "x", "TRUST_PROXY": "10.0.0.0/8"}
+    )
+
+    @app.get("/whoami")
+    def whoami():
+        return {"address": request.remote_addr}
+
+    headers = {"X-Forwarded-For": chain} if chain else {}
+    answer = app.test_client().get("/whoami", headers=headers, environ_base={"REMOTE_ADDR": peer})
+    assert trust_setting(app).client(peer, chain) == answer.get_json()["address"]
+    store.close_all()
+
+
+def unfinished_upload(server: Server, phone: str) -> socket.socket:
+    """A connection from the proxy carrying a phone's request whose body never comes."""
+    sock = connect(server, PROXY)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: scores.test\r\nContent-Type: application/json\r\n"
+        + f"X-Forwarded-For: {phone}\r\nContent-Length: 100\r\n\r\n{{".encode()
+    )
+    return sock
+
+
+def test_behind_a_proxy_each_phone_has_a_cap_of_its_own(serve):
+    """A phone behind the proxy holding its cap of requests at once (six uploads that never
+    finish, from six addresses of its /64) gets 429 for the next; other phones do not."""
+    with serve(SCOREKEEPER_TRUST_PROXY=PROXY, **CAPPED) as server, ExitStack() as stack:
+        for n in range(6):
+            stack.callback(unfinished_upload(server, f"2001:db8:1:2::{n + 1:x}").close)
+        wait_until(
+            lambda: status(server, PROXY, "2001:db8:1:2::99") == 429,
+            60,
+            "a seventh request of the phone's was answered",
+        )
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        connection.request("GET", "/healthz", headers={"X-Forwarded-For": "2001:db8:1:2::99"})
+        refused = connection.getresponse()
+        assert refused.status == 429 and int(refused.getheader("Retry-After")) > 0
+        assert "Wait a minute" in refused.read().decode()
+        connection.close()
+        assert status(server, PROXY, "2001:db8:1:3::1") == 200  # the next /64: another phone
+        assert status(server, PROXY, "203.0.113.7") == 200
+        assert status(server, PROXY) == 200  # the proxy's own request (no phone named)
+        stack.close()  # the uploads end: the phone is served again
+        wait_until(
+            lambda: status(server, PROXY, "2001:db8:1:2::99") == 200,
+            60,
+            "the phone stayed refused after its requests ended",
+        )
+
+
+WHOLE_REQUEST = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7\r\n\r\n"
+
+
+def test_a_proxys_connections_that_never_send_a_request_are_capped_too(serve):
+    """Until its first request, a connection from the proxy counts against the proxy's own
+    address; so connections that never send one cannot take the server either."""
+    with serve(SCOREKEEPER_TRUST_PROXY=PROXY, **CAPPED) as server, ExitStack() as stack:
+        silent = [connect(server, PROXY) for _ in range(6)]
+        for sock in silent:
+            stack.callback(sock.close)
+        assert status(server, PROXY, "203.0.113.7") == "closed"
+        # one of them sends its request: answered, and from then on it is the proxy's to keep
+        silent[0].sendall(WHOLE_REQUEST)
+        assert silent[0].recv(12) == b"HTTP/1.1 200"
+        assert status(server, PROXY, "203.0.113.7") == 200
+
+
 def poll(server: Server, path: str, tag: str, phone: str) -> http.client.HTTPConnection:
     """A live page's held poll, sent through the proxy on behalf of ``phone``."""
     connection = http.client.HTTPConnection(
@@ -75,6 +181,23 @@ def held(server: Server) -> int:
     code, health = call(server.base + "/healthz", timeout=60)
     assert code == 200
     return int(health["live_pages"])
+
+
+def test_behind_a_proxy_many_phones_share_its_address_without_its_cap(serve):
+    """Twenty phones behind the proxy hold a live page each, far past one address's cap of
+    connections, and a Save reaches every one."""
+    with serve(SCOREKEEPER_TRUST_PROXY=PROXY, **CAPPED) as server, ExitStack() as stack:
+        code, game = call(server.base + "/api/games", {"players": ["Ann", "Bob", "Cy"]})
+        assert code == 201
+        watch = game["view_url"].removeprefix(server.base)
+        tag = shown_tag(server, watch)
+        phones = [poll(server, watch, tag, f"203.0.113.{n + 1}") for n in range(20)]
+        for connection in phones:
+            stack.callback(connection.close)
+        wait_until(lambda: held(server) >= 20, 60, "the twenty polls were not held")
+        code, _ = call(game["hands_url"], {"hand_number": 1, "hand": hand(1)}, timeout=60)
+        assert code == 201
+        assert [connection.getresponse().status for connection in phones] == [200] * 20
 
 
 # --- finding 6: an IPv6 /64 is one address to every limit -----------------------------

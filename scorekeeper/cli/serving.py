@@ -124,15 +124,17 @@ def _replicate(db: str, url: str):
 
 def _guards(app):
     """What the server keeps to for connections, from the app's settings (a wrong one stops
-    the start): their cap per address and how long an idle one is kept."""
+    the start): their cap per address, how long an idle one is kept, and the trusted proxy,
+    behind which the cap is each phone's (server.py)."""
     from .. import server
     from ..web.proxy import trust_setting
     from ..web.security import count_setting
 
-    # behind a proxy every phone shares its address: the app caps live pages instead
-    per_address = 0 if trust_setting(app) else 2 * app.config["LIVE_PER_ADDRESS"]
-    idle_seconds = count_setting(app, "IDLE_SECONDS") or server.IDLE_SECONDS
-    return server.Guards(per_address=per_address, idle_seconds=idle_seconds)
+    return server.Guards(
+        per_address=2 * app.config["LIVE_PER_ADDRESS"],
+        idle_seconds=count_setting(app, "IDLE_SECONDS") or server.IDLE_SECONDS,
+        proxy=trust_setting(app) or None,
+    )
 
 
 def _run_server(app, config, args: argparse.Namespace, guards) -> int:

@@ -150,11 +150,8 @@ def holding() -> Iterator[None]:
                 "live pages at capacity (%s held): a poll was answered 503", holds.total
             )
         response = make_response(message, refused.status)
-        response.headers["Retry-After"] = str(RETRY_AFTER)
+        response.headers["Retry-After"] = str(security.RETRY_AFTER)
         abort(response)
-
-
-RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking again
 
 
 def follow(link: store.Link, next_url: Callable[[store.Link], str]) -> Response | None:

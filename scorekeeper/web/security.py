@@ -28,8 +28,9 @@ from flask import Flask, Response, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from limits import parse_many
+from werkzeug.exceptions import TooManyRequests
 
-from .. import limit_counts
+from .. import limit_counts, server
 from ..i18n import _
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_IMPORTED_GAMES": "2000 per day",
 }
 LIMITER = "scorekeeper.limiter"  # app.extensions key: the app's Limiter
+RETRY_AFTER = 30  # seconds a phone refused for holding too much is told to wait (live.py too)
 
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
@@ -207,6 +209,13 @@ def init_app(app: Flask) -> None:
     names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
     for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)
+
+    @app.before_request
+    def refuse_a_crowded_phone() -> None:
+        """The server saw this phone, behind the trusted proxy, holding its cap of
+        connections already (server.py): nothing is read, and it is told when to come back."""
+        if request.environ.get(server.CROWDED):
+            raise TooManyRequests(retry_after=RETRY_AFTER)
 
     @app.before_request
     def check_csrf() -> None:
