@@ -24,7 +24,10 @@ What keeps one visitor from crowding the others out (``Guards``):
 - the open-files limit raised to the system's hard limit, and the connections served at
   once kept below it, so the process never runs out of descriptors (it stops accepting
   for a moment instead, and says so once in the log);
-- live pages past the caps are answered 429 or 503 by the app itself (web/live.py).
+- live pages past the caps are answered 429 or 503 by the app itself (web/live.py);
+- a connection that ends badly (half a request and then nothing, a request that is not
+  HTTP, one refused at its cap) is counted, not logged with a traceback each, and said
+  in a line a minute at most (connection_log.py), so no visitor can fill the disk.
 """
 
 from __future__ import annotations
@@ -36,15 +39,15 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from . import connection_log
 from .limit_counts import counted_as
 
 log = logging.getLogger("scorekeeper.server")
 
 IDLE_SECONDS = 75  # a connection that sends nothing for this long is closed (> POLL_HOLD)
 RESERVED_FILES = 64  # descriptors kept for the games file, its log, logs and the listener
-
-
 CROWDED = "scorekeeper.crowded"  # environ: this request's phone holds its cap of connections
+BAD_REQUEST = b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
 
 
 class Proxy(Protocol):
@@ -173,6 +176,22 @@ def server_class(guards: Guards) -> type:
                     counts.give_back(self.holder)
                     self.holder = None
 
+        def _handle_client_error(self, ex: BaseException) -> tuple[str, bytes] | None:
+            """A request that stopped coming, broke off or is not HTTP: counted, not logged
+            with its traceback and what was sent (gevent's hook for its subclasses)."""
+            kind = connection_log.kind_of(ex)
+            self.server.tally.note(kind, counted_as(self.peer))
+            return ("400", BAD_REQUEST) if kind == connection_log.MALFORMED else None
+
+        def handle_error(self, t: Any, v: Any, tb: Any) -> None:
+            """A phone that stopped reading its answer, or left: counted, as above. Anything
+            else is the app's or the server's own error, and logged in full."""
+            if isinstance(v, TimeoutError | ConnectionError):
+                self.server.tally.note(connection_log.kind_of(v), counted_as(self.peer))
+                self.close_connection = True
+            else:
+                super().handle_error(t, v, tb)
+
     class Server(pywsgi.WSGIServer):
         handler_class: type
 
@@ -182,6 +201,7 @@ def server_class(guards: Guards) -> type:
             if not issubclass(self.handler_class, Guarded):
                 self.handler_class = type("Guarded", (Guarded, self.handler_class), {})
             self.counts = Counts(guards.per_address)
+            self.tally = connection_log.Tally(log, "connections")
             self.said_full = False
 
         def handle(self, client: Any, address: Any) -> None:
@@ -189,6 +209,7 @@ def server_class(guards: Guards) -> type:
             who = counted_as(peer)
             if not self.counts.take(who):
                 client.close()  # this address (or the proxy's) has enough connections already
+                self.tally.note(connection_log.REFUSED, who)
                 return
             client.settimeout(guards.idle_seconds)
             handler = self.handler_class(client, address, self)
@@ -196,9 +217,15 @@ def server_class(guards: Guards) -> type:
             handler.proxied = proxy is not None and proxy.trusts(peer)
             try:
                 handler.handle()
+            except (TimeoutError, ConnectionError) as error:  # while a 400 was sent, say
+                self.tally.note(connection_log.kind_of(error), who)
             finally:
                 if handler.holder is not None:
                     self.counts.give_back(handler.holder)
+
+        def close(self) -> None:
+            super().close()
+            self.tally.say()  # what was counted since the last line, as the server stops
 
         def do_handle(self, *args: Any) -> None:
             if self.pool is not None and self.pool.free_count() <= 1 and not self.said_full:

@@ -10,9 +10,11 @@ an IPv6 address by its /64 network, which is what one household or one phone is 
 from __future__ import annotations
 
 import http.client
+import re
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import pytest
 from flask import request
@@ -226,3 +228,79 @@ def test_live_pages_count_an_ipv6_64_as_one_address(serve, first, second):
             elsewhere = poll(server, watch, tag, "2001:db8:1:3::1")  # another /64
             stack.callback(elsewhere.close)
             wait_until(lambda: held(server) >= 2, 60, "another network's poll was not held")
+
+
+# --- finding 4: a log that cannot flood --------------------------------------------------
+
+HALF_SENT = b"GET / HTTP/1.1\r\nHost: scores.test\r\n"  # and never the blank line
+
+
+def half_sent(server: Server, count: int, first: int) -> None:
+    """``count`` connections, a hundred from each address, each sending part of a request;
+    back once the server has closed every one (its idle timeout, set short)."""
+    sockets = []
+    try:
+        for n in range(first, first + count):
+            source = f"127.3.{n // 100 // 250}.{n // 100 % 250 + 2}"
+            sock = connect(server, source)
+            sockets.append(sock)
+            sock.sendall(HALF_SENT)
+        for sock in sockets:
+            while sock.recv(4096):  # whatever the server says, until it closes
+                pass
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def summed(log: str, kind: str) -> int:
+    """What the log's lines of counts say of ``kind``, in all ("...: 9,999 timed out")."""
+    return sum(int(n.replace(",", "")) for n in re.findall(rf"[:,] (\d[\d,]*) {kind}", log))
+
+
+def test_ten_thousand_half_sent_requests_add_little_to_the_log(serve, tmp_path):
+    """Each half-sent request that reached the idle timeout was logged as an ERROR with its
+    traceback, about 2.5 KB: 43,308 connections wrote 108 MB. Now one short line, then
+    one line a minute at most that counts them."""
+    log = tmp_path / "server.log"
+    with serve(SCOREKEEPER_IDLE_SECONDS="1") as server:
+        before = log.stat().st_size
+        for batch in range(5):
+            half_sent(server, 2000, first=batch * 2000)
+        assert server.process is not None
+        server.stop()  # what was counted since the last line is said as it stops
+    text = log.read_text()
+    added = log.stat().st_size - before
+    assert added < 100_000, f"{added:,} bytes of log"
+    assert "Traceback" not in text
+    assert summed(text, "timed out") == 10_000, text[-2000:]
+    assert max(len(line) for line in text.splitlines()) < 300
+
+
+def test_a_malformed_request_line_is_not_written_to_the_log(serve, tmp_path):
+    """gevent logged the line it could not read, an edit key in it if there was one."""
+    with serve() as server:
+        sock = connect(server, "127.0.9.9")
+        sock.sendall(b"GET /g/GAME/SECRETEDITKEY HTTP/3.0\r\n\r\n")
+        assert sock.recv(12) == b"HTTP/1.1 400"
+        sock.close()
+    text = Path(tmp_path / "server.log").read_text()
+    assert "SECRETEDITKEY" not in text
+    assert "Traceback" not in text
+
+
+def test_polls_refused_at_the_servers_capacity_are_one_line_not_one_each(serve, tmp_path):
+    """Each poll answered 503 wrote a line, and a poll can be sent again at once."""
+    with serve(SCOREKEEPER_LIVE_MAX="1") as server, ExitStack() as stack:
+        code, game = call(server.base + "/api/games", {"players": ["Ann", "Bob", "Cy"]})
+        assert code == 201
+        watch = game["view_url"].removeprefix(server.base)
+        tag = shown_tag(server, watch)
+        stack.callback(poll(server, watch, tag, "203.0.113.1").close)
+        wait_until(lambda: held(server) >= 1, 60, "the first poll was not held")
+        for _ in range(50):
+            refused = poll(server, watch, tag, "203.0.113.2")
+            assert refused.getresponse().status == 503
+            refused.close()
+    said = [line for line in (tmp_path / "server.log").read_text().splitlines() if "503" in line]
+    assert len(said) <= 2, said  # the first, and the count said as the server stopped

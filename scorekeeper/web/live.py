@@ -24,6 +24,7 @@ where it was opened.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,7 +33,7 @@ from contextlib import contextmanager
 from flask import Flask, Response, abort, current_app, g, make_response, request
 from flask_htmx import HTMX
 
-from .. import actions, i18n, store
+from .. import actions, connection_log, i18n, store
 from ..i18n import _
 from . import access, security
 from .access import db
@@ -130,6 +131,8 @@ class Refused(Exception):
 
 
 holds = Holds()
+refusals = connection_log.Tally(logging.getLogger(__name__), "live pages")
+AT_CAPACITY = "answered 503: the server held all the live pages it may"
 
 
 @contextmanager
@@ -146,9 +149,7 @@ def holding() -> Iterator[None]:
             message = _("Too many live pages are open from your address. Close some, then reload.")
         else:
             message = _("The server is following as many live pages as it can. Try again soon.")
-            current_app.logger.warning(
-                "live pages at capacity (%s held): a poll was answered 503", holds.total
-            )
+            refusals.note(AT_CAPACITY, address)  # a line a minute at most, however many
         response = make_response(message, refused.status)
         response.headers["Retry-After"] = str(security.RETRY_AFTER)
         abort(response)
