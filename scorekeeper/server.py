@@ -155,6 +155,7 @@ def server_class(guards: Guards) -> type:
         holder: str | None = None
         peer = ""  # the address the connection came from
         proxied = False  # from the trusted proxy: each request counts against its phone
+        crowded = False  # this request's phone holds its cap: answered 429, then closed
 
         def handle_one_response(self) -> None:
             if not self.proxied or proxy is None:
@@ -168,13 +169,25 @@ def server_class(guards: Guards) -> type:
                         counts.give_back(self.holder)
                     self.holder = phone
                 else:
-                    self.environ[CROWDED] = True  # the app answers 429 (web/security.py)
+                    self.refuse()
             try:
                 return super().handle_one_response()
             finally:
                 if self.holder is not None:  # served: the proxy keeps it for its next request
                     counts.give_back(self.holder)
                     self.holder = None
+
+        def refuse(self) -> None:
+            """Have the app answer 429 (web/security.py), read nothing of the body (a phone
+            at its cap may be sending slow ones), and close the connection after."""
+            self.crowded = True
+            self.environ[CROWDED] = True
+            self.wsgi_input = self.environ["wsgi.input"] = pywsgi.Input(self.rfile, 0)
+
+        def start_response(self, status: Any, headers: Any, exc_info: Any = None) -> Any:
+            if self.crowded:  # its body is left unread: the connection can carry no more
+                headers = [*headers, ("Connection", "close")]
+            return super().start_response(status, headers, exc_info)
 
         def _handle_client_error(self, ex: BaseException) -> tuple[str, bytes] | None:
             """A request that stopped coming, broke off or is not HTTP: counted, not logged

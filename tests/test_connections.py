@@ -140,6 +140,12 @@ def test_behind_a_proxy_each_phone_has_a_cap_of_its_own(serve):
         assert refused.status == 429 and int(refused.getheader("Retry-After")) > 0
         assert "Wait a minute" in refused.read().decode()
         connection.close()
+        # a seventh upload is refused before its body is read, and its connection closed
+        seventh, answer = unfinished_upload(server, "2001:db8:1:2::7"), b""
+        while chunk := seventh.recv(65536):
+            answer += chunk
+        seventh.close()
+        assert answer.startswith(b"HTTP/1.1 429") and b"Connection: close" in answer
         assert status(server, PROXY, "2001:db8:1:3::1") == 200  # the next /64: another phone
         assert status(server, PROXY, "203.0.113.7") == 200
         assert status(server, PROXY) == 200  # the proxy's own request (no phone named)
