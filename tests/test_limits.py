@@ -125,3 +125,46 @@ def test_every_route_that_creates_something_is_limited_with_one_clear_refusal(tm
         assert "Too many requests" in page and "Wait a minute, then try again" in page
     assert _rows(app) == before  # nothing was made
     store.connection.close_all()
+
+
+# --- an IPv6 /64 is one address (issue 38) ---------------------------------------------
+
+ONE_ADDRESS = [
+    ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe"),  # one /64: a home or a phone
+    ("::ffff:198.51.100.7", "198.51.100.7"),  # IPv4-mapped IPv6 is the IPv4 address
+]
+TWO_ADDRESSES = [("2001:db8:1:2::1", "2001:db8:1:3::1"), ("198.51.100.7", "198.51.100.8")]
+
+
+def _code_lookups(app, *addresses: str) -> list[int]:
+    client = app.test_client()
+    return [
+        client.get("/code?code=ABCD-EFGH", environ_base={"REMOTE_ADDR": address}).status_code
+        for address in addresses
+    ]
+
+
+@pytest.mark.parametrize(("first", "second"), ONE_ADDRESS)
+def test_a_rate_limit_counts_an_ipv6_64_as_one_address(tmp_path, first, second):
+    """Limits counted each exact address: a /64 gave an attacker every address it needed."""
+    app = _app(tmp_path, RATE_LIMIT_CODE="2 per minute")
+    assert _code_lookups(app, first, first, second)[-1] == 429
+    store.connection.close_all()
+
+
+@pytest.mark.parametrize(("first", "second"), TWO_ADDRESSES)
+def test_a_rate_limit_counts_other_networks_apart(tmp_path, first, second):
+    app = _app(tmp_path, RATE_LIMIT_CODE="2 per minute")
+    assert _code_lookups(app, first, first, second)[-1] != 429
+    store.connection.close_all()
+
+
+def test_the_games_a_backup_brings_count_an_ipv6_64_as_one_address(tmp_path):
+    app = _app(tmp_path, RATE_LIMIT_IMPORTED_GAMES="1 per day")
+    statuses = []
+    for address in ("2001:db8:1:2::1", "2001:db8:1:2::2"):
+        phone = app.test_client()
+        phone.environ_base["REMOTE_ADDR"] = address
+        statuses.append(_import_table(phone, []).status_code)
+    assert statuses == [303, 429]
+    store.connection.close_all()

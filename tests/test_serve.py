@@ -107,6 +107,18 @@ def test_serve_with_an_unusable_database_exits_2_with_a_message(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_serve_with_a_wrong_idle_timeout_exits_2_naming_the_setting(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(tmp_path / "g.sqlite3")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SCOREKEEPER_IDLE_SECONDS": "soon"},
+    )
+    assert result.returncode == 2
+    assert "SCOREKEEPER_IDLE_SECONDS must be a whole number" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_serve_on_a_busy_port_exits_2_with_a_message(tmp_path):
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

@@ -24,6 +24,7 @@ where it was opened.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,7 +36,7 @@ from flask_htmx import HTMX
 from .. import i18n, store
 from ..i18n import _
 from ..reports import current_game
-from . import access, security
+from . import access, connection_log, security
 from .access import db
 from .render_cache import Kept
 from .zones import zone
@@ -91,9 +92,9 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
 
 
 class Holds:
-    """Live pages held now, in all and per address, within the operator's caps: a phone past
-    its address's cap gets 429, any past the server's 503, and a Save or a page load never
-    waits behind either (docs/scaling.md)."""
+    """Live pages held now, in all and per address (an IPv6 one's /64), within the operator's
+    caps: a phone past its address's cap gets 429, any past the server's 503, and a Save or
+    a page load never waits behind either (docs/scaling.md)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -127,6 +128,8 @@ class Refused(Exception):
 
 
 holds = Holds()
+refusals = connection_log.Tally(logging.getLogger(__name__), "live pages")
+AT_CAPACITY = "answered 503: the server held all the live pages it may"
 
 
 @contextmanager
@@ -134,7 +137,7 @@ def holding() -> Iterator[None]:
     """Hold this poll within the caps, or answer it 429 / 503 at once (with Retry-After, so
     the page backs off, static/app.js) and say so in the log."""
     config = current_app.config
-    address = request.remote_addr or ""
+    address = security.client_address()
     try:
         with holds.hold(address, int(config["LIVE_PER_ADDRESS"]), int(config["LIVE_MAX"])):
             yield
@@ -143,15 +146,10 @@ def holding() -> Iterator[None]:
             message = _("Too many live pages are open from your address. Close some, then reload.")
         else:
             message = _("The server is following as many live pages as it can. Try again soon.")
-            current_app.logger.warning(
-                "live pages at capacity (%s held): a poll was answered 503", holds.total
-            )
+            refusals.note(AT_CAPACITY, address)  # a line a minute at most, however many
         response = make_response(message, refused.status)
-        response.headers["Retry-After"] = str(RETRY_AFTER)
+        response.headers["Retry-After"] = str(security.RETRY_AFTER)
         abort(response)
-
-
-RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking again
 
 
 def follow(link: store.games.Link, next_url: Callable[[store.games.Link], str]) -> Response | None:

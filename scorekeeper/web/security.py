@@ -6,8 +6,9 @@
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
-  on short codes and on the checkers, one count per address shared by every
-  server process (store/limit_counts.py); docs/scaling.md has the table.
+  on short codes and on the checkers, one count per address (an IPv6 address's
+  /64) shared by every server process (store/limit_counts.py); docs/scaling.md has the
+  table.
 - The secret parts of links are replaced by '…' in every log line.
 - Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
   through a reverse proxy the app trusts: web/proxy.py).
@@ -26,11 +27,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from flask import Flask, Response, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import parse_many
+from werkzeug.exceptions import TooManyRequests
 
 from ..i18n import _
 from ..store import limit_counts
+from . import connection_log
 
 if TYPE_CHECKING:
     from flask.typing import RouteCallable
@@ -59,6 +61,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_IMPORTED_GAMES": "2000 per day",
 }
 LIMITER = "scorekeeper.limiter"  # app.extensions key: the app's Limiter
+RETRY_AFTER = 30  # seconds a phone refused for holding too much is told to wait (live.py too)
 
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
@@ -132,6 +135,12 @@ class RedactKeys(logging.Filter):
         return True
 
 
+def client_address() -> str:
+    """Whose count this request goes to: the phone's address (the proxy's word for it, where
+    one is trusted: proxy.py), an IPv6 one by its /64 (limit_counts.counted_as)."""
+    return limit_counts.counted_as(request.remote_addr or "127.0.0.1")
+
+
 def limit_views(app: Flask) -> None:
     """After the blueprints are registered: each marked view gets its group's limit
     (Flask-Limiter, one limiter per app)."""
@@ -140,7 +149,7 @@ def limit_views(app: Flask) -> None:
     # one count per address for every process serving the games file (store/limit_counts.py)
     app.config.setdefault("RATELIMIT_STORAGE_URI", limit_counts.uri_beside(app.config["DATABASE"]))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
-    limiter = Limiter(get_remote_address, app=app)
+    limiter = Limiter(client_address, app=app)
     app.extensions[LIMITER] = limiter
     for endpoint, view in list(app.view_functions.items()):
         marked = _limited.get(_name(view))
@@ -158,7 +167,7 @@ def count_imported_games(count: int) -> int | None:
     None when they fit (and are counted), else the seconds until they might."""
     limiter: Limiter = current_app.extensions[LIMITER]
     items = parse_many(current_app.config["RATE_LIMIT_IMPORTED_GAMES"])
-    who = ("imported-games", get_remote_address())
+    who = ("imported-games", client_address())
     for item in items:
         if not limiter.limiter.test(item, *who, cost=count):
             reset = limiter.limiter.get_window_stats(item, *who).reset_time
@@ -202,6 +211,13 @@ def init_app(app: Flask) -> None:
     names = ("werkzeug", "gunicorn.error", "gunicorn.access")
     for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)
+
+    @app.before_request
+    def refuse_a_crowded_phone() -> None:
+        """The server saw this phone, behind the trusted proxy, holding its cap of
+        connections already (serve/server.py): nothing is read, and it is told when to come back."""
+        if request.environ.get(connection_log.CROWDED):
+            raise TooManyRequests(retry_after=RETRY_AFTER)
 
     @app.before_request
     def check_csrf() -> None:
