@@ -1,12 +1,14 @@
-"""A whole table in one zip file: every game file, a CSV of all hands, the roster.
+"""A whole table in one zip file: every game file, a CSV of all hands, the roster, its nights.
 
-Plain Python over the rules engine, so a backup can be read and written
-without the web app. Reading refuses anything that is not such a file with
+Plain Python over the rules engine and the store's records, so a backup can be read and
+written without the web app: a night is kept as the store declares it (``ArchivedNight``
+extends ``store.nights.NightPlan``, ``ArchivedRound`` extends ``Round``), so a field added
+there is kept here too. Reading refuses anything that is not such a file with
 one clear message, and bounds what it costs before anything is written: the
 limits below hold whatever the zip claims (a zip can unpack to far more than
 it weighs, and its sizes can lie), every name meets the name rule
 (``rules/names.py``), and the JSON is read by the one bounded parser
-(``jsontext.parse_json``), so a hostile backup of a few kilobytes is refused
+(``json_reader.parse_json``), so a hostile backup of a few kilobytes is refused
 in milliseconds.
 """
 
