@@ -478,7 +478,7 @@ def _by_type(found: records.Field) -> Callable[[Any], Any]:
 
 
 # How a backup's night is read, field by field: these by a check of their own, the others
-# by their type (``_by_type``). A field with no check is refused as soon as this is loaded.
+# by their type (``_by_type``; a type it cannot read stops this module loading at once).
 _NIGHT_CHECKS: dict[str, Callable[[Any], Any]] = {
     "name": lambda value: valid_name(value, MAX_TABLE_NAME),
     "created": _when,
