@@ -194,7 +194,10 @@ def _work_out_backup() -> bytes:
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
-        [nights.archived(db(), night, index) for night in nights.nights_of_table(db(), table.id)],
+        [
+            table_archive.archived_night(db(), night, index)
+            for night in nights.nights_of_table(db(), table.id)
+        ],
     )
     return table_archive.build(archive, zones.zone())
 
