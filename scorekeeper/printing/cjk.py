@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import struct
 import sys
+import threading
 import time
 from array import array
 from collections.abc import Collection, Iterable
@@ -305,7 +306,8 @@ class MadeFace(TTFontFace):
         self.charWidths: dict[int, float] = {}  # what reportlab measures with: ``measure``
         head = _face(bold, face).reference_table("head").data
         self.bbox = list(struct.unpack(">4h", head[36:44]))  # the whole collection's
-        self.made: TTFontFile | None = None
+        self.made: TTFontFile | None = None  # while a document's subsets are cut: ``saving``
+        self.saving = threading.Lock()
 
     def measure(self, text: str) -> None:
         """Have the width of each character of ``text`` where reportlab's measuring (in C)

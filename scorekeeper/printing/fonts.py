@@ -214,11 +214,12 @@ class MadeFont(EmbeddedFont):
     def addObjects(self, doc: pdfdoc.PDFDocument) -> None:
         codes = sorted({code for subset in self.state[doc].subsets for code in subset})
         made = self.face.make(codes)  # other requests may run meanwhile: nothing is shared yet
-        self.face.made = made
-        try:
-            super().addObjects(doc)
-        finally:
-            self.face.made = None
+        with self.face.saving:  # one document's subsets at a time are cut from ``made``
+            self.face.made = made
+            try:
+                super().addObjects(doc)
+            finally:
+                self.face.made = None
 
 
 @cache
