@@ -136,6 +136,9 @@ def _fit(
         current = size
         while current >= min_size - 1e-9:
             room = width - reserve * current
+            if _too_long(text, font, current, room, lines):
+                current = round(current - STEP, 2)
+                continue
             wrapped = _wrap(text, font, current, room, language if hyphenate else None, give_back)
             if (
                 wrapped is not None
@@ -145,6 +148,13 @@ def _fit(
                 return _label(wrapped, font, current)
             current = round(current - STEP, 2)
     return _cut(text, font, width - reserve * min_size, min_size, lines)
+
+
+def _too_long(text: str, font: str, size: float, width: float, lines: int) -> bool:
+    """True when ``text`` at ``size`` cannot fit ``lines`` lines of ``width``, however it is
+    cut: a cut takes away at most a space or a pair's kerning, far less than an em. Saves
+    trying every cut at every size for a long name of ideographs (any character a break)."""
+    return line_width(text, font, size) > lines * width + (lines - 1) * size
 
 
 def _tall_enough(lines: list[str], size: float, height: float | None) -> bool:

@@ -6,7 +6,7 @@
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
-  on short codes and on the checkers, one count per address (an IPv6 address's
+  on short codes, on the checkers and on PDFs, one count per address (an IPv6 address's
   /64) shared by every server process (store/limit_counts.py); docs/scaling.md has the
   table.
 - The secret parts of links are replaced by '…' in every log line.
@@ -57,6 +57,7 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CHECK": "300 per minute",
     "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
     "RATE_LIMIT_RATE": "10 per minute; 200 per day",
+    "RATE_LIMIT_PRINT": "20 per minute; 300 per day",  # PDFs: up to a second's work each
     # every game a table backup brings, counted one by one (``count_imported_games``)
     "RATE_LIMIT_IMPORTED_GAMES": "2000 per day",
 }
@@ -116,6 +117,7 @@ sending = _limit_group("RATE_LIMIT_SEND", ["POST"])  # players' own points
 checking = _limit_group("RATE_LIMIT_CHECK", None)  # the checkers' JSON API
 looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed or opened
 rating = _limit_group("RATE_LIMIT_RATE", None)  # rating phase lists: thousands of hands dealt each
+printing = _limit_group("RATE_LIMIT_PRINT", None)  # PDFs, for anyone with a read-only link
 
 
 def _configured(group: str) -> Callable[[], str]:
