@@ -15,8 +15,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
-from ..rules.house_rules import rules_line
-from ..rules.phases import Rules
 from .labels import ASCENT, DESCENT, Label, fit_label
 from .layout import FONT, FONT_BOLD, FONT_MONO, GREY, Fitted, TextRun, escape, fit
 from .link import printed_link
@@ -29,7 +27,9 @@ QR_SIZE = 25 * mm
 TITLE_SIZE = 18
 TITLE_LINES = 4  # six names of 40 letters each, whole
 RULES_SIZE = 9
-RULES_HEIGHT = 24 * mm  # regular print; large print's lines are longer and taller
+# Every option changed, beside the QR code, in the longest language: 9 lines at 9 pt (13 at
+# 14 pt in large print, whose box grows with the square of its type: longer lines, taller).
+RULES_HEIGHT = 35 * mm
 FACTS_GAP = 0.8 * mm  # between the rules and when the game was played
 SUMMARY_SIZE = 11
 SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # at least two lines at 11 pt, the same on every page
@@ -44,12 +44,13 @@ def page_label(number: int, pages: int) -> str:
 
 @dataclass
 class SheetHeader:
-    """The top of each page. ``players``: the names at the head of the columns (a sheet
-    with none, and no link, has lines to write the date and the place on); ``record``: a
-    game's, whose sentence says the result so far."""
+    """The top of each page. ``rules_words``: the rules in a line (``rules_line``);
+    ``players``: the names at the head of the columns (a sheet with none, and no link, has
+    lines to write the date and the place on); ``record``: a game's, whose sentence says
+    the result so far."""
 
     page: SheetPage
-    rules: Rules
+    rules_words: str
     title: str
     players: Sequence[str]
     view_url: str | None
@@ -81,7 +82,7 @@ class SheetHeader:
     @cached_property
     def rules_box(self) -> Fitted:
         return fit(
-            _("<b>Rules:</b> ") + escape(rules_line(self.rules)),
+            _("<b>Rules:</b> ") + escape(self.rules_words),
             self.width,
             RULES_HEIGHT * self.page.grow**2,
             size=self.page.type_size(RULES_SIZE),

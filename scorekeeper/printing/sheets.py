@@ -108,7 +108,7 @@ class ScoreSheet:
         # the parts, each drawing its own share of every page
         self.header = SheetHeader(
             self.page,
-            self.rules,
+            rules_line(self.rules),
             self.title,
             self.players,
             self.view_url,
