@@ -16,7 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
-from ..rules.phases import Rules
+from ..rules.phases import Progression, Rules
 from . import text
 from .labels import ASCENT, fit_label
 from .layout import FONT, FONT_BOLD, INK, Fitted, LayoutError, TextRun, escape, fit
@@ -25,7 +25,7 @@ from .tagging import Element, artifact, tag
 
 POINTS_STRIP = 9 * mm
 LEGEND_SIZE = 9
-LEGEND_HEIGHT = 20 * mm  # regular print; large print's lines are longer and taller
+LEGEND_HEIGHT = 20 * mm  # the longest legend: 5 lines at 9 pt (7 at 14 pt in large print)
 PHASE_ROWS_PER_COLUMN = 5
 PHASE_SIZE = 9
 MAX_PHASE_BLOCK = 36 * mm
@@ -41,17 +41,61 @@ class PhaseBlock:
     note: Fitted | None = None
 
 
+def legend(rules: Rules) -> str:
+    """What the columns are for and how the game is won, under ``rules``."""
+    if rules.progression is Progression.TEN_HANDS:
+        return _(
+            "Each row is one hand and its phase: everyone moves on one phase each hand, "
+            "made or not; tick the points of a player who made it. Dealer: who dealt the "
+            "hand. Write the points for the cards left in hand (going out scores 0) and "
+            "the running total. After the last hand the lowest total wins; an exact tie "
+            "is a tie."
+        )
+    finish = (
+        _("once someone has made the last phase, the lowest total wins.")
+        if rules.lowest_total_wins
+        else _(
+            "the game ends with the hand in which someone makes the last phase; "
+            "if several do, the fewest points wins."
+        )
+    )
+    tie = (
+        _(
+            "A tie on points is played off: the tied players play one more hand of their "
+            "own last phase, and whoever goes out first wins."
+        )
+        if rules.tiebreak_own_phase
+        else _(
+            "A tie on points is played off: the tied players play one more hand of the "
+            "last phase, and whoever goes out first wins."
+        )
+    )
+    if rules.lowest_total_wins:
+        tie = _("An exact tie on points is a tie.")
+    # Translators: %(finish)s and %(tie)s are sentences of their own; "Carried" is the
+    # label of the sheet's first row (the totals carried from the sheet before).
+    return _(
+        "Phase: the phase tried this hand, ticked when laid down. Points: the cards left "
+        "in hand (going out scores 0). Total: the running total. Winning: %(finish)s "
+        "%(tie)s A long game goes on to another sheet: copy the totals into its Carried row.",
+        finish=finish,
+        tie=tie,
+    )
+
+
 @dataclass
 class SheetFoot:
-    """The bottom margin of each page of a sheet played by ``rules``."""
+    """The bottom margin of each page of a sheet played by ``rules``; ``legend_words``: what
+    its columns are for and how the game is won (``legend``)."""
 
     page: SheetPage
     rules: Rules
+    legend_words: str
 
     @cached_property
     def legend_box(self) -> Fitted:
         return fit(
-            escape(self.legend()),
+            escape(self.legend_words),
             self.page.width - 2 * MARGIN,
             LEGEND_HEIGHT * self.page.grow**2,  # longer lines wrap more often in large print
             size=self.page.type_size(LEGEND_SIZE),
@@ -87,47 +131,6 @@ class SheetFoot:
             self._phase_block(canvas, left, MARGIN + legend.height + 2 * mm)
         with tag(canvas, "P"):
             legend.draw(canvas, left, MARGIN + legend.height)
-
-    def legend(self) -> str:
-        """What the columns are for and how the game is won, under these rules."""
-        if self.page.ten_hands:
-            return _(
-                "Each row is one hand and its phase: everyone moves on one phase each hand, "
-                "made or not; tick the points of a player who made it. Dealer: who dealt the "
-                "hand. Write the points for the cards left in hand (going out scores 0) and "
-                "the running total. After the last hand the lowest total wins; an exact tie "
-                "is a tie."
-            )
-        finish = (
-            _("once someone has made the last phase, the lowest total wins.")
-            if self.rules.lowest_total_wins
-            else _(
-                "the game ends with the hand in which someone makes the last phase; "
-                "if several do, the fewest points wins."
-            )
-        )
-        tie = (
-            _(
-                "A tie on points is played off: the tied players play one more hand of their "
-                "own last phase, and whoever goes out first wins."
-            )
-            if self.rules.tiebreak_own_phase
-            else _(
-                "A tie on points is played off: the tied players play one more hand of the "
-                "last phase, and whoever goes out first wins."
-            )
-        )
-        if self.rules.lowest_total_wins:
-            tie = _("An exact tie on points is a tie.")
-        # Translators: %(finish)s and %(tie)s are sentences of their own; "Carried" is the
-        # label of the sheet's first row (the totals carried from the sheet before).
-        return _(
-            "Phase: the phase tried this hand, ticked when laid down. Points: the cards left "
-            "in hand (going out scores 0). Total: the running total. Winning: %(finish)s "
-            "%(tie)s A long game goes on to another sheet: copy the totals into its Carried row.",
-            finish=finish,
-            tie=tie,
-        )
 
     def _points_strip(self, canvas: Canvas, left: float, width: float, y: float) -> None:
         """The points of each kind of card: a table under its caption, a column (row, to a

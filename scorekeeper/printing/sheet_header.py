@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
-from .labels import ASCENT, DESCENT, Label, fit_label
+from .labels import ASCENT, DESCENT, Label, fit_label, fit_whole
 from .layout import FONT, FONT_BOLD, FONT_MONO, GREY, Fitted, TextRun, escape, fit
 from .link import printed_link
 from .qr import draw_qr
@@ -25,15 +25,19 @@ from .tagging import tag
 
 QR_SIZE = 25 * mm
 TITLE_SIZE = 18
-TITLE_LINES = 4  # six names of 40 letters each, whole
+# Six names of 40 letters each, whole, in 4 lines; of the widest letters (40 W's, or 40
+# Chinese characters) more, at the floor: 7 lines, 9 for four names in large print.
+TITLE_LINES, MOST_TITLE_LINES = 4, 9
 RULES_SIZE = 9
 # Every option changed, beside the QR code, in the longest language: 9 lines at 9 pt (13 at
 # 14 pt in large print, whose box grows with the square of its type: longer lines, taller).
 RULES_HEIGHT = 35 * mm
 FACTS_GAP = 0.8 * mm  # between the rules and when the game was played
+FACTS_LINES, MOST_FACTS_LINES = 3, 4  # 4: a table name of 60 W's, in large print
 SUMMARY_SIZE = 11
 SUMMARY_HEIGHT = 2 * SUMMARY_SIZE * 1.2  # at least two lines at 11 pt, the same on every page
-SUMMARY_LINES = 4
+# A tiebreak for the widest names, at the floor: 9 lines for six, 12 for four in large print.
+SUMMARY_LINES, MOST_SUMMARY_LINES = 4, 12
 LINK_HEIGHT = 1 * mm + 2 * 10 * 1.25  # the caption and the link under the summary
 ACCENTS = 0.2  # of the size: how far accents reach above capitals, kept inside the margin
 
@@ -66,13 +70,14 @@ class SheetHeader:
 
     @cached_property
     def title_label(self) -> Label:
-        return fit_label(
+        return fit_whole(
             self.title,
             FONT_BOLD,
             self.width,
             size=TITLE_SIZE,
             min_size=self.page.type_size(11),
             lines=TITLE_LINES,
+            most_lines=MOST_TITLE_LINES,
         )
 
     @property
@@ -94,13 +99,14 @@ class SheetHeader:
         """When the game was played (in the table's time zone), how long it took, where."""
         if self.played is None:
             return None
-        return fit_label(
+        return fit_whole(
             self.played.words(),
             FONT,
             self.width,
             size=self.page.type_size(RULES_SIZE),
             min_size=self.page.floor,
-            lines=3,
+            lines=FACTS_LINES,
+            most_lines=MOST_FACTS_LINES,
         )
 
     @property
@@ -112,13 +118,14 @@ class SheetHeader:
     def summary(self, label: str, height: float | None = None) -> Label:
         """The result so far, with the page's label (``page_label``) after it."""
         words = " ".join(filter(None, (self.record.summary if self.record else "", label)))
-        return fit_label(
+        return fit_whole(
             words,
             FONT_BOLD,
             self.width,
             size=self.page.type_size(SUMMARY_SIZE),
             min_size=self.page.floor,
             lines=SUMMARY_LINES,
+            most_lines=MOST_SUMMARY_LINES,
             height=height or self.summary_height,
         )
 

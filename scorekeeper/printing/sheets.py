@@ -32,7 +32,7 @@ from ..rules.replay import Kept
 from . import bidi
 from .layout import LayoutError, new_canvas, page_size, plain
 from .record import Cell, Played, Record, Row, game_record
-from .sheet_foot import SheetFoot
+from .sheet_foot import SheetFoot, legend
 from .sheet_header import SheetHeader, page_label
 from .sheet_page import GAP, SheetPage
 from .sheet_table import HandsTable
@@ -117,7 +117,7 @@ class ScoreSheet:
             self.record,
         )
         self.table = HandsTable(self.page, self.rules, self.players, self.columns)
-        self.foot = SheetFoot(self.page, self.rules)
+        self.foot = SheetFoot(self.page, self.rules, legend(self.rules))
 
     def build(self) -> bytes:
         """Each page: the foot first (the table is measured from it, and it is read last),
