@@ -94,7 +94,7 @@ def measured(build) -> dict[str, float]:
 def child(case: str) -> None:
     """One case in this fresh process; its figures as JSON on stdout."""
     from scorekeeper.printing import game_sheet
-    from scorekeeper.printing.night import seating_cards
+    from scorekeeper.printing.night_seating import seating_cards
     from scorekeeper.rules.nights import TableSeating
 
     game_sheet(game_of(["Ann", "Bob", "Cy"]))  # a start: imports, the Latin fonts

@@ -118,6 +118,27 @@ def fit_label(
     )
 
 
+def fit_whole(
+    text: str,
+    font: str,
+    width: float,
+    *,
+    size: float,
+    min_size: float = MIN_FONT_SIZE,
+    lines: int,
+    most_lines: int,
+    height: float | None = None,
+) -> Label:
+    """``fit_label`` in ``lines``; a text they cannot hold whole takes up to ``most_lines``
+    at ``min_size`` rather than be cut (cut only when even those do not hold it)."""
+    label = fit_label(text, font, width, size=size, min_size=min_size, lines=lines, height=height)
+    if not label.cut:
+        return label
+    return fit_label(
+        text, font, width, size=min_size, min_size=min_size, lines=most_lines, height=height
+    )
+
+
 @lru_cache(maxsize=8192)
 def _fit(
     text: str,

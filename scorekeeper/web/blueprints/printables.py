@@ -25,7 +25,8 @@ from ...printing import (
     standard_set,
 )
 from ...printing.layout import LayoutError
-from ...printing.night import seating_cards, standings_sheet
+from ...printing.night_seating import seating_cards
+from ...printing.night_standings import standings_sheet
 from ...printing.record import Played
 from ...printing.sheets import MAX_LARGE_PLAYERS
 from ...reports import night_view
