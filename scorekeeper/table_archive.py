@@ -17,7 +17,8 @@ import io
 import json
 import zipfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 
@@ -185,20 +186,37 @@ def _night_json(night: ArchivedNight) -> dict:
 
 def read(data: bytes) -> TableArchive:
     """Parse and check a table zip; every game is replayed by the engine before use."""
+    return opened(data).archive()
+
+
+def opened(data: bytes) -> Backup:
+    """A table zip with its index (table.json) read and checked, and none of its games yet:
+    how many games it brings (``Backup.count``) is known before any is read or replayed,
+    so an import counts them against what an address may import first."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except _ZIP_ERRORS as error:
         raise ArchiveError(_("This is not a table backup: it is not a zip file.")) from error
     try:
-        with zf:
-            return _Reader(zf).archive()
+        with _unpacking():
+            return Backup(zf)
+    except ArchiveError:
+        zf.close()
+        raise
+
+
+@contextmanager
+def _unpacking() -> Iterator[None]:
+    """A member the zip cannot unpack: the backup is damaged."""
+    try:
+        yield
     except ArchiveError:
         raise
-    except _ZIP_ERRORS as error:  # a member the zip cannot unpack
+    except _ZIP_ERRORS as error:
         raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error
 
 
-class _Reader:
+class Backup:
     """One backup being read, with what is left of its byte budget."""
 
     def __init__(self, zf: zipfile.ZipFile) -> None:
@@ -207,27 +225,36 @@ class _Reader:
         self.left = MAX_UNPACKED
         if sum(info.file_size for info in self.infos.values()) > MAX_UNPACKED:
             raise _too_big()
-
-    def archive(self) -> TableArchive:
         index = self.json("table.json", MAX_INDEX)
         if not isinstance(index, dict) or index.get("format") != FORMAT:
             raise ArchiveError(_("This zip is not a table backup made by this app."))
-        archive = TableArchive(_table_name(index.get("name")))
-        archive.players = _players(_list(index, "players"))
-        archive.aliases = _aliases(index.get("aliases", {}))
-        entries = _games(_list(index, "games"))
-        if any(entry["file"] not in self.infos for entry in entries):
+        self.index = index
+        self.table = TableArchive(_table_name(index.get("name")))
+        self.table.players = _players(_list(index, "players"))
+        self.table.aliases = _aliases(index.get("aliases", {}))
+        self.entries = _games(_list(index, "games"))
+        if any(entry["file"] not in self.infos for entry in self.entries):
             raise ArchiveError(_("This backup is incomplete: part of it is missing."))
-        claimed = sum(self.infos[entry["file"]].file_size for entry in entries)
+        claimed = sum(self.infos[entry["file"]].file_size for entry in self.entries)
         if claimed > self.left:  # every reference counted, before any is read
             raise _too_big()
-        for number, entry in enumerate(entries, start=1):
-            let_others_run()  # a big backup's replays must not hold up other tables' pages
-            game, replayed = self.game(number, entry["file"])
-            created = _when(entry.get("created"))
-            updated = _when(entry.get("updated")) or created
-            archive.games.append(ArchivedGame(game, created, updated, replayed))
-        archive.nights = _nights(_list(index, "nights"), archive.games)
+
+    @property
+    def count(self) -> int:
+        """The games it brings."""
+        return len(self.entries)
+
+    def archive(self) -> TableArchive:
+        """Every game read and replayed, then the nights: the whole table, checked."""
+        archive = self.table
+        with self.zf, _unpacking():
+            for number, entry in enumerate(self.entries, start=1):
+                let_others_run()  # a big backup's replays must not hold up other tables' pages
+                game, replayed = self.game(number, entry["file"])
+                created = _when(entry.get("created"))
+                updated = _when(entry.get("updated")) or created
+                archive.games.append(ArchivedGame(game, created, updated, replayed))
+            archive.nights = _nights(_list(self.index, "nights"), archive.games)
         return archive
 
     def game(self, number: int, name: str) -> tuple[Game, Replayed]:

@@ -8,7 +8,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from games import finished_game, table_backup
+from games import club_backup, finished_game, table_backup
 from webutil import csrf, new_game, record, table_game
 
 from scorekeeper import actions, create_app, schema, store, table_archive
@@ -139,6 +139,24 @@ def test_an_import_counts_every_game_it_brings_against_the_address_s_allowance(l
     assert "This backup has 3 games, more than this address may import for now" in page
     assert _rows(limited) == before
     assert _import(client, table_backup(2)).status_code == 303  # 5 in all: still allowed
+
+
+def test_a_refused_import_counts_its_games_before_any_is_replayed(limited, monkeypatch):
+    """A backup whose last game the engine refuses replayed every game before it, again and
+    again, and counted none of them (issue 38): now its games count before any replay."""
+    replayed = []
+    real = table_archive.replay_from
+    monkeypatch.setattr(table_archive, "replay_from", lambda game: replayed.append(1) or real(game))
+    client = limited.test_client()
+    bad = club_backup(3, 6, bad_last=True)
+    refused = _import(client, bad)
+    assert refused.status_code == 422 and "Game 3 in this backup" in refused.get_data(True)
+    assert len(replayed) == 3
+    again = _import(client, bad)  # 6 games counted today: past the 5 allowed
+    assert again.status_code == 429
+    assert len(replayed) == 3  # refused before a game was replayed
+    assert _import(client, table_backup(2)).status_code == 303  # 3 + 2: the day's 5
+    assert _import(client, table_backup(1)).status_code == 429
 
 
 def test_a_backup_with_more_games_than_a_day_allows_is_refused_whole(limited):

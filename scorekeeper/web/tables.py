@@ -210,11 +210,13 @@ def import_table():
         error = _("Choose the backup file first.")
         return render_template("import_table.html", error=error), 422
     try:
-        archive = table_archive.read(upload.read())
+        backup = table_archive.opened(upload.read())
+        # counted before a game is replayed: a backup refused for its last game costs too
+        if refused := _too_many_games(backup.count):
+            return refused
+        archive = backup.archive()
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
-    if refused := _too_many_games(len(archive.games)):
-        return refused
     table = actions.import_table(db(), archive)
     if isinstance(table, actions.NoRoom):
         return render_template("import_table.html", error=table.message), 422
