@@ -181,15 +181,17 @@ def start_game(
     judged = _judged(data, action=action, note=note, follows=follows, dates=dates)
     if isinstance(judged, Refused):
         return judged
-    with store.transaction(db):
-        try:
+    try:
+        with store.transaction(db):  # refused for room: nothing of it is written
             store.room_for(db, table_id, [judged.new.size])
-        except store.OverBudget as over:
-            return _over_budget(over)
-        stored = store.insert_game(db, judged.new)
-        if table_id is not None:
-            added = dates[0] if dates else None
-            tables.file_game(db, table_id, stored.id, list(judged.game.players), added)
+            stored = store.insert_game(db, judged.new)
+            if table_id is not None:
+                added = dates[0] if dates else None
+                with store.charging(db, stored.id):
+                    tables.file_game(db, table_id, stored.id, list(judged.game.players), added)
+            store.check_room(db, [stored.id])
+    except store.OverBudget as over:
+        return _over_budget(over)
     current = Current(stored, judged.game, judged.replayed.standings, judged.replayed.kept)
     return Saved(_keep(current), judged.note)
 
@@ -287,8 +289,9 @@ def next_at_table(db: Database, table_id: str) -> str | None:
 def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
     """A table and all its games from a backup: all of it, or nothing.
 
-    Every game is judged by the engine and encoded, and their sizes counted against the
-    budget, before anything is written. The games then go in by transactions of at most
+    Every game is judged by the engine and encoded, and their sizes estimated against the
+    budget, before anything is written; what each batch adds to the file is measured and
+    checked again before it commits. The games then go in by transactions of at most
     IMPORT_BATCH_BYTES each, so other tables' writers wait for one batch at most; the
     table stays hidden (deleted, docs/storage.md) until its last game is in, and goes
     again, with every game written, if a batch fails.
@@ -316,13 +319,18 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | Refused:
                 for found, entry in batch:
                     stored = store.insert_game(db, found.new)
                     added = entry.created if entry.created and entry.updated else None
-                    tables.file_game(db, table.id, stored.id, list(found.game.players), added)
+                    with store.charging(db, stored.id):
+                        tables.file_game(db, table.id, stored.id, list(found.game.players), added)
                     game_ids.append(stored.id)
+                store.check_room(db, game_ids[-len(batch) :])  # measured: the table's budget
         with store.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
             for night in archive.nights:
                 nights.restore_night(db, table.id, night, game_ids)
             tables.restore_table(db, table.id)
+    except store.OverBudget as over:  # more than estimated: every game written goes again
+        purge.remove_table(db, table.id)
+        return _over_budget(over, table=True)
     except BaseException:
         purge.remove_table(db, table.id)
         raise
@@ -1259,6 +1267,13 @@ def seat_next(
 
 def start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
     """Start the seated round: a game at each table, seat 1 dealing first."""
+    try:
+        return _start_round(db, night)
+    except store.OverBudget as over:  # the transaction wrote nothing
+        return _over_budget(over)
+
+
+def _start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
     with store.transaction(db):
         now = night_now(db, night)
         seated = now.seated
@@ -1278,15 +1293,14 @@ def start_round(db: Database, night: nights.Night) -> nights.Round | Refused:
             if isinstance(one, Refused):
                 return one
             judged.append(one)
-        try:
-            store.room_for(db, night.table_id, [one.new.size for one in judged])
-        except store.OverBudget as over:
-            return _over_budget(over)
+        store.room_for(db, night.table_id, [one.new.size for one in judged])
         started = []
         for one in judged:
             stored = store.insert_game(db, one.new)
-            tables.file_game(db, night.table_id, stored.id, list(one.game.players))
+            with store.charging(db, stored.id):
+                tables.file_game(db, night.table_id, stored.id, list(one.game.players))
             started.append(stored.id)
+        store.check_room(db, started)
         nights.start_round(db, night.id, seated.number, started)
     return replace(seated, started=store.now())
 

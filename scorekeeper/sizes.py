@@ -1,7 +1,12 @@
-"""What takes room in the games file, for whoever runs the app (``scorekeeper biggest``).
+"""What takes room in the games file: measured, estimated, and listed for whoever runs the
+app (``scorekeeper biggest``).
 
-Read from ``game_sizes`` (kept as each game is written, store.py), so listing the
-biggest tables reads no game.
+What a game takes is what its writes added to the file's pages in use, measured in
+the transaction that writes it (``used_bytes``, store.py) and kept in ``game_sizes``,
+so listing the biggest tables reads no game. Before a game is written (a table's
+backup, checked whole before its first write) it is estimated from its texts the way
+SQLite lays a row out in pages (``stored_bytes``); tests/test_budget.py holds the
+estimate to the measure.
 """
 
 from __future__ import annotations
@@ -9,6 +14,41 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlite_utils import Database
+
+PAGE = 4096  # SQLite's page size, which the app never changes
+# Beside its texts, a game's row holds its id, keys, dates and code, and its log's row its
+# id, version, time and action; each game also has entries in six indexes and a row in
+# game_sizes and table_games (measured: about 400 bytes in all).
+ROW_EXTRA, LOG_EXTRA, GAME_EXTRA = 150, 60, 400
+
+
+def used_bytes(db: Database) -> int:
+    """The bytes of the file's pages in use (its pages less the free ones), as this
+    connection's transaction sees them: what a write adds is the difference."""
+    pages, free, size = db.execute(
+        "SELECT * FROM pragma_page_count, pragma_freelist_count, pragma_page_size"
+    ).fetchone()
+    return int((pages - free) * size)
+
+
+def stored_bytes(payload: int) -> int:
+    """What a table row of ``payload`` bytes takes in the file, estimated as SQLite lays it
+    out (its file format, "B-tree pages"): a row too long for one page keeps a part in its
+    page and the rest in overflow pages of its own; rows that fit share a page, as many as
+    fit, so a row just over half a page takes a whole one."""
+    most, least = PAGE - 35, (PAGE - 12) * 32 // 255 - 23  # in its page, when it overflows
+    local, overflow = payload, 0
+    if payload > most:
+        kept = least + (payload - least) % (PAGE - 4)
+        local = kept if kept <= most else least
+        overflow = -(-(payload - local) // (PAGE - 4))
+    cell = local + 6 + (4 if overflow else 0)  # its length, its rowid, its place in the page
+    return PAGE // max(1, (PAGE - 8) // cell) + overflow * PAGE
+
+
+def game_bytes(row: int, log: int) -> int:
+    """A new game's estimate: its row's texts (``row`` bytes), its first change's (``log``)."""
+    return stored_bytes(row + ROW_EXTRA) + stored_bytes(log + LOG_EXTRA) + GAME_EXTRA
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from weakref import WeakKeyDictionary
 
 from sqlite_utils import Database
 
-from . import notes, schema
+from . import notes, schema, sizes
 from .bells import Listener
 from .dbfile import DatabaseFile
 from .schema import new_key, unused_code
@@ -228,10 +228,20 @@ def transaction(db: Database) -> Iterator[Database]:
     """One write transaction, taking the write lock up front so writers queue.
 
     Writers in this process queue on their file's lock first (dbfile.py says why).
-    Inside another transaction it is part of that one: all of it is written, or none.
+    Inside another transaction it is part of that one, all of it written or none, and a
+    savepoint of its own: when it fails, what it wrote goes and the outer one may go on
+    (a game refused for its table's budget leaves no row behind in a rematch's).
     """
     if db.conn.in_transaction:
-        yield db
+        db.execute("SAVEPOINT part")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK TO part")
+                db.execute("RELEASE part")
+            raise
+        db.execute("RELEASE part")
         return
     file = _file_of.get(db.conn)
     with file.writers if file else nullcontext():
@@ -366,8 +376,10 @@ def create_game(
         dates=dates,
     )
     with transaction(db):
-        _check_room(db, None, new.size, new.size)
-        return insert_game(db, new)
+        _check_room(db, None, new.size)
+        stored = insert_game(db, new)
+        check_room(db, [stored.id])
+        return stored
 
 
 @dataclass(frozen=True)
@@ -377,7 +389,7 @@ class NewGame:
     row: tuple[Any, ...]  # id, edit key, version, created, updated, state, standings, kept
     follows: str | None
     change: tuple[Any, ...]  # at, action, summary, detail, hands
-    size: int  # the bytes it takes in the file (game_sizes)
+    size: int  # the bytes it will take in the file, estimated (sizes.game_bytes)
 
     @property
     def id(self) -> str:
@@ -409,26 +421,36 @@ def new_game(
     )
     detail = _dumps({"game": state})
     change = (created, action, summary, detail, len(state["hands"]))
-    return NewGame(row, follows, change, size_of(*row[5:]) + size_of(summary, detail))
+    size = sizes.game_bytes(size_of(*row[5:]), size_of(summary, detail))
+    return NewGame(row, follows, change, size)
 
 
 def insert_game(db: Database, new: NewGame) -> StoredGame:
-    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts."""
+    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts.
+    What its rows add to the file is measured and kept (``game_sizes``); the caller checks
+    the budgets once the game is filed (``check_room``)."""
     with transaction(db):
         row = (*new.row, unused_code(db))  # checked free under the write lock
+        before = sizes.used_bytes(db)
         db.execute(
             f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [*row, new.follows],
         )
+        between = sizes.used_bytes(db)
         at, action, summary, detail, hands = new.change
         db.execute(
             "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
             "VALUES (?, 1, ?, ?, ?, ?, ?, NULL)",
             [new.id, at, action, summary, detail, hands],
         )
-        db.execute(
+        db.execute(  # the estimate holds its place (its numbers are as long) until measured
             "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?)",
-            [new.id, size_of(*new.row[5:]), size_of(summary, detail)],
+            [new.id, new.size, new.size],
+        )
+        after = sizes.used_bytes(db)
+        db.execute(
+            "UPDATE game_sizes SET row_bytes = ?, log_bytes = ? WHERE game_id = ?",
+            [between - before, after - between, new.id],
         )
     return _row_to_game(row)
 
@@ -508,11 +530,10 @@ def save_change(
         kept_text = _dumps(kept)
     standings_text = None if standings is None else _dumps(standings)
     detail_text = _dumps(detail if detail is not None else {"game": state})
-    row_bytes, log_bytes = size_of(text, standings_text, kept_text), size_of(summary, detail_text)
     version = expected_version + 1
     with transaction(db):  # everything encoded beforehand: other writers wait only for the write
-        old_row, old_log = _sizes(db, game_id)
-        _check_room(db, game_id, row_bytes + old_log + log_bytes, row_bytes + log_bytes - old_row)
+        _check_room(db, game_id, size_of(summary, detail_text))  # its log's row, at least
+        before = sizes.used_bytes(db)
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
@@ -528,6 +549,7 @@ def save_change(
         )
         if cursor.rowcount != 1:
             raise Conflict(game_id)
+        between = sizes.used_bytes(db)
         _log(
             db,
             game_id,
@@ -539,14 +561,12 @@ def save_change(
             len(state["hands"]),
             expected_version if undo_to == -1 else undo_to,
         )
-        db.execute(
-            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?) "
-            "ON CONFLICT (game_id) DO UPDATE SET row_bytes = excluded.row_bytes, "
-            "log_bytes = log_bytes + excluded.log_bytes",
-            [game_id, row_bytes, log_bytes],
-        )
         if then is not None:
             then(db)
+        after = sizes.used_bytes(db)
+        _charge(db, game_id, between - before, after - between)
+        if after > before:
+            check_room(db, [game_id])
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
 
@@ -628,24 +648,41 @@ def budget(db: Database) -> Budget:
 
 
 def size_of(*texts: str | None) -> int:
-    """The bytes these texts take stored (UTF-8), as schema.ROW_BYTES and LOG_BYTES count."""
+    """The bytes these texts take encoded (UTF-8): what a row holds, before SQLite lays it
+    out in pages (``sizes.stored_bytes``)."""
     return sum(len(text.encode()) for text in texts if text is not None)
 
 
-def _sizes(db: Database, game_id: str) -> tuple[int, int]:
-    row = db.execute(
-        "SELECT row_bytes, log_bytes FROM game_sizes WHERE game_id = ?", [game_id]
-    ).fetchone()
-    return (row[0] or 0, row[1] or 0) if row else (0, 0)
+def _charge(db: Database, game_id: str, row: int, log: int) -> None:
+    """Add what a write measured to the game's row and log in ``game_sizes`` (a row may
+    shrink: an undo to a shorter version gives room back)."""
+    db.execute(
+        "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, max(0, ?), max(0, ?)) "
+        "ON CONFLICT (game_id) DO UPDATE SET row_bytes = max(0, row_bytes + excluded.row_bytes), "
+        "log_bytes = max(0, log_bytes + ?)",
+        [game_id, row, log, log],
+    )
+
+
+@contextmanager
+def charging(db: Database, game_id: str) -> Iterator[None]:
+    """Inside a transaction: what the writes inside add to the file (a new game filed in
+    its table, its players on the roster) is charged to the game, as its own rows are."""
+    before = sizes.used_bytes(db)
+    yield
+    _charge(db, game_id, sizes.used_bytes(db) - before, 0)
 
 
 def game_size(db: Database, game_id: str) -> int:
-    """The bytes a game takes: its row and its whole log."""
-    return sum(_sizes(db, game_id))
+    """The bytes a game takes in the file: its row and its whole log."""
+    row = db.execute(
+        "SELECT row_bytes + log_bytes FROM game_sizes WHERE game_id = ?", [game_id]
+    ).fetchone()
+    return int(row[0] or 0) if row else 0
 
 
 def table_size(db: Database, table_id: str) -> int:
-    """The bytes a table's games take (deleted ones too, until they are purged)."""
+    """The bytes a table's games take in the file (deleted ones too, until purged)."""
     row = db.execute(
         "SELECT coalesce(sum(s.row_bytes + s.log_bytes), 0) FROM table_games t "
         "JOIN game_sizes s ON s.game_id = t.game_id WHERE t.table_id = ?",
@@ -654,35 +691,46 @@ def table_size(db: Database, table_id: str) -> int:
     return int(row[0])
 
 
-def _check_room(db: Database, game_id: str | None, after: int, grows_by: int) -> None:
-    """Raise OverBudget before a write that grows a game past its budget, or its table past
-    its own; a write that frees room is always let through."""
-    if grows_by <= 0:
-        return
+def _table_of(db: Database, game_id: str) -> str | None:
+    found = db.execute("SELECT table_id FROM table_games WHERE game_id = ?", [game_id]).fetchone()
+    return found[0] if found else None
+
+
+def _check_room(db: Database, game_id: str | None, grows_by: int) -> None:
+    """Before a write that adds at least ``grows_by`` bytes: OverBudget if that takes the
+    game (or, for a new one, ``grows_by`` alone) or its table past its budget."""
     most = budget(db)
-    if after > most.game:
+    if (game_size(db, game_id) if game_id else 0) + grows_by > most.game:
         raise OverBudget("game", most.game)
-    table_id = None
-    if game_id is not None:
-        found = db.execute(
-            "SELECT table_id FROM table_games WHERE game_id = ?", [game_id]
-        ).fetchone()
-        table_id = found[0] if found else None
+    table_id = _table_of(db, game_id) if game_id else None
     if table_id is not None and table_size(db, table_id) + grows_by > most.table:
         raise OverBudget("table", most.table)
 
 
-def room_for(
-    db: Database, table_id: str | None, sizes: list[int], *, new_table: bool = False
-) -> None:
-    """Raise OverBudget unless games of these sizes fit: each in a game's budget, and all of
-    them in the budget of the table ``table_id`` (or of a ``new_table`` they make)."""
+def check_room(db: Database, game_ids: list[str]) -> None:
+    """After writing these games (and filing them in their table), before the commit:
+    OverBudget if what they measured takes one of them or its table past its budget, so
+    the transaction writes nothing."""
     most = budget(db)
-    if any(size > most.game for size in sizes):
+    if any(game_size(db, game_id) > most.game for game_id in game_ids):
+        raise OverBudget("game", most.game)
+    found = {_table_of(db, game_id) for game_id in game_ids} - {None}
+    if any(table_size(db, table_id) > most.table for table_id in found if table_id):
+        raise OverBudget("table", most.table)
+
+
+def room_for(
+    db: Database, table_id: str | None, estimates: list[int], *, new_table: bool = False
+) -> None:
+    """Raise OverBudget unless games of these sizes (``NewGame.size``: estimated) fit: each
+    in a game's budget, and all of them in the budget of the table ``table_id`` (or of a
+    ``new_table`` they make)."""
+    most = budget(db)
+    if any(size > most.game for size in estimates):
         raise OverBudget("game", most.game)
     if table_id is None and not new_table:
         return
-    if sum(sizes) + (table_size(db, table_id) if table_id else 0) > most.table:
+    if sum(estimates) + (table_size(db, table_id) if table_id else 0) > most.table:
         raise OverBudget("table", most.table)
 
 

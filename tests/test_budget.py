@@ -4,15 +4,18 @@ each count against what one address may create."""
 from __future__ import annotations
 
 import io
+import random
 import sqlite3
 from contextlib import closing
 
 import pytest
-from games import club_backup, finished_game, table_backup
+from games import club_backup, club_game, club_names, finished_game, table_backup
 from webutil import csrf, new_game, record, table_game
 
-from scorekeeper import actions, create_app, schema, store, table_archive
+from scorekeeper import actions, create_app, schema, sizes, store, table_archive, tables
 from scorekeeper.rules.game import HandRecord
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.table_archive import ArchivedGame
 
 COUNTED = ("games", "changes", "tables", "table_games", "table_players", "game_sizes")
 
@@ -33,13 +36,21 @@ def _app(tmp_path, **config):
 
 @pytest.fixture
 def budgeted(tmp_path):
-    """Tables of at most 64 KB: about twenty of the test games."""
-    yield from _app(tmp_path, MAX_TABLE_BYTES=64 * 1024, MAX_GAME_BYTES=32 * 1024)
+    """Tables of at most 128 KB: about twenty of the test games."""
+    yield from _app(tmp_path, MAX_TABLE_BYTES=128 * 1024, MAX_GAME_BYTES=32 * 1024)
 
 
 def _rows(app) -> tuple[int, ...]:
     with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
         return tuple(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in COUNTED)
+
+
+def _used(app) -> int:
+    """The bytes of the games file's pages in use."""
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        query = "SELECT * FROM pragma_page_count, pragma_freelist_count, pragma_page_size"
+        pages, free, size = conn.execute(query).fetchone()
+        return (pages - free) * size
 
 
 def _pages(app) -> int:
@@ -84,24 +95,26 @@ def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_c
 
 def test_a_game_outside_tables_has_a_budget_of_its_own(budgeted):
     db = store.connect(budgeted.config["DATABASE"])
-    store.set_budget(db, store.Budget(game=3 * 1024, table=64 * 1024))
-    game_id = actions.start_game(db, {"players": ["Ann", "Bob"]}).current.stored.id
+    store.set_budget(db, store.Budget(game=24 * 1024, table=64 * 1024))
+    players = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+    game_id = actions.start_game(db, {"players": players}).current.stored.id
     refused = None
-    for number in range(1, 40):
-        out = "Ann" if number % 2 else "Bob"
-        other = "Bob" if out == "Ann" else "Ann"
-        result = actions.record(db, game_id, number, HandRecord(out, (out,), {other: 55}))
+    for number in range(1, 60):  # each goes out in turn: nobody has made every phase yet
+        out = players[(number - 1) % 6]
+        points = {name: 55 for name in players if name != out}
+        result = actions.record(db, game_id, number, HandRecord(out, (out,), points))
         if isinstance(result, actions.Refused):
             refused = result
             break
     assert isinstance(refused, actions.NoRoom)
     assert "the most one game may take here" in refused.message
-    assert store.game_size(db, game_id) <= 3 * 1024
+    assert 0 < store.game_size(db, game_id) <= 24 * 1024
 
 
-def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
-    """game_sizes follows every kind of change, as the migration would count it afresh."""
+def test_a_game_s_kept_size_is_what_its_writes_added_to_the_file(budgeted):
+    """game_sizes follows every kind of change: a game is charged the pages it took."""
     client = budgeted.test_client()
+    before = _used(budgeted)
     url = new_game(client)
     for number in range(1, 5):
         record(client, url, number, 0, {1: 50, 2: 50})
@@ -111,16 +124,88 @@ def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
     )
     undo = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "6"})
     assert undo.status_code == 303
-    assert _import(client, table_backup(3)).status_code == 303
     db = store.connect(budgeted.config["DATABASE"])
-    kept = dict(db.execute("SELECT game_id, row_bytes + log_bytes FROM game_sizes").fetchall())
-    counted = dict(
-        db.execute(
-            f"SELECT g.id, {schema.ROW_BYTES} + (SELECT sum({schema.LOG_BYTES}) FROM changes c "
-            "WHERE c.game_id = g.id) FROM games g"
-        ).fetchall()
+    game_id = url.split("/")[-2]
+    assert abs(store.game_size(db, game_id) - (_used(budgeted) - before)) <= 4096  # a page
+
+
+MEGABYTE = 1024 * 1024
+SHAPES = {  # a game of each shape, by seed
+    "three players": finished_game,
+    "a club's four to six": lambda seed: club_game(
+        random.Random(seed), club_names(12)[seed % 6 : seed % 6 + 4 + seed % 3]
+    ),
+    "one hand played": lambda seed: {
+        **finished_game(seed),
+        "hands": finished_game(seed)["hands"][:1],
+    },
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_table_is_charged_what_its_games_add_to_the_file(tmp_path, shape):
+    """Issue 38: a table was charged the texts of its games, a third to two thirds of what
+    they take in the file, so a 64 MB budget let one take 100-200 MB. A table's backup and
+    then game after game, until its budget refuses one: the file has grown by the budget,
+    and ``scorekeeper biggest`` lists the table at what it grew by (each within a tenth)."""
+    app = next(_app(tmp_path, MAX_TABLE_BYTES=MEGABYTE))
+    client, game = app.test_client(), SHAPES[shape]
+    before = _used(app)
+    games = [
+        ArchivedGame(load_game(game(seed)), "2020-01-01T19:00:00+00:00", "") for seed in range(20)
+    ]
+    response = _import(
+        client, table_archive.build(table_archive.TableArchive("Club", [], {}, games))
     )
-    assert kept == counted and len(kept) == 4
+    assert response.status_code == 303
+    table_id = response.headers["Location"].rsplit("/", 1)[1]
+    db = store.connect(app.config["DATABASE"])
+    seed = 20
+    while not isinstance(actions.start_game(db, game(seed), table_id=table_id), actions.NoRoom):
+        seed += 1
+    grown = _used(app) - before
+    listed = sizes.biggest(db)[0]
+    assert listed.table_id == table_id and listed.games == seed
+    assert 0.9 * MEGABYTE <= grown <= 1.1 * MEGABYTE, (grown, seed)
+    assert abs(listed.size - grown) <= grown / 10, (listed.size, grown)
+    store.close_all()
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_backup_is_estimated_before_its_import_at_what_it_then_takes(tmp_path, shape):
+    """A backup is measured whole before its first write (``NewGame.size``, estimated from
+    its texts the way SQLite lays them out): within a tenth of what its import then takes."""
+    db = store.connect(tmp_path / "games.sqlite3")
+    store.set_budget(db, store.Budget(table=64 * MEGABYTE))
+    played = [load_game(SHAPES[shape](seed)) for seed in range(200)]
+    archive = table_archive.TableArchive("Club", [], {}, [ArchivedGame(g, "", "") for g in played])
+    estimated = sum(actions._archived(entry, "").new.size for entry in archive.games)
+    table = actions.import_table(db, archive)
+    assert isinstance(table, tables.Table)
+    assert abs(store.table_size(db, table.id) - estimated) <= estimated / 10
+    store.close_all()
+
+
+def test_an_older_file_s_games_are_charged_what_they_take_once_it_is_upgraded(tmp_path):
+    """A file from before issue 38 counted each game's texts: its upgrade estimates what
+    each game's rows take in the file, within a tenth of what its writes measured."""
+    path = tmp_path / "games.sqlite3"
+    db = store.connect(path)
+    store.set_budget(db, store.Budget(table=64 * MEGABYTE))
+    table = actions.import_table(db, table_archive.read(club_backup(200, 30)))
+    measured = store.table_size(db, table.id)
+    with store.transaction(db):  # as the previous main kept it, before the new step
+        row = f"(SELECT {schema.ROW_BYTES} FROM games g WHERE g.id = game_sizes.game_id)"
+        log = (
+            f"(SELECT sum({schema.LOG_BYTES}) FROM changes c WHERE c.game_id = game_sizes.game_id)"
+        )
+        db.execute(f"UPDATE game_sizes SET row_bytes = {row}, log_bytes = {log}")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'sizes-in-the-file'")
+    assert store.table_size(db, table.id) < measured * 0.8  # a text counts less than its room
+    store.close_all()
+    upgraded = store.table_size(store.connect(path), table.id)
+    assert abs(upgraded - measured) <= measured / 10, (upgraded, measured)
+    store.close_all()
 
 
 @pytest.fixture
