@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import (
@@ -19,8 +21,11 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from .. import actions, nights, stats, store, table_archive, table_cache, tables
+from .. import actions, nights, playtime, stats, store, table_archive, table_cache, tables
 from ..i18n import _, ngettext
+from ..rules.game import Game, GameError
+from ..rules.phases import RulesError
+from ..server import let_others_run
 from ..stats import PlayedGame
 from . import charts, device, zones
 from .access import RENEWED_MEANWHILE, db, public_url, qr_svg
@@ -92,41 +97,100 @@ def _render_table(status: int = 200, error: str | None = None):
     ), status
 
 
+@dataclass(frozen=True)
+class KeptStats:
+    """A table's statistics at one version of it, in no language (names and numbers, the
+    charts' geometry): worked out once, and each page of them rendered from it, in any
+    language."""
+
+    stats: stats.TableStats
+    wins: charts.WinsChart | None
+    phases: tuple[charts.BarChart, ...]  # a chart per player, titled with the name
+    scores: charts.BarChart | None
+    opponents: dict[str, tuple[str, ...]]  # whom each player's head to head lists
+
+
 @bp.get("/t/<table_id>/stats")
 def table_stats():
+    """A club's table has hundreds of players: their figures come PLAYERS_A_PAGE a page,
+    each with the head to head of the OPPONENTS they played most; a family's is one page,
+    every pair."""
     table = g.table
-    found = table_cache.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
+    kept = table_cache.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
     also = ",".join(night.id for night in nights.nights_of_table(db(), table.id))
     figures = table_cache.kept(
         db(), table.id, "nights", lambda: _work_out_nights(table.id), also=also
     )
+    players = list(kept.stats.players.values())
+    pages = max(1, -(-len(players) // PLAYERS_A_PAGE))
+    page = min(_page_number(), pages)
+    first = (page - 1) * PLAYERS_A_PAGE
+    shown = players[first : first + PLAYERS_A_PAGE]
+    names = {p.name for p in shown}
     return render_template(
         "table_stats.html",
         table=table,
-        stats=found,
+        stats=kept.stats,
         night_figures=figures,
-        wins=charts.wins_chart(found),
-        phases=charts.phase_charts(found),
-        scores=charts.final_scores_chart(found),
+        shown=shown,
+        first=first,
+        page=page,
+        pages=pages,
+        rivals=kept.stats.rivals_of([p.name for p in shown], kept.opponents),
+        opponents=OPPONENTS,
+        wins=kept.wins,
+        phases=[(i, c) for i, c in enumerate(kept.phases, start=1) if c.title in names],
+        scores=kept.scores,
+        band=charts.BIN,
     )
 
 
-def _work_out_stats(table_id: str) -> stats.TableStats:
+PLAYERS_A_PAGE = 30  # players whose figures one page of a table's statistics shows
+OPPONENTS = 8  # past one page of players, each one's head to head with those played most
+
+
+def _work_out_stats(table_id: str) -> KeptStats:
     found = [
         table_cache.per_game(db(), "figures", game_id, version, _figures)
         for game_id, version in tables.game_versions(db(), table_id)
     ]
     finished = sorted((f for f in found if f is not None), key=lambda figures: figures.date)
-    return stats.add_up(finished, tables.aliases(db(), table_id))
+    added = stats.add_up(finished, tables.aliases(db(), table_id), pause=let_others_run)
+    club = len(added.players) > PLAYERS_A_PAGE
+    return KeptStats(
+        added,
+        charts.wins_chart(added),
+        tuple(charts.phase_charts(added)),
+        charts.final_scores_chart(added),
+        added.opponents(OPPONENTS if club else None),
+    )
 
 
 def _figures(game_id: str) -> stats.GameFigures | None:
     """A game's part of its table's statistics (None while in progress or unreadable)."""
-    summaries = _read_summaries([game_id])
-    if not summaries or not summaries[0].standings.over:
-        return None
-    summary = summaries[0]
-    return stats.figures(PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes))
+    for stored, game in _games_of([game_id]):
+        try:
+            if stored.standings is not None and not stored.standings.get("over"):
+                return None  # in progress: nothing to replay
+            minutes = playtime.minutes(stored.created, store.played_until(db(), stored)) or None
+            return stats.figures(PlayedGame(game, stored.created, minutes=minutes))
+        except (GameError, RulesError, store.UnreadableGame):
+            return None
+    return None
+
+
+def _games_of(game_ids: list[str]) -> Iterator[tuple[store.StoredGame, Game]]:
+    """Each game that can still be read, one at a time, letting the process's other
+    requests run before each (a club's table has 2,000)."""
+    for game_id in game_ids:
+        let_others_run()
+        stored = readable(db(), game_id)
+        if stored is None:
+            continue
+        try:
+            yield stored, actions.played(stored)
+        except store.UnreadableGame:
+            continue
 
 
 def _work_out_nights(table_id: str) -> list[stats.NightFigures]:
@@ -135,10 +199,6 @@ def _work_out_nights(table_id: str) -> list[stats.NightFigures]:
     for night in nights.nights_of_table(db(), table_id):
         boards.append((night.scheme, actions.night_now(db(), night).board))
     return stats.night_figures(boards, tables.aliases(db(), table_id))
-
-
-def _summaries(table_id: str) -> list[GameSummary]:
-    return _read_summaries(tables.game_ids(db(), table_id))
 
 
 def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
@@ -175,11 +235,9 @@ def table_export():
 
 def _work_out_backup() -> bytes:
     table = g.table
-    summaries = _summaries(table.id)
-    games = [
-        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated) for s in summaries
-    ]
-    index = {s.stored.id: i for i, s in enumerate(summaries)}
+    found = list(_games_of(tables.game_ids(db(), table.id)))
+    games = [table_archive.ArchivedGame(game, s.created, s.updated) for s, game in found]
+    index = {stored.id: i for i, (stored, _game) in enumerate(found)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],

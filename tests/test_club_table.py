@@ -1,0 +1,109 @@
+"""A club's big table (2,000 games among 300 players) stays cheap: its statistics and its
+backup are worked out once per version, a page at a time in any language, and let the
+server's other requests run while they are (issue 38, finding 7).
+
+Work is counted (charts drawn, figures added up, pauses for others), never timed:
+bench/bench_big_table.py prints what it costs.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from games import club_backup
+from webutil import csrf, plain_names
+
+from scorekeeper import create_app, stats, store, table_archive, table_cache
+from scorekeeper.web import charts
+from scorekeeper.web import tables as table_pages
+
+GAMES, PLAYERS = 2000, 300
+MOST_BYTES = 500 * 1024  # one page of a club's statistics
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    """The app and the club's table, imported once for the module's tests."""
+    folder = tmp_path_factory.mktemp("club")
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(folder / "games.sqlite3"),
+            "SECRET_KEY": "test",
+            "SERVER_NAME": "club.test",
+            "MAX_TABLE_BYTES": 1024**3,
+        }
+    )
+    client = app.test_client()
+    upload = (io.BytesIO(club_backup(GAMES, PLAYERS)), "phase10-table.zip")
+    response = client.post("/tables/import", data={"csrf_token": csrf(client), "file": upload})
+    assert response.status_code == 303
+    yield app, response.headers["Location"]
+    store.close_all()
+
+
+def _counted(monkeypatch, module, name) -> list[int]:
+    """Count the calls of ``module.name`` (it still does its work)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
+
+
+def test_a_club_s_statistics_come_a_page_of_players_at_a_time(club):
+    """Issue 38: every player's card, phase chart and head to head, and a wins line per
+    player with a point per game: a 7.2 MB page (9.5 MB here) for every view."""
+    app, url = club
+    client = app.test_client()
+    pages = [client.get(f"{url}/stats?page={n}") for n in (1, 2, 10)]
+    assert [page.status_code for page in pages] == [200, 200, 200]
+    first, second, last = (plain_names(page.get_data(as_text=True)) for page in pages)
+    assert "Players 1–30 of 300, in the order they first played." in first
+    assert "Players 31–60 of 300" in second and "Players 271–300 of 300" in last
+    assert "Page 2 of 10" in second and 'rel="next"' in second and 'rel="prev"' in second
+    for page in (first, second, last):
+        assert len(page.encode()) < MOST_BYTES
+        assert page.count('<article class="card" id="player-') == 30
+        assert page.count('class="chart-name"') == 30  # the phase charts of those 30
+        rivals = page.count("<li><strong>")
+        assert 30 <= rivals <= 30 * table_pages.OPPONENTS
+        lines = re.findall(r'<polyline points="([^"]*)"', page)
+        assert len(lines) == charts.WIN_LINES  # the players with the most wins
+        assert all(len(line.split()) <= charts.WIN_POINTS + 1 for line in lines)
+    assert "The 6 players with the most wins." in first
+    assert "Each player against the 8 players they played with most." in first
+    assert 'id="player-31"' in second and 'id="phases-31-title"' in second
+
+
+def test_another_language_or_page_renders_the_figures_kept_for_the_version(club, monkeypatch):
+    """The same figures in another language cost 1.05 s: the charts were drawn, and every
+    player's card and pair rendered, for each view."""
+    app, url = club
+    client = app.test_client()
+    assert client.get(f"{url}/stats").status_code == 200  # worked out for this version
+    drawn = _counted(monkeypatch, charts, "wins_chart")
+    drawn += _counted(monkeypatch, charts, "phase_charts")
+    added = _counted(monkeypatch, stats, "add_up")
+    german = client.get(f"{url}/stats?page=3", headers={"Accept-Language": "de"})
+    assert german.status_code == 200 and "Seite 3 von 10" in german.get_data(as_text=True)
+    assert drawn == [] and added == []
+
+
+def test_working_out_a_club_s_statistics_and_backup_lets_other_requests_run(club, monkeypatch):
+    """On a one-process server a Save waited 4.2 s behind a club's statistics: the work now
+    pauses for the others between games (server.let_others_run)."""
+    app, url = club
+    client = app.test_client()
+    monkeypatch.setattr(table_cache, "_kept", type(table_cache._kept)())  # nothing kept yet
+    monkeypatch.setattr(table_cache, "_games", type(table_cache._games)())
+    pauses = _counted(monkeypatch, table_pages, "let_others_run")
+    assert client.get(f"{url}/stats").status_code == 200
+    assert len(pauses) >= GAMES  # before each game's figures (and while adding them up)
+    pauses.clear()
+    building = _counted(monkeypatch, table_archive, "let_others_run")
+    backup = client.get(f"{url}/export.zip")
+    assert backup.status_code == 200
+    assert len(pauses) >= GAMES and len(building) >= GAMES  # reading, then writing each
+    assert len(table_archive.read(backup.data).games) == GAMES
