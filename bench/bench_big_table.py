@@ -14,7 +14,7 @@ around each request:
   statistics and zip are first worked out: how long it waited (the server is one
   process: long work must let others run).
 
-    .venv/bin/python bench/bench_big_table.py               # about two minutes
+    .venv/bin/python bench/bench_big_table.py               # about three minutes
     .venv/bin/python bench/bench_big_table.py --games 500   # a smaller club
 """
 
