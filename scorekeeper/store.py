@@ -376,7 +376,7 @@ def create_game(
         dates=dates,
     )
     with transaction(db):
-        _check_room(db, None, new.size)
+        room_for(db, None, [new.size])
         stored = insert_game(db, new)
         check_room(db, [stored.id])
         return stored
@@ -532,7 +532,6 @@ def save_change(
     detail_text = _dumps(detail if detail is not None else {"game": state})
     version = expected_version + 1
     with transaction(db):  # everything encoded beforehand: other writers wait only for the write
-        _check_room(db, game_id, size_of(summary, detail_text))  # its log's row, at least
         before = sizes.used_bytes(db)
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
@@ -565,7 +564,7 @@ def save_change(
             then(db)
         after = sizes.used_bytes(db)
         _charge(db, game_id, between - before, after - between)
-        if after > before:
+        if after > before:  # a write that takes no more room always goes through
             check_room(db, [game_id])
         row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
     return _row_to_game(row)
@@ -694,17 +693,6 @@ def table_size(db: Database, table_id: str) -> int:
 def _table_of(db: Database, game_id: str) -> str | None:
     found = db.execute("SELECT table_id FROM table_games WHERE game_id = ?", [game_id]).fetchone()
     return found[0] if found else None
-
-
-def _check_room(db: Database, game_id: str | None, grows_by: int) -> None:
-    """Before a write that adds at least ``grows_by`` bytes: OverBudget if that takes the
-    game (or, for a new one, ``grows_by`` alone) or its table past its budget."""
-    most = budget(db)
-    if (game_size(db, game_id) if game_id else 0) + grows_by > most.game:
-        raise OverBudget("game", most.game)
-    table_id = _table_of(db, game_id) if game_id else None
-    if table_id is not None and table_size(db, table_id) + grows_by > most.table:
-        raise OverBudget("table", most.table)
 
 
 def check_room(db: Database, game_ids: list[str]) -> None:
