@@ -8,13 +8,12 @@ bench/bench_big_table.py prints what it costs.
 
 from __future__ import annotations
 
-import io
 import re
 
 from games import club_backup
-from webutil import csrf, plain_names
+from webutil import plain_names
 
-from scorekeeper import create_app, stats, store, table_archive
+from scorekeeper import actions, create_app, stats, store, table_archive, tables
 from scorekeeper.web import charts
 from scorekeeper.web import tables as table_pages
 
@@ -23,21 +22,16 @@ MOST_BYTES = 500 * 1024  # one page of a club's statistics
 
 
 def _club(folder, games: int, players: int):
-    """The app and a club's table of ``games`` among ``players``, imported."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(folder / "games.sqlite3"),
-            "SECRET_KEY": "test",
-            "SERVER_NAME": "club.test",
-            "MAX_TABLE_BYTES": 1024**3,
-        }
+    """The app and the path of a club's table of ``games`` among ``players``, imported
+    (by the action the import page calls: a test client's upload past 500 KB leaves a
+    temporary file for the garbage collector)."""
+    path = folder / "games.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test"})
+    table = actions.import_table(
+        store.connect(path), table_archive.read(club_backup(games, players))
     )
-    client = app.test_client()
-    upload = (io.BytesIO(club_backup(games, players)), "phase10-table.zip")
-    response = client.post("/tables/import", data={"csrf_token": csrf(client), "file": upload})
-    assert response.status_code == 303
-    return app, response.headers["Location"]
+    assert isinstance(table, tables.Table)
+    return app, f"/t/{table.id}"
 
 
 def _counted(monkeypatch, module, name) -> list[int]:
