@@ -4,8 +4,11 @@ damaged on purpose, finished games by seed and a table's backup of many of them.
 
 from __future__ import annotations
 
+import io
+import json
 import random
 import sqlite3
+import zipfile
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 
@@ -198,3 +201,68 @@ def fill_table(db, table_id: str, count: int, hands: int | None = None) -> list[
             ids.append(stored.id)
             tables.file_game(db, table_id, ids[-1], list(game.players), day)
     return ids
+
+
+FIRST_NAMES = (
+    "Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou", "Max",
+    "Ned", "Ola", "Pat", "Quin", "Ros", "Sam", "Tess", "Uma", "Vic", "Wes", "Xena", "Yves",
+    "Zoe", "Abe", "Bea", "Cal", "Dot",
+)  # fmt: skip
+
+
+def club_names(count: int) -> list[str]:
+    """``count`` distinct players' names: "Ann A.", "Bob A.", ... then "Ann B.", ..."""
+    return [
+        f"{FIRST_NAMES[i % len(FIRST_NAMES)]} {chr(ord('A') + i // len(FIRST_NAMES) % 26)}."
+        + (str(i // (26 * len(FIRST_NAMES))) if i >= 26 * len(FIRST_NAMES) else "")
+        for i in range(count)
+    ]
+
+
+def club_game(rng: random.Random, players: list[str]) -> dict:
+    """A game of 4 to 6 played to its end, with totals one deck can hold at a big table: a
+    player who made their phase keeps a card or two, one who did not keeps 50 to 65."""
+    done = dict.fromkeys(players, 0)
+    hands = []
+    while max(done.values()) < 10:
+        out = rng.choice(players)
+        made = [out] + [p for p in players if p != out and rng.random() < 0.4]
+        points = {
+            p: rng.choice((5, 10)) if p in made else rng.randint(10, 13) * 5
+            for p in players
+            if p != out
+        }
+        hands.append({"went_out": out, "made": made, "points": points})
+        for p in made:
+            done[p] += 1
+    return {"rules": "official", "players": players, "dealer": players[0], "hands": hands}
+
+
+def club_backup(games: int = 2000, players: int = 300, bad_last: bool = False) -> bytes:
+    """A club's table backup: ``games`` finished games, each of 4 to 6 of ``players`` people
+    picked at random (seeded), one a day. With ``bad_last``, its last game has a hand the
+    engine refuses, so the whole backup is refused, after every game before it is replayed."""
+    rng = random.Random(38)
+    names = club_names(players)
+    archived = []
+    for number in range(games):
+        data = club_game(rng, rng.sample(names, rng.randint(4, 6)))
+        day = (START + timedelta(days=number)).isoformat()
+        archived.append(ArchivedGame(load_game(data), day, day))
+    backup = build(TableArchive("The club", [(name, False) for name in names], {}, archived))
+    return _bad_last_game(backup, games) if bad_last else backup
+
+
+def _bad_last_game(backup: bytes, games: int) -> bytes:
+    """The backup with its last game's first hand gone out by nobody at the table."""
+    last = f"games/{games:03d}.json"
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(backup)) as old, zipfile.ZipFile(out, "w") as new:
+        for info in old.infolist():
+            data = old.read(info)
+            if info.filename == last:
+                game = json.loads(data)
+                game["hands"][0]["went_out"] = "Nobody here"
+                data = json.dumps(game).encode()
+            new.writestr(info, data)
+    return out.getvalue()

@@ -299,7 +299,7 @@ def test_the_write_functions_are_found_in_the_code():
     assert {"save_change", "create_game", "renew_edit_key", "transaction"} <= every
     assert {"create_table", "rename", "merge", "file_game", "renew_link"} <= WRITES["tables"]
     assert {"submit"} <= WRITES["sent_points"]
-    assert {"insert"} <= WRITES["records"] and {"add_sizes"} <= WRITES["budget"]
+    assert {"insert"} <= WRITES["records"] and {"charge", "charging"} <= WRITES["budget"]
     assert not {"get_game", "game_link", "changes"} & every  # reads stay reads
     assert not {"roster", "aliases", "game_ids"} & WRITES["tables"]
 

@@ -4,17 +4,20 @@ each count against what one address may create."""
 from __future__ import annotations
 
 import io
+import random
 import sqlite3
 from contextlib import closing
 
 import pytest
-from games import finished_game, table_backup
+from games import club_backup, club_game, club_names, finished_game, table_backup
 from webutil import csrf, new_game, record, table_game
 
 from scorekeeper import actions, create_app, store
-from scorekeeper.backup import table_archive
+from scorekeeper.backup import sizes, table_archive
+from scorekeeper.backup.table_archive import ArchivedGame
 from scorekeeper.rules.game import HandRecord
-from scorekeeper.store import schema
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.store import schema, tables
 
 COUNTED = ("games", "changes", "tables", "table_games", "table_players", "game_sizes")
 
@@ -35,13 +38,21 @@ def _app(tmp_path, **config):
 
 @pytest.fixture
 def budgeted(tmp_path):
-    """Tables of at most 64 KB: about twenty of the test games."""
-    yield from _app(tmp_path, MAX_TABLE_BYTES=64 * 1024, MAX_GAME_BYTES=32 * 1024)
+    """Tables of at most 128 KB: about twenty of the test games."""
+    yield from _app(tmp_path, MAX_TABLE_BYTES=128 * 1024, MAX_GAME_BYTES=32 * 1024)
 
 
 def _rows(app) -> tuple[int, ...]:
     with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
         return tuple(conn.execute(f"SELECT count(*) FROM {name}").fetchone()[0] for name in COUNTED)
+
+
+def _used(app) -> int:
+    """The bytes of the games file's pages in use."""
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        query = "SELECT * FROM pragma_page_count, pragma_freelist_count, pragma_page_size"
+        pages, free, size = conn.execute(query).fetchone()
+        return (pages - free) * size
 
 
 def _pages(app) -> int:
@@ -74,9 +85,13 @@ def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_c
     db = store.connection.connect(budgeted.config["DATABASE"])
     table_id = db.execute("SELECT id FROM tables").fetchone()[0]
     url = table_game(client, f"/t/{table_id}")
-    budgeted.config["MAX_TABLE_BYTES"] = store.budget.table_size(db, table_id) + 100
-    before = _rows(budgeted)
-    refused = record(client, url, 1, 0, {1: 50, 2: 50})
+    budgeted.config["MAX_TABLE_BYTES"] = store.budget.table_size(db, table_id)  # full
+    for number in range(1, 20):  # until a hand needs a page more: the pages fill as they go
+        before = _rows(budgeted)
+        out = (number - 1) % 3
+        refused = record(client, url, number, out, {seat: 50 for seat in range(3) if seat != out})
+        if refused.status_code != 303:
+            break
     assert refused.status_code == 422
     assert "the most one table may take here" in refused.get_data(as_text=True)
     assert _rows(budgeted) == before
@@ -86,24 +101,26 @@ def test_a_hand_that_takes_a_full_table_past_its_budget_is_refused_and_nothing_c
 
 def test_a_game_outside_tables_has_a_budget_of_its_own(budgeted):
     db = store.connection.connect(budgeted.config["DATABASE"])
-    store.budget.set_budget(db, store.budget.Budget(game=3 * 1024, table=64 * 1024))
-    game_id = actions.games.start_game(db, {"players": ["Ann", "Bob"]}).current.stored.id
+    store.budget.set_budget(db, store.budget.Budget(game=24 * 1024, table=64 * 1024))
+    players = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+    game_id = actions.games.start_game(db, {"players": players}).current.stored.id
     refused = None
-    for number in range(1, 40):
-        out = "Ann" if number % 2 else "Bob"
-        other = "Bob" if out == "Ann" else "Ann"
-        result = actions.hands.record(db, game_id, number, HandRecord(out, (out,), {other: 55}))
+    for number in range(1, 60):  # each goes out in turn: nobody has made every phase yet
+        out = players[(number - 1) % 6]
+        points = {name: 55 for name in players if name != out}
+        result = actions.hands.record(db, game_id, number, HandRecord(out, (out,), points))
         if isinstance(result, actions.results.Refused):
             refused = result
             break
     assert isinstance(refused, actions.results.NoRoom)
     assert "the most one game may take here" in refused.message
-    assert store.budget.game_size(db, game_id) <= 3 * 1024
+    assert 0 < store.budget.game_size(db, game_id) <= 24 * 1024
 
 
-def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
-    """game_sizes follows every kind of change, as the migration would count it afresh."""
+def test_a_game_s_kept_size_is_what_its_writes_added_to_the_file(budgeted):
+    """game_sizes follows every kind of change: a game is charged the pages it took."""
     client = budgeted.test_client()
+    before = _used(budgeted)
     url = new_game(client)
     for number in range(1, 5):
         record(client, url, number, 0, {1: 50, 2: 50})
@@ -113,16 +130,92 @@ def test_a_game_s_kept_size_is_what_its_rows_take(budgeted):
     )
     undo = client.post(f"{url}/undo", data={"csrf_token": csrf(client), "version": "6"})
     assert undo.status_code == 303
-    assert _import(client, table_backup(3)).status_code == 303
     db = store.connection.connect(budgeted.config["DATABASE"])
-    kept = dict(db.execute("SELECT game_id, row_bytes + log_bytes FROM game_sizes").fetchall())
-    counted = dict(
-        db.execute(
-            f"SELECT g.id, {schema.ROW_BYTES} + (SELECT sum({schema.LOG_BYTES}) FROM changes c "
-            "WHERE c.game_id = g.id) FROM games g"
-        ).fetchall()
+    game_id = url.split("/")[-2]
+    assert abs(store.budget.game_size(db, game_id) - (_used(budgeted) - before)) <= 4096  # a page
+
+
+MEGABYTE = 1024 * 1024
+SHAPES = {  # a game of each shape, by seed
+    "three players": finished_game,
+    "a club's four to six": lambda seed: club_game(
+        random.Random(seed), club_names(12)[seed % 6 : seed % 6 + 4 + seed % 3]
+    ),
+    "one hand played": lambda seed: {
+        **finished_game(seed),
+        "hands": finished_game(seed)["hands"][:1],
+    },
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_table_is_charged_what_its_games_add_to_the_file(tmp_path, shape):
+    """Issue 38: a table was charged the texts of its games, a third to two thirds of what
+    they take in the file, so a 64 MB budget let one take 100-200 MB. A table's backup and
+    then game after game, until its budget refuses one: the file has grown by the budget,
+    and ``scorekeeper biggest`` lists the table at what it grew by (each within a tenth)."""
+    app = next(_app(tmp_path, MAX_TABLE_BYTES=MEGABYTE))
+    client, game = app.test_client(), SHAPES[shape]
+    before = _used(app)
+    games = [
+        ArchivedGame(load_game(game(seed)), "2020-01-01T19:00:00+00:00", "") for seed in range(20)
+    ]
+    response = _import(
+        client, table_archive.build(table_archive.TableArchive("Club", [], {}, games))
     )
-    assert kept == counted and len(kept) == 4
+    assert response.status_code == 303
+    table_id = response.headers["Location"].rsplit("/", 1)[1]
+    db = store.connection.connect(app.config["DATABASE"])
+    seed = 20
+    while not isinstance(
+        actions.games.start_game(db, game(seed), table_id=table_id), actions.results.NoRoom
+    ):
+        seed += 1
+    grown = _used(app) - before
+    listed = sizes.biggest(db)[0]
+    assert listed.table_id == table_id and listed.games == seed
+    assert 0.9 * MEGABYTE <= grown <= 1.1 * MEGABYTE, (grown, seed)
+    assert abs(listed.size - grown) <= grown / 10, (listed.size, grown)
+    store.connection.close_all()
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_backup_is_estimated_before_its_import_at_what_it_then_takes(tmp_path, shape):
+    """A backup is measured whole before its first write (``NewGame.size``, estimated from
+    its texts the way SQLite lays them out): within a tenth of what its import then takes."""
+    db = store.connection.connect(tmp_path / "games.sqlite3")
+    store.budget.set_budget(db, store.budget.Budget(table=64 * MEGABYTE))
+    played = [load_game(SHAPES[shape](seed)) for seed in range(200)]
+    archive = table_archive.TableArchive("Club", [], {}, [ArchivedGame(g, "", "") for g in played])
+    estimated = sum(actions.table_import._archived(entry, "").new.size for entry in archive.games)
+    table = actions.table_import.import_table(db, archive)
+    assert isinstance(table, tables.Table)
+    assert abs(store.budget.table_size(db, table.id) - estimated) <= estimated / 10
+    store.connection.close_all()
+
+
+def test_an_older_file_s_games_are_charged_what_they_take_once_it_is_upgraded(tmp_path):
+    """A file from before issue 38 counted each game's texts: its upgrade estimates what
+    each game's rows take in the file, within a tenth of what its writes measured."""
+    path = tmp_path / "games.sqlite3"
+    db = store.connection.connect(path)
+    store.budget.set_budget(db, store.budget.Budget(table=64 * MEGABYTE))
+    table = actions.table_import.import_table(db, table_archive.read(club_backup(200, 30)))
+    measured = store.budget.table_size(db, table.id)
+    with store.connection.transaction(db):  # as the previous main kept it, before the new step
+        row = f"(SELECT {schema.ROW_BYTES} FROM games g WHERE g.id = game_sizes.game_id)"
+        log = (
+            f"(SELECT sum({schema.LOG_BYTES}) FROM changes c WHERE c.game_id = game_sizes.game_id)"
+        )
+        db.execute(f"UPDATE game_sizes SET row_bytes = {row}, log_bytes = {log}")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'sizes-in-the-file'")
+    assert (
+        store.budget.table_size(db, table.id) < measured * 0.8
+    )  # a text counts less than its room
+    store.connection.close_all()
+    upgraded = store.budget.table_size(store.connection.connect(path), table.id)
+    assert abs(upgraded - measured) <= measured / 10, (upgraded, measured)
+    store.connection.close_all()
 
 
 @pytest.fixture
@@ -141,6 +234,24 @@ def test_an_import_counts_every_game_it_brings_against_the_address_s_allowance(l
     assert "This backup has 3 games, more than this address may import for now" in page
     assert _rows(limited) == before
     assert _import(client, table_backup(2)).status_code == 303  # 5 in all: still allowed
+
+
+def test_a_refused_import_counts_its_games_before_any_is_replayed(limited, monkeypatch):
+    """A backup whose last game the engine refuses replayed every game before it, again and
+    again, and counted none of them (issue 38): now its games count before any replay."""
+    replayed = []
+    real = table_archive.replay_from
+    monkeypatch.setattr(table_archive, "replay_from", lambda game: replayed.append(1) or real(game))
+    client = limited.test_client()
+    bad = club_backup(3, 6, bad_last=True)
+    refused = _import(client, bad)
+    assert refused.status_code == 422 and "Game 3 in this backup" in refused.get_data(True)
+    assert len(replayed) == 3
+    again = _import(client, bad)  # 6 games counted today: past the 5 allowed
+    assert again.status_code == 429
+    assert len(replayed) == 3  # refused before a game was replayed
+    assert _import(client, table_backup(2)).status_code == 303  # 3 + 2: the day's 5
+    assert _import(client, table_backup(1)).status_code == 429
 
 
 def test_a_backup_with_more_games_than_a_day_allows_is_refused_whole(limited):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.reports.statistics import PlayedGame, table_stats
+from scorekeeper.reports.statistics import GameFigures, PlayedGame, add_up, table_stats
 from scorekeeper.rules.gamefile import load_game
 
 
@@ -146,3 +146,47 @@ def test_night_figures_count_nights_played_best_place_and_placement_points_a_nig
         ("Bob", 3, 1, (120, 200)),
     ]  # Cy played no game that night; Robert is Bob's old spelling
     assert figures[0].points_per_night == 170
+
+
+def _two(a: str, b: str, winner: str) -> GameFigures:
+    """A finished game of two, ``winner`` ahead."""
+    other = b if winner == a else a
+    return GameFigures(
+        "2026-01-01", None, (a, b), 10, False, winner, ((a, 0), (b, 50)), ((winner,), (other,)),
+        (), (),
+    )  # fmt: skip
+
+
+CLUB = [
+    *[_two("Ann", "Bob", "Ann")] * 3,
+    *[_two("Ann", "Cy", "Cy")] * 2,
+    _two("Ann", "Di", "Di"),
+    _two("Bob", "Cy", "Bob"),
+    *[_two("Di", "Ed", "Ed")] * 2,
+]
+
+
+def test_a_family_s_head_to_head_is_every_pair_that_played_together():
+    assert [pair[:2] for pair in add_up(CLUB).rivals()] == [
+        ("Ann", "Bob"), ("Ann", "Cy"), ("Ann", "Di"), ("Bob", "Cy"), ("Di", "Ed")
+    ]  # fmt: skip
+
+
+def test_a_club_s_head_to_head_is_each_player_against_those_they_played_most():
+    """Hundreds of players make thousands of pairs: a page lists its players, each against
+    the ``most`` they played most games with, a pair both list once."""
+    club = add_up(CLUB)
+    opponents = club.opponents(2)
+    assert opponents["Ann"] == ("Bob", "Cy")  # 3 and 2 games; Di, 1, is left out
+    assert opponents["Di"] == ("Ann", "Ed")  # in the players' order
+    assert club.rivals_of(list(club.players), opponents) == [
+        ("Ann", "Bob", 3, 0, 3),
+        ("Ann", "Cy", 0, 2, 2),
+        ("Bob", "Cy", 1, 0, 1),
+        ("Di", "Ann", 1, 0, 1),  # Ann's two are Bob and Cy: Di lists her
+        ("Di", "Ed", 0, 2, 2),
+    ]
+    assert club.rivals_of(["Di", "Ed"], opponents) == [
+        ("Di", "Ann", 1, 0, 1),
+        ("Di", "Ed", 0, 2, 2),
+    ]

@@ -11,7 +11,7 @@ from games import game_with_totals
 
 from scorekeeper.reports.statistics import PlayerStats, TableStats
 from scorekeeper.rules.game import Game
-from scorekeeper.web.charts import FONT, score_chart, text_width, wins_chart
+from scorekeeper.web.charts import FONT, WIN_LINES, WIN_POINTS, score_chart, text_width, wins_chart
 
 ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
 TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
@@ -107,3 +107,36 @@ def test_every_label_of_the_wins_chart_fits_inside_it(app, winners):
     for name in names:  # each count of wins whole, after the name or its start
         (label,) = [words for *_, words in labels if words.startswith(name[:3])]
         assert label.endswith(f" {winners.count(name)}"), label
+
+
+def _club(players: int, games: int) -> TableStats:
+    """``players`` at a table, player i winning every (i + 1)-th game of ``games`` it can."""
+    names = [f"P{i}" for i in range(players)]
+    winners = [
+        names[max(i for i in range(players) if game % (i + 1) == 0)] for game in range(games)
+    ]
+    found = TableStats(players={name: PlayerStats(name) for name in names}, games=games)
+    found.winners = [(f"day {game}", winner) for game, winner in enumerate(winners)]
+    for winner in winners:
+        found.players[winner].wins += 1
+    return found
+
+
+def test_a_family_s_wins_chart_draws_every_player_and_every_game():
+    chart = wins_chart(_club(6, WIN_POINTS))
+    assert chart is not None and [line.name for line in chart.lines] == [f"P{i}" for i in range(6)]
+    assert all(len(line.points.split()) == WIN_POINTS + 1 for line in chart.lines)
+
+
+def test_a_club_s_wins_chart_draws_the_players_with_the_most_wins_in_a_few_hundred_points():
+    """300 lines of 2,000 points each made most of a 7.2 MB page."""
+    club = _club(300, 2000)
+    chart = wins_chart(club)
+    assert chart is not None and chart.players == 300
+    most = sorted(club.players, key=lambda name: -club.players[name].wins)[:WIN_LINES]
+    assert [line.name for line in chart.lines] == sorted(most, key=list(club.players).index)
+    for line in chart.lines:
+        points = line.points.split()
+        assert len(points) <= WIN_POINTS + 1
+        assert line.wins == club.players[line.name].wins  # the last point: every game counted
+        assert float(points[-1].split(",")[0]) == chart.end_x

@@ -44,15 +44,17 @@ def start_game(
     judged = judge_new_game(data, action=action, note=note, follows=follows, dates=dates)
     if isinstance(judged, results.Refused):
         return judged
-    with store.connection.transaction(db):
-        try:
+    try:
+        with store.connection.transaction(db):  # refused for room: nothing of it is written
             store.budget.room_for(db, table_id, [judged.new.size])
-        except store.budget.OverBudget as over:
-            return saving.over_budget(over)
-        stored = store.games.insert_game(db, judged.new)
-        if table_id is not None:
-            added = dates[0] if dates else None
-            tables.file_game(db, table_id, stored.id, list(judged.game.players), added)
+            stored = store.games.insert_game(db, judged.new)
+            if table_id is not None:
+                added = dates[0] if dates else None
+                with store.budget.charging(db, stored.id):
+                    tables.file_game(db, table_id, stored.id, list(judged.game.players), added)
+            store.budget.check_room(db, [stored.id])
+    except store.budget.OverBudget as over:
+        return saving.over_budget(over)
     current = current_game.Current(
         stored, judged.game, judged.replayed.standings, judged.replayed.kept
     )

@@ -155,6 +155,13 @@ def seat_next(
 
 def start_round(db: Database, night: nights.Night) -> nights.Round | results.Refused:
     """Start the seated round: a game at each table, seat 1 dealing first."""
+    try:
+        return _start_round(db, night)
+    except store.budget.OverBudget as over:  # the transaction wrote nothing
+        return saving.over_budget(over)
+
+
+def _start_round(db: Database, night: nights.Night) -> nights.Round | results.Refused:
     with store.connection.transaction(db):
         now = night_view.night_now(db, night)
         seated = now.seated
@@ -174,15 +181,14 @@ def start_round(db: Database, night: nights.Night) -> nights.Round | results.Ref
             if isinstance(one, results.Refused):
                 return one
             judged.append(one)
-        try:
-            store.budget.room_for(db, night.table_id, [one.new.size for one in judged])
-        except store.budget.OverBudget as over:
-            return saving.over_budget(over)
+        store.budget.room_for(db, night.table_id, [one.new.size for one in judged])
         started = []
         for one in judged:
             stored = store.games.insert_game(db, one.new)
-            tables.file_game(db, night.table_id, stored.id, list(one.game.players))
+            with store.budget.charging(db, stored.id):
+                tables.file_game(db, night.table_id, stored.id, list(one.game.players))
             started.append(stored.id)
+        store.budget.check_room(db, started)
         nights.start_round(db, night.id, seated.number, started)
     return replace(seated, started=store.connection.now())
 

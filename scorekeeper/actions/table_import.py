@@ -20,8 +20,9 @@ from . import games, results, saving
 def import_table(db: Database, archive: TableArchive) -> tables.Table | results.Refused:
     """A table and all its games from a backup: all of it, or nothing.
 
-    Every game is judged by the engine and encoded, and their sizes counted against the
-    budget, before anything is written. The games then go in by transactions of at most
+    Every game is judged by the engine and encoded, and their sizes estimated against the
+    budget, before anything is written; what each batch adds to the file is measured and
+    checked again before it commits. The games then go in by transactions of at most
     IMPORT_BATCH_BYTES each, so other tables' writers wait for one batch at most; the
     table stays hidden (deleted, docs/storage.md) until its last game is in, and goes
     again, with every game written, if a batch fails.
@@ -49,14 +50,19 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
                 for found, entry in batch:
                     stored = store.games.insert_game(db, found.new)
                     added = entry.created if entry.created and entry.updated else None
-                    tables.file_game(db, table.id, stored.id, list(found.game.players), added)
+                    with store.budget.charging(db, stored.id):
+                        tables.file_game(db, table.id, stored.id, list(found.game.players), added)
                     game_ids.append(stored.id)
+                store.budget.check_room(db, game_ids[-len(batch) :])  # measured: the table's
         with store.connection.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
             for night in archive.nights:
                 played = [(r, [game_ids[index] for index in r.games]) for r in night.played]
                 nights.restore_night(db, table.id, night, night.players, played)
             tables.restore_table(db, table.id)
+    except store.budget.OverBudget as over:  # more than estimated: every game written goes again
+        purge.remove_table(db, table.id)
+        return saving.over_budget(over, table=True)
     except BaseException:
         purge.remove_table(db, table.id)
         raise

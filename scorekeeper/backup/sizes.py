@@ -1,7 +1,7 @@
 """What takes room in the games file, for whoever runs the app (``scorekeeper biggest``).
 
-Read from ``game_sizes`` (kept as each game is written, store/), so listing the
-biggest tables reads no game.
+Read from ``game_sizes``: what each game's writes added to the file, measured as they
+were written (store/budget.py), so listing the biggest tables reads no game.
 """
 
 from __future__ import annotations

@@ -19,7 +19,8 @@ import io
 import json
 import zipfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import MISSING, dataclass, field
 from datetime import UTC, datetime, tzinfo
 from enum import Enum
@@ -112,6 +113,7 @@ def hands_csv(games: Sequence[ArchivedGame], zone: tzinfo = UTC) -> str:
     writer = csv.writer(out)
     writer.writerow(["game", "date", "hand", "player", "points", "went out", "made phase"])
     for number, entry in enumerate(games, start=1):
+        let_others_run()
         game = entry.game
         played = clock.day(entry.created, zone)
         for hand_number, hand in enumerate(game.hands, start=1):
@@ -152,6 +154,7 @@ def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("table.json", json.dumps(index, indent=2, ensure_ascii=False))
         for name, entry in zip(files, archive.games, strict=True):
+            let_others_run()  # a club's 2,000 games: the other requests go on meanwhile
             zf.writestr(name, json.dumps(game_to_json(entry.game), indent=2, ensure_ascii=False))
         zf.writestr("hands.csv", hands_csv(archive.games, zone))
     return out.getvalue()
@@ -197,20 +200,37 @@ def archived_night(db: Database, night: Night, game_index: dict[str, int]) -> Ar
 
 def read(data: bytes) -> TableArchive:
     """Parse and check a table zip; every game is replayed by the engine before use."""
+    return opened(data).archive()
+
+
+def opened(data: bytes) -> Backup:
+    """A table zip with its index (table.json) read and checked, and none of its games yet:
+    how many games it brings (``Backup.count``) is known before any is read or replayed,
+    so an import counts them against what an address may import first."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
     except _ZIP_ERRORS as error:
         raise ArchiveError(_("This is not a table backup: it is not a zip file.")) from error
     try:
-        with zf:
-            return _Reader(zf).archive()
+        with _unpacking():
+            return Backup(zf)
+    except ArchiveError:
+        zf.close()
+        raise
+
+
+@contextmanager
+def _unpacking() -> Iterator[None]:
+    """A member the zip cannot unpack: the backup is damaged."""
+    try:
+        yield
     except ArchiveError:
         raise
-    except _ZIP_ERRORS as error:  # a member the zip cannot unpack
+    except _ZIP_ERRORS as error:
         raise ArchiveError(_("This backup is damaged: part of it cannot be read.")) from error
 
 
-class _Reader:
+class Backup:
     """One backup being read, with what is left of its byte budget."""
 
     def __init__(self, zf: zipfile.ZipFile) -> None:
@@ -219,27 +239,36 @@ class _Reader:
         self.left = MAX_UNPACKED
         if sum(info.file_size for info in self.infos.values()) > MAX_UNPACKED:
             raise _too_big()
-
-    def archive(self) -> TableArchive:
         index = self.json("table.json", MAX_INDEX)
         if not isinstance(index, dict) or index.get("format") != FORMAT:
             raise ArchiveError(_("This zip is not a table backup made by this app."))
-        archive = TableArchive(_table_name(index.get("name")))
-        archive.players = _players(_list(index, "players"))
-        archive.aliases = _aliases(index.get("aliases", {}))
-        entries = _games(_list(index, "games"))
-        if any(entry["file"] not in self.infos for entry in entries):
+        self.index = index
+        self.table = TableArchive(_table_name(index.get("name")))
+        self.table.players = _players(_list(index, "players"))
+        self.table.aliases = _aliases(index.get("aliases", {}))
+        self.entries = _games(_list(index, "games"))
+        if any(entry["file"] not in self.infos for entry in self.entries):
             raise ArchiveError(_("This backup is incomplete: part of it is missing."))
-        claimed = sum(self.infos[entry["file"]].file_size for entry in entries)
+        claimed = sum(self.infos[entry["file"]].file_size for entry in self.entries)
         if claimed > self.left:  # every reference counted, before any is read
             raise _too_big()
-        for number, entry in enumerate(entries, start=1):
-            let_others_run()  # a big backup's replays must not hold up other tables' pages
-            game, replayed = self.game(number, entry["file"])
-            created = _when(entry.get("created"))
-            updated = _when(entry.get("updated")) or created
-            archive.games.append(ArchivedGame(game, created, updated, replayed))
-        archive.nights = _nights(_list(index, "nights"), archive.games)
+
+    @property
+    def count(self) -> int:
+        """The games it brings."""
+        return len(self.entries)
+
+    def archive(self) -> TableArchive:
+        """Every game read and replayed, then the nights: the whole table, checked."""
+        archive = self.table
+        with self.zf, _unpacking():
+            for number, entry in enumerate(self.entries, start=1):
+                let_others_run()  # a big backup's replays must not hold up other tables' pages
+                game, replayed = self.game(number, entry["file"])
+                created = _when(entry.get("created"))
+                updated = _when(entry.get("updated")) or created
+                archive.games.append(ArchivedGame(game, created, updated, replayed))
+            archive.nights = _nights(_list(self.index, "nights"), archive.games)
         return archive
 
     def game(self, number: int, name: str) -> tuple[Game, Replayed]:

@@ -75,6 +75,20 @@ def _read(stored: store.games.StoredGame) -> Current:
     return Current(stored, game, replayed.standings, replayed.kept)
 
 
+def played(stored: store.games.StoredGame) -> Game:
+    """The stored version's game alone, for a table's statistics and backup: its kept states
+    are not read, and it joins no recent games (a club's 2,000 would push out the games
+    being played). store.games.UnreadableGame when it no longer loads."""
+    found = _recent.get(stored.id)
+    if found is not None and found.stored == stored:
+        return found.game
+    with store.games.reading(stored.id):
+        try:
+            return load_game(stored.state)
+        except (GameError, RulesError) as error:
+            raise store.games.UnreadableGame(stored.id, str(error)) from error
+
+
 def load(db: Database, game_id: str) -> Current | None:
     stored = store.games.get_game(db, game_id)
     return None if stored is None else current(stored)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -109,12 +109,37 @@ class TableStats:
 
     def rivals(self) -> list[tuple[str, str, int, int, int]]:
         """Every pair that has played together: (a, b, a ahead, b ahead, games)."""
-        names = list(self.players)
+        return self.rivals_of(list(self.players), self.opponents())
+
+    def opponents(self, most: int | None = None) -> dict[str, tuple[str, ...]]:
+        """Whom each player has played with, in the players' order; with ``most``, only
+        the ``most`` they played most games with (a club's table has thousands of pairs)."""
+        order = {name: i for i, name in enumerate(self.players)}
+        found: dict[str, list[tuple[int, int, str]]] = {name: [] for name in self.players}
+        for (a, b), games in self.together.items():
+            if a in found and b in found:
+                found[a].append((-games, order[b], b))
+                found[b].append((-games, order[a], a))
+        kept = {}
+        for name, others in found.items():
+            chosen = sorted(others)[:most] if most is not None else others
+            kept[name] = tuple(other for *_, other in sorted(chosen, key=lambda o: o[1]))
+        return kept
+
+    def rivals_of(
+        self, names: Sequence[str], opponents: Mapping[str, Sequence[str]]
+    ) -> list[tuple[str, str, int, int, int]]:
+        """``rivals`` for the players ``names`` (a page of them), each against their
+        ``opponents``; a pair both sides list is shown once, under the first of them."""
         pairs = []
-        for a, b in itertools.combinations(names, 2):
-            ahead_a, ahead_b, together = self.head_to_head(a, b)
-            if together:
+        earlier: set[str] = set()
+        for a in names:
+            for b in opponents.get(a, ()):
+                if b in earlier and a in opponents.get(b, ()):
+                    continue  # shown already, under b
+                ahead_a, ahead_b, together = self.head_to_head(a, b)
                 pairs.append((a, b, ahead_a, ahead_b, together))
+            earlier.add(a)
         return pairs
 
 
@@ -190,9 +215,14 @@ def table_stats(
     return add_up([found for found in map(figures, played) if found is not None], aliases)
 
 
-def add_up(games: Sequence[GameFigures], aliases: Mapping[str, str] | None = None) -> TableStats:
+def add_up(
+    games: Sequence[GameFigures],
+    aliases: Mapping[str, str] | None = None,
+    pause: Callable[[], object] = lambda: None,
+) -> TableStats:
     """A table's statistics from its finished games' figures, oldest first, each player under
-    the spelling the roster merged their names into."""
+    the spelling the roster merged their names into. ``pause`` is called between every
+    hundred games (the web layer lets other requests run)."""
     aliases = aliases or {}
     stats = TableStats(players={})
 
@@ -202,7 +232,9 @@ def add_up(games: Sequence[GameFigures], aliases: Mapping[str, str] | None = Non
     def person(name: str) -> PlayerStats:
         return stats.players.setdefault(known(name), PlayerStats(known(name)))
 
-    for game in games:
+    for number, game in enumerate(games, start=1):
+        if number % 100 == 0:
+            pause()
         stats.games += 1
         stats.hands += game.hands
         stats.ended_early += game.ended_early

@@ -116,10 +116,20 @@ def transaction(db: Database) -> Iterator[Database]:
     """One write transaction, taking the write lock up front so writers queue.
 
     Writers in this process queue on their file's lock first (dbfile.py says why).
-    Inside another transaction it is part of that one: all of it is written, or none.
+    Inside another transaction it is part of that one, all of it written or none, and a
+    savepoint of its own: when it fails, what it wrote goes and the outer one may go on
+    (a game refused for its table's budget leaves no row behind in a rematch's).
     """
     if db.conn.in_transaction:
-        yield db
+        db.execute("SAVEPOINT part")
+        try:
+            yield db
+        except BaseException:
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK TO part")
+                db.execute("RELEASE part")
+            raise
+        db.execute("RELEASE part")
         return
     file = _file_of.get(db.conn)
     with file.writers if file else nullcontext():

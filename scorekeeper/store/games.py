@@ -136,8 +136,10 @@ def create_game(
         dates=dates,
     )
     with connection.transaction(db):
-        budget.check_room(db, None, new.size, new.size)
-        return insert_game(db, new)
+        budget.room_for(db, None, [new.size])
+        stored = insert_game(db, new)
+        budget.check_room(db, [stored.id])
+        return stored
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,7 @@ class NewGame:
     game: StoredGame  # without its short code, given as it is inserted
     follows: str | None
     change: dict[str, Any]  # its first row of ``changes``, by column (its game's id aside)
-    size: int  # the bytes it takes in the file (game_sizes)
+    size: int  # the bytes it will take in the file, estimated (budget.game_bytes)
 
     @property
     def id(self) -> str:
@@ -185,18 +187,27 @@ def new_game(
         "hands": len(state["hands"]),
         "undo_to": None,
     }
-    size = _texts(game) + budget.size_of(summary, change["detail"])
+    size = budget.game_bytes(_texts(game), budget.size_of(summary, change["detail"]))
     return NewGame(game, follows, change, size)
 
 
 def insert_game(db: Database, new: NewGame) -> StoredGame:
-    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts."""
+    """Write a game made by ``new_game`` (inside the caller's transaction); only inserts.
+    What its rows add to the file is measured and kept (``game_sizes``); the caller checks
+    the budgets once the game is filed (``budget.check_room``)."""
     with connection.transaction(db):
         game = replace(new.game, code=unused_code(db))  # checked free under the write lock
+        before = budget.used_bytes(db)
         records.insert(db, "games", {**records.row(game), "follows": new.follows})
+        between = budget.used_bytes(db)
         records.insert(db, "changes", {"game_id": game.id, **new.change})
-        logged = budget.size_of(new.change["summary"], new.change["detail"])
-        budget.add_sizes(db, budget.GameSize(game.id, _texts(game), logged))
+        # the estimate holds its place (its numbers are as long) until measured
+        budget.charge(db, budget.GameSize(game.id, new.size, new.size))
+        after = budget.used_bytes(db)
+        db.execute(
+            "UPDATE game_sizes SET row_bytes = ?, log_bytes = ? WHERE game_id = ?",
+            [between - before, after - between, game.id],
+        )
     return game
 
 
@@ -277,21 +288,10 @@ def save_change(
         kept_text = dumps(kept)
     standings_text = None if standings is None else dumps(standings)
     detail_text = dumps(detail if detail is not None else {"game": state})
-    row_bytes, log_bytes = (
-        budget.size_of(text, standings_text, kept_text),
-        budget.size_of(summary, detail_text),
-    )
     version = expected_version + 1
-    with connection.transaction(
-        db
-    ):  # everything encoded beforehand: other writers wait only for the write
-        old = budget.sizes(db, game_id)
-        budget.check_room(
-            db,
-            game_id,
-            row_bytes + old.log_bytes + log_bytes,
-            row_bytes + log_bytes - old.row_bytes,
-        )
+    # everything encoded beforehand: other writers wait only for the write
+    with connection.transaction(db):
+        before = budget.used_bytes(db)
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
             "WHERE id = ? AND version = ?",
@@ -307,6 +307,7 @@ def save_change(
         )
         if cursor.rowcount != 1:
             raise Conflict(game_id)
+        between = budget.used_bytes(db)
         records.insert(
             db,
             "changes",
@@ -321,9 +322,12 @@ def save_change(
                 "undo_to": expected_version if undo_to == -1 else undo_to,
             },
         )
-        budget.add_sizes(db, budget.GameSize(game_id, row_bytes, log_bytes))
         if then is not None:
             then(db)
+        after = budget.used_bytes(db)
+        budget.charge(db, budget.GameSize(game_id, between - before, after - between))
+        if after > before:  # a write that takes no more room always goes through
+            budget.check_room(db, [game_id])
         saved = records.one(db, StoredGame, f"SELECT {_COLUMNS} FROM games WHERE id = ?", [game_id])
     if saved is None:  # cannot be: the row was written in this transaction
         raise Conflict(game_id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, replace
 
-from ..i18n import _, isolate
+from ..i18n import isolate
 from ..reports.statistics import TableStats
 from ..rules.game import Game
 
@@ -150,6 +150,8 @@ def _spread(wanted: list[float], height: int) -> list[float]:
 STATS_WIDTH, STATS_HEIGHT = 340, 190
 LEFT, RIGHT, TOP, BOTTOM = 30, 78, 14, 24
 BIN = 50  # points per bar of the score distribution
+WIN_LINES = 6  # a club's wins chart draws the players with the most wins, one style each
+WIN_POINTS = 400  # a line's points at most: past that, every game is not a point of its own
 
 
 @dataclass(frozen=True)
@@ -172,17 +174,28 @@ class WinsChart:
     most: int
     baseline: float
     end_x: float
+    players: int  # at the table: more than the lines drawn when only the winningest are
 
 
 def wins_chart(stats: TableStats) -> WinsChart | None:
-    """Each player's wins added up game by game."""
+    """Each player's wins added up game by game: at a club's table, the WIN_LINES players
+    with the most wins, each line at most WIN_POINTS points (a 340-pixel picture shows no
+    more)."""
     if stats.games < 1:
         return None
-    names = list(stats.players)
+    won = {name: p.wins for name, p in stats.players.items()}
+    names = sorted(won, key=lambda name: -won[name])[:WIN_LINES]  # a tie: the earlier
+    names.sort(key=list(stats.players).index)
+    step = -(-stats.games // WIN_POINTS)  # every game a point, up to WIN_POINTS games
+    shown = sorted({*range(0, stats.games + 1, step), stats.games})
     totals = {name: [0] for name in names}
     for _date, winner in stats.winners:
-        for name in names:
-            totals[name].append(totals[name][-1] + (name == winner))
+        if winner in totals:
+            for name, series in totals.items():
+                series.append(series[-1] + (name == winner))
+        else:
+            for series in totals.values():
+                series.append(series[-1])
     most = max(1, max(series[-1] for series in totals.values()))
     plot_w, plot_h = STATS_WIDTH - LEFT - RIGHT, STATS_HEIGHT - TOP - BOTTOM
 
@@ -193,7 +206,7 @@ def wins_chart(stats: TableStats) -> WinsChart | None:
 
     lines = []
     for seat, name in enumerate(names):
-        coords = [xy(i, w) for i, w in enumerate(totals[name])]
+        coords = [xy(i, totals[name][i]) for i in shown]
         wins = totals[name][-1]
         label = end_label(name, wins, widest=RIGHT - GAP - EDGE)
         points, dash = " ".join(f"{x},{y}" for x, y in coords), DASHES[seat % len(DASHES)]
@@ -209,6 +222,7 @@ def wins_chart(stats: TableStats) -> WinsChart | None:
         most,
         TOP + plot_h,
         LEFT + plot_w,
+        len(stats.players),
     )
 
 
@@ -265,7 +279,8 @@ def phase_charts(stats: TableStats) -> list[BarChart]:
 
 
 def final_scores_chart(stats: TableStats) -> BarChart | None:
-    """How often a game ended with a final score in each band of 50 points."""
+    """How often a game ended with a final score in each band of 50 points (its title, in
+    words, is the template's: the chart is kept for every language)."""
     scores = [s for p in stats.players.values() for s in p.scores]
     if not scores:
         return None
@@ -274,5 +289,4 @@ def final_scores_chart(stats: TableStats) -> BarChart | None:
     for score in scores:
         label, count = values[score // BIN]
         values[score // BIN] = (label, count + 1)
-    title = _("Final scores, in bands of %(points)s points from the number shown", points=BIN)
-    return _bars(title, values)
+    return _bars("", values)

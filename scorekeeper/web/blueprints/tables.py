@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from flask import (
@@ -19,11 +21,14 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ... import actions, store
+from ... import actions, clock, store
 from ...backup import table_archive
 from ...i18n import _, ngettext
-from ...reports import night_view, statistics, table_figures
+from ...live.turns import let_others_run
+from ...reports import current_game, night_view, statistics, table_figures
 from ...reports.statistics import PlayedGame
+from ...rules.game import Game, GameError
+from ...rules.phases import RulesError
 from ...store import nights, tables
 from .. import charts, device, zones
 from ..access import RENEWED_MEANWHILE, db, public_url, qr_svg
@@ -71,9 +76,9 @@ def _render_table(status: int = 200, error: str | None = None):
     page = _page_number()
     shown, total = tables.games_page(db(), table.id, page, GAMES_A_PAGE)
     summaries = _read_summaries(shown)
-    undo_moves = store.history.moved_last(db(), shown)  # "Undo the move" (blueprints/moving.py)
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
+    undo_moves = store.history.moved_last(db(), shown)  # "Undo the move" (blueprints/moving.py)
     link = public_url("tables.table_page")
     screen = public_url("watch.table_screen", screen=table.screen)
     movable = [  # only a game in no table moves in by its own link (actions.moving.move_game)
@@ -99,43 +104,101 @@ def _render_table(status: int = 200, error: str | None = None):
     ), status
 
 
+@dataclass(frozen=True)
+class KeptStats:
+    """A table's statistics at one version of it, in no language (names and numbers, the
+    charts' geometry): worked out once, and each page of them rendered from it, in any
+    language."""
+
+    stats: statistics.TableStats
+    wins: charts.WinsChart | None
+    phases: tuple[charts.BarChart, ...]  # a chart per player, titled with the name
+    scores: charts.BarChart | None
+    opponents: dict[str, tuple[str, ...]]  # whom each player's head to head lists
+
+
 @bp.get("/t/<table_id>/stats")
 def table_stats():
+    """A club's table has hundreds of players: their figures come PLAYERS_A_PAGE a page,
+    each with the head to head of the OPPONENTS they played most; a family's is one page,
+    every pair."""
     table = g.table
-    found = table_figures.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
+    kept = table_figures.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
     also = ",".join(night.id for night in nights.nights_of_table(db(), table.id))
     figures = table_figures.kept(
         db(), table.id, "nights", lambda: _work_out_nights(table.id), also=also
     )
+    players = list(kept.stats.players.values())
+    pages = max(1, -(-len(players) // PLAYERS_A_PAGE))
+    page = min(_page_number(), pages)
+    first = (page - 1) * PLAYERS_A_PAGE
+    shown = players[first : first + PLAYERS_A_PAGE]
+    names = {p.name for p in shown}
     return render_template(
         "table_stats.html",
         table=table,
-        stats=found,
+        stats=kept.stats,
         night_figures=figures,
-        wins=charts.wins_chart(found),
-        phases=charts.phase_charts(found),
-        scores=charts.final_scores_chart(found),
+        shown=shown,
+        first=first,
+        page=page,
+        pages=pages,
+        rivals=kept.stats.rivals_of([p.name for p in shown], kept.opponents),
+        opponents=OPPONENTS,
+        wins=kept.wins,
+        phases=[(i, c) for i, c in enumerate(kept.phases, start=1) if c.title in names],
+        scores=kept.scores,
+        band=charts.BIN,
     )
 
 
-def _work_out_stats(table_id: str) -> statistics.TableStats:
+PLAYERS_A_PAGE = 30  # players whose figures one page of a table's statistics shows
+OPPONENTS = 8  # past one page of players, each one's head to head with those played most
+
+
+def _work_out_stats(table_id: str) -> KeptStats:
     found = [
         table_figures.per_game(db(), "figures", game_id, version, _figures)
         for game_id, version in tables.game_versions(db(), table_id)
     ]
     finished = sorted((f for f in found if f is not None), key=lambda figures: figures.date)
-    return statistics.add_up(finished, tables.aliases(db(), table_id))
+    added = statistics.add_up(finished, tables.aliases(db(), table_id), pause=let_others_run)
+    club = len(added.players) > PLAYERS_A_PAGE
+    return KeptStats(
+        added,
+        charts.wins_chart(added),
+        tuple(charts.phase_charts(added)),
+        charts.final_scores_chart(added),
+        added.opponents(OPPONENTS if club else None),
+    )
 
 
 def _figures(game_id: str) -> statistics.GameFigures | None:
     """A game's part of its table's statistics (None while in progress or unreadable)."""
-    summaries = _read_summaries([game_id])
-    if not summaries or not summaries[0].standings.over:
-        return None
-    summary = summaries[0]
-    return statistics.figures(
-        PlayedGame(summary.game, summary.stored.created, minutes=summary.minutes)
-    )
+    for stored, game in _games_of([game_id]):
+        try:
+            if stored.standings is not None and not stored.standings.get("over"):
+                return None  # in progress: nothing to replay
+            played_until = store.history.played_until(db(), stored)
+            minutes = clock.minutes(stored.created, played_until) or None
+            return statistics.figures(PlayedGame(game, stored.created, minutes=minutes))
+        except (GameError, RulesError, store.games.UnreadableGame):
+            return None
+    return None
+
+
+def _games_of(game_ids: list[str]) -> Iterator[tuple[store.games.StoredGame, Game]]:
+    """Each game that can still be read, one at a time, letting the process's other
+    requests run before each (a club's table has 2,000)."""
+    for game_id in game_ids:
+        let_others_run()
+        stored = readable(db(), game_id)
+        if stored is None:
+            continue
+        try:
+            yield stored, current_game.played(stored)
+        except store.games.UnreadableGame:
+            continue
 
 
 def _work_out_nights(table_id: str) -> list[statistics.NightFigures]:
@@ -144,10 +207,6 @@ def _work_out_nights(table_id: str) -> list[statistics.NightFigures]:
     for night in nights.nights_of_table(db(), table_id):
         boards.append((night.scheme, night_view.night_now(db(), night).board))
     return statistics.night_figures(boards, tables.aliases(db(), table_id))
-
-
-def _summaries(table_id: str) -> list[GameSummary]:
-    return _read_summaries(tables.game_ids(db(), table_id))
 
 
 def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
@@ -184,11 +243,9 @@ def table_export():
 
 def _work_out_backup() -> bytes:
     table = g.table
-    summaries = _summaries(table.id)
-    games = [
-        table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated) for s in summaries
-    ]
-    index = {s.stored.id: i for i, s in enumerate(summaries)}
+    found = list(_games_of(tables.game_ids(db(), table.id)))
+    games = [table_archive.ArchivedGame(game, s.created, s.updated) for s, game in found]
+    index = {stored.id: i for i, (stored, _game) in enumerate(found)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
@@ -222,11 +279,13 @@ def import_table():
         error = _("Choose the backup file first.")
         return render_template("import_table.html", error=error), 422
     try:
-        archive = table_archive.read(upload.read())
+        backup = table_archive.opened(upload.read())
+        # counted before a game is replayed: a backup refused for its last game costs too
+        if refused := _too_many_games(backup.count):
+            return refused
+        archive = backup.archive()
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
-    if refused := _too_many_games(len(archive.games)):
-        return refused
     table = actions.table_import.import_table(db(), archive)
     if isinstance(table, actions.results.NoRoom):
         return render_template("import_table.html", error=table.message), 422
@@ -320,9 +379,8 @@ def table_add_game():
         match = GAME_LINK.search(text)
         game_id, key = match.groups() if match else ("", "")
     stored = store.games.get_game(db(), game_id) if game_id else None
-    summary = (
-        summarise(db(), stored) if stored and store.games.edit_key_matches(stored, key) else None
-    )
+    keeps = stored and store.games.edit_key_matches(stored, key)
+    summary = summarise(db(), stored) if keeps else None
     if summary is None:
         message = _(
             "That is not a scorekeeper link of a game here. Copy it from the game's Share page."
