@@ -114,6 +114,17 @@ def test_the_messages_say_who_and_why():
     ]
 
 
+def test_the_rules_are_the_key_of_what_they_allow():
+    """Issue 39: the caches of every hand a deck gives were keyed on loose values (the Wild's
+    points, Super Wild), each threaded through three functions. Now on the rules: the same
+    profile and options make equal rules with one hash; any option changed, another key."""
+    assert hash(make_rules("official", {"wild_points": "20"})) == hash(WILD20)
+    assert make_rules("official", {"wild_points": "20"}) == WILD20
+    assert len({OFFICIAL, WILD20, SUPER, make_rules(), make_rules("super-wild")}) == 3
+    house = make_rules("super-wild", {"super_skip_blue": "yes"})
+    assert house != SUPER and hash(house) != hash(SUPER)
+
+
 @pytest.mark.parametrize(("rules", "most"), [(OFFICIAL, 230), (WILD20, 190), (SUPER, 265)])
 def test_a_player_who_did_not_make_the_phase_holds_ten_cards(rules, most):
     totals = possible_totals(rules, laid_down=False)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 from ..i18n import N_, NP_, _, pgettext
 from . import words
@@ -585,6 +586,15 @@ class Rules:
     tiebreak_own_phase: bool
     strict_totals: bool
     suit_colours: Mapping[str, Colour]
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """Rules are made from their profile and options alone (``make_rules``), so these are
+        what a cache keyed on the rules tells apart; worked out once, as caches ask often."""
+        return hash((self.profile, tuple(sorted(self.options.items()))))
 
     def phase(self, number: int) -> Phase:
         if not 1 <= number <= len(self.phase_list):

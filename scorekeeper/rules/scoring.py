@@ -317,42 +317,30 @@ def _limits(rules: Rules, hand: PlayerHand) -> _Limits:
     return _Limits(1, HAND_SIZE - minimum, HAND_SIZE - fewest if fewest < minimum else None)
 
 
-@lru_cache(maxsize=8)
-def _every_hand(wild_points: int, super_wild: bool) -> tuple[tuple[CardsLeft, int], ...]:
-    """Every hand of 0-10 cards one deck can give a player, with its points."""
-    extra = 1 if super_wild else 0
+@lru_cache(maxsize=16)
+def _every_hand(rules: Rules) -> tuple[tuple[CardsLeft, int], ...]:
+    """Every hand of 0-10 cards this game's deck can give a player, with its points."""
+    deck, worth = deck_counts(rules), _worth(rules)
     hands = []
-    for super_wilds in range(extra + 1):
-        for super_skips in range(extra + 1):
-            for wilds in range(DECK_WILDS - extra + 1):
-                for skips in range(DECK_SKIPS - extra + 1):
+    for super_wilds in range(deck.super_wilds + 1):
+        for super_skips in range(deck.super_skips + 1):
+            for wilds in range(deck.wilds + 1):
+                for skips in range(deck.skips + 1):
                     special = super_wilds + super_skips + wilds + skips
-                    for high in range(HAND_SIZE - special + 1):
-                        for low in range(HAND_SIZE - special - high + 1):
+                    for high in range(min(deck.high, HAND_SIZE - special) + 1):
+                        for low in range(min(deck.low, HAND_SIZE - special - high) + 1):
                             cards = CardsLeft(low, high, skips, wilds, super_wilds, super_skips)
-                            points = (
-                                low * LOW_POINTS
-                                + high * HIGH_POINTS
-                                + skips * SKIP_POINTS
-                                + wilds * wild_points
-                                + super_wilds * SUPER_WILD_POINTS
-                                + super_skips * SUPER_SKIP_POINTS
-                            )
+                            points = sum(n * w for n, w in zip(cards.vector, worth, strict=True))
                             hands.append((cards, points))
     return tuple(hands)
 
 
-def _holdings(rules: Rules, hand: PlayerHand) -> tuple[tuple[CardsLeft, CardsLeft, int], ...]:
-    """(cards in hand, cards this player takes from the deck, points), for every way."""
-    return _holdings_for(rules.wild_points, rules.super_wild, _limits(rules, hand))
-
-
 @lru_cache(maxsize=256)
-def _holdings_for(
-    wild_points: int, super_wild: bool, limits: _Limits
-) -> tuple[tuple[CardsLeft, CardsLeft, int], ...]:
+def _holdings(rules: Rules, limits: _Limits) -> tuple[tuple[CardsLeft, CardsLeft, int], ...]:
+    """(cards in hand, cards this player takes from the deck, points), for every way a
+    player within these limits can end the hand."""
     found = []
-    for cards, points in _every_hand(wild_points, super_wild):
+    for cards, points in _every_hand(rules):
         count = cards.count
         if limits.fewest <= count <= limits.most:
             found.append((cards, cards, points))
@@ -379,7 +367,7 @@ def possible_totals(
 
 
 def _possible_totals(rules: Rules, hand: PlayerHand) -> frozenset[int]:
-    return frozenset(points for _, _, points in _holdings(rules, hand))
+    return frozenset(points for _, _, points in _holdings(rules, _limits(rules, hand)))
 
 
 def _situation_problems(rules: Rules, hand: PlayerHand) -> list[Reason]:
@@ -696,19 +684,14 @@ def _pareto(vectors: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 def _needs(rules: Rules, hand: PlayerHand) -> tuple[tuple[int, ...], ...]:
     """The least of each kind of card this player's end of hand can take from the deck."""
-    limits = _limits(rules, hand)
-    return _needs_for(rules.wild_points, rules.super_wild, limits, hand.points, hand.cards)
+    return _needs_within(rules, _limits(rules, hand), hand.points, hand.cards)
 
 
 @lru_cache(maxsize=4096)
-def _needs_for(
-    wild_points: int,
-    super_wild: bool,
-    limits: _Limits,
-    points: int | None,
-    exact: CardsLeft | None,
+def _needs_within(
+    rules: Rules, limits: _Limits, points: int | None, exact: CardsLeft | None
 ) -> tuple[tuple[int, ...], ...]:
-    holdings = _holdings_for(wild_points, super_wild, limits)
+    holdings = _holdings(rules, limits)
     if exact is not None:
         matches = (used for cards, used, _ in holdings if cards == exact)
     elif points is not None:
