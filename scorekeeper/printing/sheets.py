@@ -333,13 +333,20 @@ class ScoreSheet:
 
     @cached_property
     def _rules(self) -> Fitted:
-        return fit(
-            _("<b>Rules:</b> ") + escape(rules_line(self.rules)),
-            self._header_width(),
-            24 * mm * self._grow**2,
-            size=self._type(RULES_SIZE),
-            min_size=self.floor,
-        )
+        """The rules line in its box; with every house rule at once it cannot fit there even
+        at the floor, so it takes the lines it needs at the floor and the table starts lower."""
+        markup = _("<b>Rules:</b> ") + escape(rules_line(self.rules))
+        width = self._header_width()
+        try:
+            return fit(
+                markup,
+                width,
+                24 * mm * self._grow**2,
+                size=self._type(RULES_SIZE),
+                min_size=self.floor,
+            )
+        except LayoutError:
+            return fit(markup, width, self.height, size=self.floor, min_size=self.floor)
 
     @cached_property
     def _facts(self) -> Label | None:
