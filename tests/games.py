@@ -15,7 +15,8 @@ from scorekeeper.backup.table_archive import ArchivedGame, TableArchive, build
 from scorekeeper.rules.cards import deck
 from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.rules.phases import OFFICIAL, OPTIONS, make_rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 from scorekeeper.rules.scoring import hand_points
 
 # The value each option takes in EVERY_HOUSE_RULE where its first other choice will not do:

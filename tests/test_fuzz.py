@@ -20,7 +20,8 @@ from schemathesis import checks
 from webutil import csrf, new_game
 
 from scorekeeper import create_app
-from scorekeeper.rules.phases import OPTIONS, PROFILES
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.ruleset import PROFILES
 from scorekeeper.web.blueprints.api import description
 
 pytestmark = pytest.mark.slow  # sends thousands of generated requests (schemathesis, Hypothesis)

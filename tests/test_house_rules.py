@@ -7,7 +7,8 @@ from games import EVERY_HOUSE_RULE
 
 from scorekeeper import i18n
 from scorekeeper.rules.house_rules import house_rules, profile_title, rules_line
-from scorekeeper.rules.phases import OPTIONS, make_rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.ruleset import make_rules
 
 
 def test_every_house_rule_has_a_name_and_a_help_line_and_words_for_each_choice():

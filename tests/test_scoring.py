@@ -6,21 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules import end_of_hand, one_deck, scoring
 from scorekeeper.rules import reasons as rule
-from scorekeeper.rules import scoring
 from scorekeeper.rules.cards import SUPER_SKIP, SUPER_WILD, deck, parse_card, parse_cards
-from scorekeeper.rules.phases import OFFICIAL, make_rules
-from scorekeeper.rules.reasons import Reason
-from scorekeeper.rules.scoring import (
-    CardsLeft,
+from scorekeeper.rules.end_of_hand import (
     PlayerHand,
-    card_points,
-    deck_counts,
     fewest_cards,
-    hand_points,
     laid_down_implied,
     possible_totals,
 )
+from scorekeeper.rules.reasons import Reason
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
+from scorekeeper.rules.scoring import CardsLeft, card_points, deck_counts, hand_points
 
 WILD20 = make_rules("official", {"wild_points": "20"})
 SUPER = make_rules("super-wild")
@@ -32,14 +29,14 @@ def _cited(find):
     return lambda *args, **kwargs: [reason.cited() for reason in find(*args, **kwargs)]
 
 
-total_problems = _cited(scoring.total_problems)
-counts_problems = _cited(scoring.counts_problems)
-player_problems = _cited(scoring.player_problems)
-table_problems = _cited(scoring.table_problems)
+total_problems = _cited(end_of_hand.total_problems)
+counts_problems = _cited(end_of_hand.counts_problems)
+player_problems = _cited(end_of_hand.player_problems)
+table_problems = _cited(one_deck.table_problems)
 
 
 def test_a_reason_carries_its_message_rule_and_player():
-    assert scoring.total_problems(OFFICIAL, 12, player="Cy") == [
+    assert end_of_hand.total_problems(OFFICIAL, 12, player="Cy") == [
         Reason(
             "12 is not a multiple of 5: every card is worth 5, 10, 15 or 25",
             rule.CARD_POINTS,

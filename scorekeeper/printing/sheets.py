@@ -30,8 +30,9 @@ from reportlab.pdfgen.canvas import Canvas
 from ..i18n import _, ngettext, pgettext
 from ..rules.game import Game
 from ..rules.house_rules import rules_line
-from ..rules.phases import Progression, Rules
+from ..rules.options import Progression
 from ..rules.replay import Kept
+from ..rules.ruleset import Rules
 from . import bidi, text
 from .labels import ASCENT, DESCENT, MIDDLE, Label, fit_label, line_width
 from .layout import (

@@ -14,7 +14,8 @@ from flask import current_app
 from ..i18n import _
 from ..rules import rating
 from ..rules.draw import draw_phases
-from ..rules.phases import Phase, Rules, RulesError, make_rules, parse_phase_list
+from ..rules.phases import Phase, RulesError, parse_phase_list
+from ..rules.ruleset import Rules, make_rules
 from .checking import BadRequest
 from .forms import number_in
 
