@@ -116,6 +116,7 @@ MAX_GROUPS = 6
 MAX_PHASE_CARDS = 30
 MAX_ALTERNATIVES = 4  # 'or' choices in one phase: the official lists use at most 3
 MAX_PHASE_TEXT = 10_000  # characters in a custom phase list
+MAX_PHASES = 30  # phases in a list
 _GROUP_LIMITS = {GroupKind.SET: (2, 12), GroupKind.RUN: (2, 12), GroupKind.COLOUR: (2, 24)}
 _GROUP_SIZE_ERRORS = {
     GroupKind.SET: N_("a set must hold %(low)s to %(high)s cards, not %(size)s"),
@@ -197,7 +198,7 @@ def parse_phase_list(text: str) -> tuple[Phase, ...]:
         raise RulesError(_("a phase list is at most %(most)s characters long", most=MAX_PHASE_TEXT))
     lines = [re.sub(r"^\s*\d+\s*[.):]\s*", "", line) for line in re.split(r"[;\n]", text)]
     phases = tuple(parse_phase(line) for line in lines if line.strip())
-    if not 1 <= len(phases) <= 30:
+    if not 1 <= len(phases) <= MAX_PHASES:
         raise RulesError(_("a phase list has 1 to 30 phases"))
     return phases
 

@@ -128,6 +128,12 @@ def rate_answer(args: Mapping[str, object], options: Mapping[str, str]) -> tuple
         return 400, {"error": _("draw must be true or false"), "field": "draw"}
     draw = draw_text in YES
     try:
+        # Every house rule sent is judged, those a list of its own replaces too: the API
+        # refuses what its description does not allow (phases=custom with no list, say).
+        make_rules(str(args.get("rules", "official")), options)
+    except RulesError as error:
+        return 400, {"error": str(error), "field": "rules"}
+    try:
         ask = read_ask({k: str(v) for k, v in args.items()}, options, text=text, draw=draw)
     except BadRequest as error:
         return 400, {"error": error.message, "field": error.field}
