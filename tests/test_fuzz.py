@@ -1,8 +1,10 @@
 """Bad input never breaks the app: no 5xx, and every refusal says what is wrong.
 
-The JSON API is fuzzed by schemathesis from its own OpenAPI description; the
-HTML forms (new game, hand, import, the checkers' query strings) by hypothesis.
-Both are bounded and derandomized, so a run is repeatable and takes seconds.
+The JSON API is fuzzed by schemathesis from its own OpenAPI description, with its
+conformance checks: statuses, content types, headers and bodies as described, what the
+description does not allow refused, and what it allows taken. The HTML forms (new game,
+hand, import, the checkers' query strings) by hypothesis. Both are bounded and
+derandomized, so a run is repeatable and takes a few minutes at most.
 """
 
 from __future__ import annotations
