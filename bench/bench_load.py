@@ -87,7 +87,7 @@ def serve(port: int, database: str) -> None:
     # as `scorekeeper serve` does, but polls answered at once (POLL above)
     scorekeeper = ready(create_app({"DATABASE": database, "POLL_HOLD": 0}))
     app = DispatcherMiddleware(time_posts(scorekeeper), {"/bare": bare})
-    server.run(app, "127.0.0.1", port, per_address=0)
+    server.run(app, "127.0.0.1", port, server.Guards())
 
 
 def time_posts(app):

@@ -25,6 +25,10 @@ SVG = re.compile(r"<svg\b.*?</svg>", re.S)
 # Letters of scripts added to Unicode in 2021, which Debian's Noto fonts draw only in newer
 # releases: the first one no installed font has stands for "a letter we cannot print".
 NEWER_LETTERS = ("\U0001e290", "\U00010570", "\U00012f90", "\U00016a70", "\U00010f70")
+# Blocks of 64 code points: Chinese characters (328 blocks), Korean syllables (175).
+HAN_BLOCKS = range(0x4E00 // 64, 0xA000 // 64)
+HANGUL_BLOCKS = range(0xAC00 // 64, 0xD7A4 // 64)
+KANA = "あかさたなはまやらわアカサタナハマヤラワ"  # one in a Japanese name: its face is JP
 
 
 def undrawn() -> str:
@@ -35,6 +39,25 @@ def undrawn() -> str:
         if not fonts.printable(letter):
             return letter
     raise AssertionError("every letter of NEWER_LETTERS prints: name newer ones")
+
+
+def scattered_names(count: int, skip: int = 0, length: int = 40) -> list[str]:
+    """``count`` names of ``length`` letters, Chinese, Japanese and Korean by turns, every
+    letter from a 64-code-point block no other letter uses: the most fonts CJK names could
+    ask for. ``skip``: the names to leave out first, so that two calls share no block
+    (twelve names in all at most: there are 175 blocks of Korean syllables)."""
+    han, hangul = iter(HAN_BLOCKS), iter(HANGUL_BLOCKS)
+    names = []
+    for number in range(skip + count):
+        script = number % 3
+        if script == 2:
+            letters = [chr(next(hangul) * 64 + 7) for _ in range(length)]
+        else:
+            letters = [chr(next(han) * 64 + 7) for _ in range(length)]
+            if script == 1:
+                letters[0] = KANA[number // 3 % len(KANA)]
+        names.append("".join(letters))
+    return names[skip:]
 
 
 def words(data: bytes) -> str:

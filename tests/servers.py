@@ -5,6 +5,7 @@ Shared by the durability, replica, public-address, HTTPS, container and browser 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -20,6 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+# How long a test waits for a process it started to answer, or to do what it was told: a
+# deadline that only a hang reaches (a loaded 2-core machine took over 20 s to start one).
+SLOW_MACHINE_SECONDS = 120
 
 
 def hand(number: int) -> dict:
@@ -39,10 +45,16 @@ class Server:
     """`scorekeeper serve` as a subprocess, as ./scripts/serve runs it."""
 
     def __init__(
-        self, db: Path, port: int | None = None, workers: int = 1, env: dict | None = None
+        self,
+        db: Path,
+        port: int | None = None,
+        workers: int = 1,
+        env: dict | None = None,
+        log: Path | None = None,
     ) -> None:
         self.db, self.port, self.workers = db, port or free_port(), workers
         self.env = env or {}  # settings on top of the test's environment
+        self.log = log  # where its log goes (stderr), if the test reads it
         self.base = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
 
@@ -51,16 +63,19 @@ class Server:
         return ["--workers", str(self.workers)]
 
     def start(self) -> Server:
+        log = self.log.open("ab") if self.log else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "scorekeeper.cli", "serve", "--host", "127.0.0.1"]
             + ["--port", str(self.port), "--db", str(self.db), "--no-qr"]
             + self.arguments(),
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=log,
             start_new_session=True,  # its own process group: kill() takes the workers too
             env={**os.environ, "SCOREKEEPER_RATE_LIMIT_CREATE": "10000 per minute", **self.env},
         )
-        deadline = time.monotonic() + 30
+        if self.log:
+            log.close()  # the server holds its own copy
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         while True:
             try:
                 with urllib.request.urlopen(self.base + "/api/openapi.json", timeout=1):
@@ -91,6 +106,17 @@ def call(url: str, body: dict | str | None = None, timeout: float = 5) -> tuple[
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"{}")
+
+
+def shown_tag(server: Server, path: str) -> str:
+    """The tag a page's live part sends: what it shows."""
+    with_page = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    with_page.request("GET", path)
+    html = with_page.getresponse().read().decode()
+    with_page.close()
+    headers = re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)
+    assert headers, "the page has no live part"
+    return json.loads(headers[1])["If-None-Match"]
 
 
 def wait_until(condition: Callable[[], object], seconds: float, failure: str) -> None:

@@ -11,14 +11,12 @@ answer can only come from what a test does, never from a timer running out.
 from __future__ import annotations
 
 import http.client
-import json
-import re
 import socket
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
-from servers import Server, call, hand, wait_until
+from servers import Server, call, hand, shown_tag, wait_until
 
 HOLD = "600"  # seconds a poll is held: far longer than any test runs
 
@@ -62,17 +60,6 @@ def phone(server: Server, number: int) -> http.client.HTTPConnection:
     )
     connection.connect()
     return connection
-
-
-def shown_tag(server: Server, path: str) -> str:
-    """The tag a page's live part sends: what it shows."""
-    with_page = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
-    with_page.request("GET", path)
-    html = with_page.getresponse().read().decode()
-    with_page.close()
-    headers = re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)
-    assert headers, "the page has no live part"
-    return json.loads(headers[1])["If-None-Match"]
 
 
 def start_poll(connection: http.client.HTTPConnection, path: str, tag: str) -> None:

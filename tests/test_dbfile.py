@@ -9,8 +9,10 @@ import subprocess
 import sys
 import time
 from contextlib import ExitStack
+from pathlib import Path
 
 import pytest
+from servers import SLOW_MACHINE_SECONDS
 
 from scorekeeper import actions, store
 from scorekeeper.live import across_processes
@@ -53,7 +55,7 @@ def test_writes_reach_the_file_in_the_background_soon_after(path, monkeypatch):
     monkeypatch.setattr(games_file, "CHECKPOINT_AFTER", 0.05)
     db = store.connection.connect(path)
     store.games.create_game(db, {**BIG_GAME, "hands": [HAND]})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + SLOW_MACHINE_SECONDS
     while True:
         try:
             if _games_in_the_file(path) == 1:
@@ -199,6 +201,88 @@ def test_a_commit_in_another_process_is_told_at_once(path, monkeypatch):
         subprocess.run([sys.executable, "-c", record, str(path), ours], check=True)
         assert mine.wait(60)
         assert not _heard(other)
+
+
+def _ended_process() -> int:
+    """The number of a process that has just ended: nothing runs under it now."""
+    ran = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return int(ran.stdout)
+
+
+def _left_socket(place: Path, name: str) -> Path:
+    """A socket file whose process is gone: bound, then closed (as after a kill -9)."""
+    place.mkdir(mode=0o700, exist_ok=True)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as gone:
+        gone.bind(str(place / name))
+    return place / name
+
+
+BIND_AND_WAIT = (
+    "import socket, sys; ear = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); "
+    "ear.bind(sys.argv[1]); print('bound', flush=True); sys.stdin.read()"
+)
+
+
+def test_start_removes_the_sockets_of_processes_that_died_and_no_live_ones(path):
+    """Issue 38: a wake-up socket left by a process that died stayed until a commit
+    happened to find it. Start clears them: none of a process that still runs (this one,
+    another), nor one bound under the number of a process that ended (a process of
+    another PID namespace sharing the folder)."""
+    place = across_processes._place_for(str(path))
+    assert place is not None
+    ours = across_processes.Neighbours(str(path))
+    assert ours.listen()
+    ended = _ended_process()
+    left = _left_socket(place, f"{ended}.1")
+    with ExitStack() as stack:
+        namesake = stack.enter_context(socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM))
+        namesake.bind(str(place / f"{ended}.2"))
+        other = subprocess.Popen(
+            [sys.executable, "-c", BIND_AND_WAIT, str(place / "1.1")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        stack.callback(other.stdout.close)
+        stack.callback(other.wait, 10)
+        stack.callback(other.stdin.close)
+        assert other.stdout.readline() == "bound\n"
+        (place / "1.1").rename(place / f"{other.pid}.1")  # named as listen names its own
+        assert across_processes.clear_left() >= 1
+        assert not left.exists()
+        assert ours._own is not None and ours._own.exists()
+        assert (place / f"{ended}.2").exists() and (place / f"{other.pid}.1").exists()
+        assert ours.hear(0.01) is False  # probed, not told: nobody was woken
+    ours.close()
+
+
+def test_start_removes_a_folder_only_dead_processes_left(path):
+    place = across_processes._place_for(str(path))
+    assert place is not None
+    ended = _ended_process()
+    sockets = [_left_socket(place, f"{ended}.{n}") for n in (1, 2)]
+    (place / "notes.txt").write_text("not a socket: left alone")
+    across_processes.clear_left()
+    assert not any(s.exists() for s in sockets) and place.exists()
+    (place / "notes.txt").unlink()
+    _left_socket(place, f"{ended}.3")
+    across_processes.clear_left()
+    assert not place.exists()
+
+
+def test_a_process_that_starts_to_listen_clears_its_folder_first(path):
+    place = across_processes._place_for(str(path))
+    assert place is not None
+    left = _left_socket(place, f"{_ended_process()}.1")
+    ears = across_processes.Neighbours(str(path))
+    assert ears.listen()
+    assert not left.exists()
+    ears.close()
 
 
 def test_a_process_that_died_leaves_no_socket_for_long(path, tmp_path):

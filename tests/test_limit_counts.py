@@ -104,3 +104,20 @@ def status(url: str) -> int:
             return answer.status
     except urllib.error.HTTPError as error:
         return error.code
+
+
+@pytest.mark.parametrize(
+    ("address", "counted"),
+    [
+        ("198.51.100.7", "198.51.100.7"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),  # what a dual-stack listener sees of IPv4
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::1", "2001:db8:1:2::/64"),
+        ("[2001:db8:1:2::1]", "2001:db8:1:2::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("::1", "::/64"),
+        ("unix:/run/scorekeeper.sock", "unix:/run/scorekeeper.sock"),
+    ],
+)
+def test_a_limit_counts_an_ipv6_address_by_its_64_and_ipv4_as_it_is(address, counted):
+    assert limit_counts.counted_as(address) == counted

@@ -10,6 +10,7 @@ import pytest
 from webutil import csrf, player_links
 
 from scorekeeper import actions, create_app, store
+from scorekeeper.rules.nights import Mode, Scheme
 
 
 def _app(tmp_path, **config):
@@ -124,4 +125,107 @@ def test_every_route_that_creates_something_is_limited_with_one_clear_refusal(tm
         page = refused.get_data(as_text=True)
         assert "Too many requests" in page and "Wait a minute, then try again" in page
     assert _rows(app) == before  # nothing was made
+    store.connection.close_all()
+
+
+# --- an IPv6 /64 is one address (issue 38) ---------------------------------------------
+
+ONE_ADDRESS = [
+    ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe"),  # one /64: a home or a phone
+    ("::ffff:198.51.100.7", "198.51.100.7"),  # IPv4-mapped IPv6 is the IPv4 address
+]
+TWO_ADDRESSES = [("2001:db8:1:2::1", "2001:db8:1:3::1"), ("198.51.100.7", "198.51.100.8")]
+
+
+def _code_lookups(app, *addresses: str) -> list[int]:
+    client = app.test_client()
+    return [
+        client.get("/code?code=ABCD-EFGH", environ_base={"REMOTE_ADDR": address}).status_code
+        for address in addresses
+    ]
+
+
+@pytest.mark.parametrize(("first", "second"), ONE_ADDRESS)
+def test_a_rate_limit_counts_an_ipv6_64_as_one_address(tmp_path, first, second):
+    """Limits counted each exact address: a /64 gave an attacker every address it needed."""
+    app = _app(tmp_path, RATE_LIMIT_CODE="2 per minute")
+    assert _code_lookups(app, first, first, second)[-1] == 429
+    store.connection.close_all()
+
+
+@pytest.mark.parametrize(("first", "second"), TWO_ADDRESSES)
+def test_a_rate_limit_counts_other_networks_apart(tmp_path, first, second):
+    app = _app(tmp_path, RATE_LIMIT_CODE="2 per minute")
+    assert _code_lookups(app, first, first, second)[-1] != 429
+    store.connection.close_all()
+
+
+def test_the_games_a_backup_brings_count_an_ipv6_64_as_one_address(tmp_path):
+    app = _app(tmp_path, RATE_LIMIT_IMPORTED_GAMES="1 per day")
+    statuses = []
+    for address in ("2001:db8:1:2::1", "2001:db8:1:2::2"):
+        phone = app.test_client()
+        phone.environ_base["REMOTE_ADDR"] = address
+        statuses.append(_import_table(phone, []).status_code)
+    assert statuses == [303, 429]
+    store.connection.close_all()
+
+
+# --- every PDF: anyone with a read-only link may ask, each may cost a second -----------------
+
+
+def _pdfs(app) -> dict[str, str]:
+    """A path of each PDF route: the standard set, a game's sheet, a night's two printables."""
+    db = store.connection.connect(app.config["DATABASE"])
+    game = actions.games.start_game(db, dict(GAME)).current.stored
+    table = actions.tables.create_table(db, "Thursday club")
+    night = actions.nights.create_night(
+        db,
+        table.id,
+        name="Club night",
+        players=["Ann", "Bob", "Cy"],
+        rounds=1,
+        profile="ten-hands",
+        mode=Mode.RANDOM,
+        scheme=Scheme.PLACEMENT,
+    )
+    actions.nights.start_round(db, night)
+    return {
+        "a standard printable": "/printables/score-sheet-a4.pdf",
+        "a game's sheet": f"/v/{game.id}/print/score-sheet.pdf",
+        "a game's cards": f"/v/{game.id}/print/phase-cards.pdf",
+        "a night's seating cards": f"/e/{night.view_id}/print/seating-1.pdf",
+        "a night's standings": f"/e/{night.view_id}/print/standings.pdf",
+    }
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        "a standard printable",
+        "a game's sheet",
+        "a game's cards",
+        "a night's seating cards",
+        "a night's standings",
+    ],
+)
+def test_every_pdf_is_limited_with_one_clear_refusal(tmp_path, route):
+    app = _app(tmp_path, SERVER_NAME="table.test", RATE_LIMIT_PRINT="2 per minute")
+    path = _pdfs(app)[route]
+    reader = app.test_client()
+    first = reader.get(path)
+    assert first.status_code == 200 and first.mimetype == "application/pdf"
+    assert reader.get(path, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    refused = reader.get(path)
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert "Wait a minute, then try again" in refused.get_data(as_text=True)
+    store.connection.close_all()
+
+
+def test_the_pdfs_share_one_count_per_address(tmp_path):
+    app = _app(tmp_path, SERVER_NAME="table.test", RATE_LIMIT_PRINT="3 per minute")
+    paths = _pdfs(app)
+    reader = app.test_client()
+    answers = [reader.get(path).status_code for path in paths.values()]
+    assert answers == [200, 200, 200, 429, 429]
     store.connection.close_all()

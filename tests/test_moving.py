@@ -1,5 +1,6 @@
 """Moving a game between tables: only the table a game is in can let it go, the move is in
-the game's history, and Undo takes it back."""
+the game's history, and the table it is in takes it back ("Undo the move"; the game's own
+Undo stops there: tests/test_scopes.py)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ def test_a_guest_with_a_games_scorekeeper_link_cannot_take_it_into_their_own_tab
     assert "Moved" not in history
 
 
+def _undo_move(client, table: str, game: str):
+    """The table's "Undo the move" beside the game."""
+    return _post(client, f"{table}/games/{_game_id(game)}/undo", version=_version(client, game))
+
+
 def test_a_game_in_no_table_moves_in_by_its_link_and_undo_takes_it_out_again(app, client):
     game = new_game(client, players=("Dee", "Eve"))
     table = new_table(client)
@@ -59,7 +65,7 @@ def test_a_game_in_no_table_moves_in_by_its_link_and_undo_takes_it_out_again(app
     assert "Moved into the table The Smiths" in _text(client.get(f"{game}/history"))
     again = _post(client, f"{table}/games", link=game)
     assert again.status_code == 422 and "in this table already" in _text(again)
-    undo = _post(client, f"{game}/undo", version=_version(client, game))
+    undo = _undo_move(client, table, game)
     assert undo.status_code == 303
     assert _table_of(app, game) is None
     assert "Dee, Eve</strong>" not in _text(client.get(table))
@@ -85,9 +91,9 @@ def test_a_table_lets_a_game_go_to_another_table_by_that_tables_link(app, client
     history = _text(client.get(f"{game}/history"))
     assert "Moved from the table The Smiths to The Cousins" in history
     assert "hand 2" in _text(client.get(game)).lower()  # its play is as it was
-    undo = _post(client, f"{game}/undo", version=_version(client, game))
+    undo = _undo_move(client, cousins, game)
     assert undo.status_code == 303
-    assert "Undone: Moved from the table The Smiths to The Cousins" in _text(client.get(game))
+    assert "Undone: Moved from the table The Smiths to The Cousins" in _text(client.get(cousins))
     assert _table_of(app, game) == _table_id(family)
 
 
@@ -97,7 +103,7 @@ def test_a_move_back_survives_a_new_link_for_the_table_it_came_from(app, client)
     game = table_game(client, family)
     _post(client, f"{family}/games/{_game_id(game)}/move", to=cousins)
     renewed = _post(client, f"{family}/renew").headers["Location"]
-    _post(client, f"{game}/undo", version=_version(client, game))
+    _undo_move(client, cousins, game)
     assert _table_of(app, game) == _table_id(renewed)
 
 

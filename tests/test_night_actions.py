@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import actions, store
+from scorekeeper.backup import table_archive
 from scorekeeper.reports import current_game, night_view
 from scorekeeper.rules.game import HandRecord
 from scorekeeper.rules.nights import Mode, Scheme, placement_points, times_met
@@ -268,7 +269,7 @@ def test_a_late_arrival_keeps_the_number_of_tables_the_organiser_asked_for(db, t
     assert seated is not None and seated.asked == 3
     assert [len(t.seats) for t in seated.tables] == [5, 5, 5]
     assert "Late" in [name for t in seated.tables for name in t.seats]
-    kept = nights.archived(db, night, {})
+    kept = table_archive.archived_night(db, night, {})
     assert [r.asked for r in kept.played] == [3]
     again = actions.nights.seat_next(db, night)  # a new draw at the suggested number
     assert isinstance(again, nights.Round) and again.asked is None and len(again.tables) == 4

@@ -22,9 +22,10 @@ from pypdf import PdfReader
 from tools import require
 
 from scorekeeper import codes, i18n
-from scorekeeper.printing import night as layout
+from scorekeeper.printing import night_seating as layout
 from scorekeeper.printing.layout import page_size
-from scorekeeper.printing.night import alphabetical, seating_cards, seating_list, standings_sheet
+from scorekeeper.printing.night_seating import alphabetical, seating_cards, seating_list
+from scorekeeper.printing.night_standings import standings_sheet
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.nights import (
     Mode,

@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from scorekeeper import i18n
 from scorekeeper.printing import STANDARD_SET, deck_guide, game_sheet
 from scorekeeper.printing.layout import MIN_FONT_SIZE
-from scorekeeper.printing.sheets import LARGE_FLOOR
+from scorekeeper.printing.sheet_page import LARGE_FLOOR
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
 

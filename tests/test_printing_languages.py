@@ -31,6 +31,7 @@ from scorekeeper.printing import (
     game_sheet,
     reference_cards,
     score_sheet,
+    sheet_page,
     write_standard_set,
 )
 from scorekeeper.printing import sheets as sheet_layout
@@ -226,7 +227,7 @@ def test_no_translated_sheet_text_is_clipped_or_overlapping(language, rules, kwa
         data = score_sheet(rules, **kwargs)
     assert leftovers(words(data), language, rules) == []
     width, _height = page_size(kwargs.get("pagesize", "letter"))
-    margin = sheet_layout.MARGIN - 0.5
+    margin = sheet_page.MARGIN - 0.5
     for page in word_boxes(data, tmp_path):
         for x0, _top, x1, _bottom, word in page:
             assert margin <= x0 and x1 <= width - margin, f"{word!r} runs off the side"
@@ -242,7 +243,7 @@ def test_a_games_sheet_with_a_tiebreak_labels_its_row_inside_the_column(language
         # the word, or its short form where the first column cannot hold it at 9 pt (14)
         labels = {i18n.pgettext("score sheet", "Tie"), i18n.pgettext("score sheet, short", "Tie")}
         # the first column is as wide as its longest word ("Dogrywka") at the sheet's least size
-        column = sheet_layout.ScoreSheet(game.rules, game=game, large=large)._label_width()
+        column = sheet_layout.ScoreSheet(game.rules, game=game, large=large).table.label_width()
     for page in word_boxes(data, tmp_path):
         assert overlapping(page) == []
         widths = [x1 - x0 for x0, _top, x1, _bottom, word in page if word in labels]

@@ -266,3 +266,48 @@ def test_a_long_one_word_name_is_hyphenated_by_the_language_not_cut():
         label = fit_label("toutes", FONT, 20, size=9, lines=2)
     assert label.lines == ("tou-", "tes")
     assert re.fullmatch(r"[^…]+", "".join(label.lines))
+
+
+CHINESE_40 = "万乇亇仇伇佇侇俇倇假傇僇儇兇冇凇切則劇勇匇升厇叇吇呇咇哇唇啇喇嗇嘇噇嚇囇圇均垇埇"
+KOREAN_40 = "갇걇겇곇괇굇궇귇긇깇꺇껇꼇꽇꾇꿇뀇끇낇냇넇녇놇뇇눇뉇늇닇댇덇뎇돇됇둇뒇듇딇땇떇뗇"
+
+
+@pytest.mark.parametrize(
+    ("name", "font", "lines"),
+    [
+        (CHINESE_40, "FiraSans", 2),
+        (KOREAN_40, "FiraSans-Bold", 3),
+        (LONG, "FiraSans", 2),
+        ("Wolfeschlegelsteinhausenbergerdorff", "FiraSans-Bold", 2),
+    ],
+    ids=["chinese", "korean", "spanish", "german"],
+)
+def test_a_name_is_not_cut_every_way_at_sizes_too_small_for_it(name, font, lines, monkeypatch):
+    """A 40-letter name of ideographs may break after any letter: trying every break at
+    every size from 20 pt down cost a 180-player night's seating cards seconds. A size at
+    which the name is longer than all its lines together is passed over, and the name
+    lands where trying every size put it."""
+    from scorekeeper.printing import labels
+
+    tried: list[float] = []
+    wrap = labels._wrap
+
+    def counted(text, font, size, *rest):
+        tried.append(size)
+        return wrap(text, font, size, *rest)
+
+    def fitted() -> tuple[labels.Label, int]:
+        tried.clear()
+        labels._fit.cache_clear()
+        with i18n.using("en"):
+            return labels.fit_label(name, font, 180, size=20, lines=lines), len(tried)
+
+    monkeypatch.setattr(labels, "_wrap", counted)
+    label, sizes = fitted()
+    monkeypatch.setattr(labels, "_too_long", lambda *_args: False)
+    every_label, every_size = fitted()
+    labels._fit.cache_clear()
+    assert label == every_label
+    assert sizes <= every_size
+    if name == CHINESE_40:  # 20 pt down to 9.5 pt passed over
+        assert sizes <= 2 and every_size >= 10

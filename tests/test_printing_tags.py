@@ -24,7 +24,8 @@ from scorekeeper.printing import (
     score_sheet,
     text,
 )
-from scorekeeper.printing.night import seating_cards, standings_sheet
+from scorekeeper.printing.night_seating import seating_cards
+from scorekeeper.printing.night_standings import standings_sheet
 from scorekeeper.printing.record import game_record
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.nights import Mode, NightRow, Scheme, seat_round

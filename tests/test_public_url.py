@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from printed import qr_codes, svg_qr_codes
-from servers import PLAYERS, Server, call, free_port
+from servers import PLAYERS, SLOW_MACHINE_SECONDS, Server, call, free_port
 
 
 def fetch(url: str) -> bytes:
@@ -78,7 +78,7 @@ def first_start(*arguments: str, env: dict[str, str] | None = None) -> tuple[str
         env={**os.environ, **(env or {})},
     )
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         while True:
             try:
                 fetch(f"http://127.0.0.1:{port}/healthz")

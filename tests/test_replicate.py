@@ -17,7 +17,7 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from servers import PLAYERS, Server, call, hand
+from servers import PLAYERS, SLOW_MACHINE_SECONDS, Server, call, hand
 from tools import missing
 
 from scorekeeper import cli, create_app
@@ -79,7 +79,7 @@ def test_the_replicator_starts_litestream_again_when_it_stops(tmp_path):
     try:
         first = replicator.process
         first.kill()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         while replicator.restarts == 0 or replicator.process is first:
             assert time.monotonic() < deadline, "litestream was not started again"
             time.sleep(0.05)
@@ -171,7 +171,8 @@ def test_serve_with_two_workers_runs_two_processes(tmp_path):
         status, _ = call(server.base + "/api/games", {"players": PLAYERS})
         assert status == 201
         pid = server.process.pid
-        deadline = time.monotonic() + 15  # the first worker may answer before the second is up
+        # the first worker may answer before the second is up
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         while len(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()) != 2:
             assert time.monotonic() < deadline, "gunicorn did not run two workers"
             time.sleep(0.1)
@@ -188,7 +189,7 @@ def test_litestream_ends_when_the_server_is_killed(tmp_path):
     assert len(children) == 1  # litestream
     server.process.kill()  # the server alone, as the kernel's OOM killer would
     server.process.wait(timeout=10)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + SLOW_MACHINE_SECONDS
     while _state(children[0]) not in ("gone", "Z"):
         assert time.monotonic() < deadline, "litestream outlived the server"
         time.sleep(0.05)

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
-from servers import free_port
+from servers import SLOW_MACHINE_SECONDS, Server, call, free_port, wait_until
 
 from scorekeeper.cli import lan_address, network, phone_address, startup_message
+from scorekeeper.live import across_processes
 from scorekeeper.serve import workers
 
 
@@ -41,7 +46,7 @@ def test_serve_prints_the_address_and_serves_the_app(tmp_path):
     try:
         first_line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first_line
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as page:
@@ -99,6 +104,18 @@ def test_serve_with_an_unusable_database_exits_2_with_a_message(tmp_path):
     )
     assert result.returncode == 2
     assert "cannot open the database /nonexistent/dir/x.db" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_serve_with_a_wrong_idle_timeout_exits_2_naming_the_setting(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "scorekeeper.cli", "serve", "--db", str(tmp_path / "g.sqlite3")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "SCOREKEEPER_IDLE_SECONDS": "soon"},
+    )
+    assert result.returncode == 2
+    assert "SCOREKEEPER_IDLE_SECONDS must be a whole number" in result.stderr
     assert "Traceback" not in result.stderr
 
 
@@ -268,7 +285,7 @@ def test_the_server_logs_each_error_once(tmp_path):
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + SLOW_MACHINE_SECONDS
         body = json.dumps({"players": ["Ann", "Bob"]}).encode()
         create = urllib.request.Request(
             f"{base}/api/games", data=body, headers={"Content-Type": "application/json"}
@@ -294,3 +311,36 @@ def test_the_server_logs_each_error_once(tmp_path):
         output, _ = process.communicate(timeout=10)
     logged = [line for line in output.splitlines() if f"game {game_id} cannot be read" in line]
     assert len(logged) == 1, output
+
+
+def test_serve_starts_by_removing_the_wake_up_sockets_of_a_server_that_was_killed(tmp_path):
+    """Issue 38: the socket a killed server listened on for other processes' commits
+    (across_processes.py) stayed until a commit happened to find it; the next `serve` removes
+    it as it starts."""
+    db = tmp_path / "games.sqlite3"
+    killed = Server(db).start()
+    try:
+        status, game = call(
+            f"{killed.base}/api/games", {"players": ["Ann", "Bob"], "dealer": "Ann"}
+        )
+        assert status == 201
+        watch = urllib.parse.urlsplit(game["view_url"]).path
+        with urllib.request.urlopen(killed.base + watch, timeout=30) as page:
+            live = re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", page.read().decode())
+        tag = json.loads(live[1])["If-None-Match"]
+        poll = http.client.HTTPConnection("127.0.0.1", killed.port, timeout=60)
+        poll.request("GET", watch, headers={"HX-Request": "true", "If-None-Match": tag})
+        place = across_processes._place_for(str(db))  # a page waits: the process listens there
+        wait_until(lambda: place.exists() and any(place.iterdir()), 30, "nobody listened")
+        left = list(place.iterdir())
+        killed.kill()
+        poll.close()
+    finally:
+        killed.stop()
+    assert all(path.exists() for path in left)  # nothing removes them...
+    server = Server(db).start()
+    try:
+        assert not any(path.exists() for path in left)  # ...but the next start
+        assert not place.exists()  # nor their folder, once empty
+    finally:
+        server.stop()

@@ -21,7 +21,8 @@ from scorekeeper.backup.table_archive import (
     TableArchive,
 )
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.rules.nights import Mode, Scheme
+from scorekeeper.rules.nights import Mode, Scheme, TableSeating
+from scorekeeper.store.nights import Attendee
 
 
 def test_a_backup_reads_back_what_was_written():
@@ -162,16 +163,17 @@ def test_a_hostile_backup_imported_through_the_page_writes_nothing(app, client, 
 def test_a_damaged_night_in_a_backup_is_refused_with_its_number(damage):
     data = finished_game(1)
     game = ArchivedGame(load_game(data), "2026-11-23T19:00:00+00:00", "2026-11-23T20:00:00+00:00")
-    seated = ArchivedRound(1, "seed", Mode.RANDOM, (tuple(data["players"]),), None, (0,))
+    table = TableSeating(1, tuple(data["players"]))
+    seated = ArchivedRound(1, "seed", Mode.RANDOM, (table,), None, games=(0,))
     night = ArchivedNight(
-        "Club night",
-        game.created,
-        2,
-        "official",
-        Mode.RANDOM,
-        Scheme.PLACEMENT,
-        tuple((name, True) for name in data["players"]),
-        (seated,),
+        name="Club night",
+        created=game.created,
+        rounds=2,
+        profile="official",
+        mode=Mode.RANDOM,
+        scheme=Scheme.PLACEMENT,
+        players=tuple(Attendee(name, True) for name in data["players"]),
+        played=(seated,),
     )
     good = table_archive.build(TableArchive("The Smiths", [], {}, [game], [night]))
     assert table_archive.read(good).nights == [night]

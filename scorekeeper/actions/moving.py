@@ -65,7 +65,7 @@ def move_game(db: Database, game_id: str, to_table: str, from_table: str | None)
     return results.Saved(current_game.keep(replace(now, stored=stored)), summary)
 
 
-def _moved_back(
+def moved_back(
     db: Database, game_id: str, version: int, players: Sequence[str]
 ) -> Callable[[Database], None] | results.Refused:
     """What undoing the move at ``version`` writes: the game back in the table it left."""

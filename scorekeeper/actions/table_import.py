@@ -54,7 +54,8 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
         with store.connection.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
             for night in archive.nights:
-                nights.restore_night(db, table.id, night, game_ids)
+                played = [(r, [game_ids[index] for index in r.games]) for r in night.played]
+                nights.restore_night(db, table.id, night, night.players, played)
             tables.restore_table(db, table.id)
     except BaseException:
         purge.remove_table(db, table.id)

@@ -5,23 +5,79 @@ replayed only from the first hand that differs.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
 
 from .. import store
-from ..i18n import _
+from ..i18n import N_, _
 from ..reports import current_game
 from ..rules.game import GameError
 from ..rules.gamefile import game_to_json, load_game
 from ..rules.phases import RulesError
 from ..rules.replay import replay_from
-from ..store import change_notes
+from ..store import change_notes, tables
 from . import moving, results, saving
 
 
 def undo(db: Database, game_id: str, seen: int) -> results.Result:
-    """Take back the latest change not undone yet; tapping again keeps stepping back."""
+    """Take back the latest change not undone yet; tapping again keeps stepping back.
+
+    The game's own link changes its play, never the table it is in: Undo stops at a move
+    into a table (``undo_move`` takes that back, by the table's link).
+    """
+    step = _undo_step(db, game_id)
+    if isinstance(step, results.Refused):
+        return step
+    if step.undone.action == "move":
+        return results.Refused(_(TABLES_TO_UNDO))
+    return _go_back(db, step.now, seen, step.target, "undo", step.summary, step.undo_to)
+
+
+def undo_move(db: Database, game_id: str, seen: int, table_id: str) -> results.Result:
+    """Take back the move that put the game in the table ``table_id`` (by that table's
+    link), when it is what Undo would take back next: the game goes back to the table it
+    came from, or to none."""
+    step = _undo_step(db, game_id)
+    if isinstance(step, results.Refused):
+        return step
+    if step.undone.action != "move":
+        return results.Refused(_(NO_MOVE_TO_UNDO))
+    back = moving.moved_back(db, game_id, step.target + 1, step.now.game.players)
+    if isinstance(back, results.Refused):
+        return back
+
+    def then(db: Database) -> None:
+        if tables.table_of_game(db, game_id) != table_id:
+            raise store.games.Conflict(game_id)  # moved on meanwhile: not this table's to undo
+        back(db)
+
+    return _go_back(db, step.now, seen, step.target, "undo", step.summary, step.undo_to, then)
+
+
+TABLES_TO_UNDO = N_(
+    "Undo stops here: the change before this one put the game in its table, and only the "
+    "table can take that back. Open the table's page and tap “Undo the move” beside the game."
+)
+NO_MOVE_TO_UNDO = N_(
+    "Undo here takes back only a move into this table, and the game has changed since. "
+    "Undo its later changes on the game's page first."
+)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """What Undo would do next: the change ``undone``, going back to version ``target``."""
+
+    now: current_game.Current
+    undone: store.history.Change
+    target: int
+    undo_to: int | None  # what Undo goes back to after this one
+    summary: str
+
+
+def _undo_step(db: Database, game_id: str) -> _Step | results.Refused:
     now = current_game.load(db, game_id)
     if now is None:
         return results.Refused(_(results.NO_GAME))
@@ -38,12 +94,7 @@ def undo(db: Database, game_id: str, seen: int) -> results.Result:
         )
     after = store.history.get_change(db, game_id, target)
     undo_to = after.undo_to if after is not None else None
-    moved = undone.action == "move"
-    then = moving._moved_back(db, game_id, target + 1, now.game.players) if moved else None
-    if isinstance(then, results.Refused):
-        return then
-    summary = change_notes.note("undo", undone=undone.note)
-    return _go_back(db, now, seen, target, "undo", summary, undo_to, then)
+    return _Step(now, undone, target, undo_to, change_notes.note("undo", undone=undone.note))
 
 
 def restore(db: Database, game_id: str, seen: int, version: int) -> results.Result:

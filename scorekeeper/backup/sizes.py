@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from ..store import records
+
 
 @dataclass(frozen=True)
 class Holder:
@@ -26,21 +28,26 @@ class Holder:
 def biggest(db: Database, count: int = 10) -> list[Holder]:
     """The ``count`` tables that take the most room, biggest first, then the games in no
     table together."""
-    rows = db.execute(
-        "SELECT t.id, t.name, count(s.game_id), coalesce(sum(s.row_bytes + s.log_bytes), 0), "
-        "max(g.updated), t.deleted FROM tables t "
+    found = records.many(
+        db,
+        Holder,
+        "SELECT t.id AS table_id, t.name, count(s.game_id) AS games, "
+        "coalesce(sum(s.row_bytes + s.log_bytes), 0) AS size, max(g.updated) AS last_played, "
+        "t.deleted FROM tables t "
         "LEFT JOIN table_games tg ON tg.table_id = t.id "
         "LEFT JOIN game_sizes s ON s.game_id = tg.game_id "
         "LEFT JOIN games g ON g.id = tg.game_id "
-        "GROUP BY t.id ORDER BY 4 DESC, t.created LIMIT ?",
+        "GROUP BY t.id ORDER BY size DESC, t.created LIMIT ?",
         [count],
-    ).fetchall()
-    found = [Holder(*row) for row in rows]
-    alone = db.execute(
-        "SELECT count(*), coalesce(sum(s.row_bytes + s.log_bytes), 0), max(g.updated) "
-        "FROM games g JOIN game_sizes s ON s.game_id = g.id "
-        "WHERE NOT EXISTS (SELECT 1 FROM table_games tg WHERE tg.game_id = g.id)"
-    ).fetchone()
-    if alone[0]:
-        found.append(Holder(None, "", alone[0], alone[1], alone[2], None))
+    )
+    alone = records.one(
+        db,
+        Holder,
+        "SELECT NULL AS table_id, '' AS name, count(*) AS games, "
+        "coalesce(sum(s.row_bytes + s.log_bytes), 0) AS size, max(g.updated) AS last_played, "
+        "NULL AS deleted FROM games g JOIN game_sizes s ON s.game_id = g.id "
+        "WHERE NOT EXISTS (SELECT 1 FROM table_games tg WHERE tg.game_id = g.id)",
+    )
+    if alone is not None and alone.games:
+        found.append(alone)
     return found

@@ -1,12 +1,14 @@
-"""A whole table in one zip file: every game file, a CSV of all hands, the roster.
+"""A whole table in one zip file: every game file, a CSV of all hands, the roster, its nights.
 
-Plain Python over the rules engine, so a backup can be read and written
-without the web app. Reading refuses anything that is not such a file with
+Plain Python over the rules engine and the store's records, so a backup can be read and
+written without the web app: a night is kept as the store declares it (``ArchivedNight``
+extends ``store.nights.NightPlan``, ``ArchivedRound`` extends ``Round``), so a field added
+there is kept here too. Reading refuses anything that is not such a file with
 one clear message, and bounds what it costs before anything is written: the
 limits below hold whatever the zip claims (a zip can unpack to far more than
 it weighs, and its sizes can lie), every name meets the name rule
 (``rules/names.py``), and the JSON is read by the one bounded parser
-(``jsontext.parse_json``), so a hostile backup of a few kilobytes is refused
+(``json_reader.parse_json``), so a hostile backup of a few kilobytes is refused
 in milliseconds.
 """
 
@@ -17,9 +19,13 @@ import io
 import json
 import zipfile
 import zlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import MISSING, dataclass, field
 from datetime import UTC, datetime, tzinfo
+from enum import Enum
+from typing import Any
+
+from sqlite_utils import Database
 
 from .. import clock
 from ..i18n import N_, _
@@ -27,10 +33,12 @@ from ..live.turns import let_others_run
 from ..rules.game import Game, GameError
 from ..rules.gamefile import game_to_json, load_game
 from ..rules.names import MAX_TABLE_NAME, NameRefused, valid_name
-from ..rules.nights import MOST_AT_A_TABLE, Mode, Scheme
+from ..rules.nights import MOST_AT_A_TABLE, Mode, TableSeating
 from ..rules.phases import RulesError
 from ..rules.replay import Replayed, replay_from
 from ..rules.ruleset import PROFILES
+from ..store import nights, records
+from ..store.nights import Attendee, Night, NightPlan, Round
 from .json_reader import JsonError, parse_json
 
 FORMAT = "phase10-table"
@@ -66,29 +74,20 @@ class ArchivedGame:
     replayed: Replayed | None = None  # the engine's replay when read (an import keeps it)
 
 
-@dataclass(frozen=True)
-class ArchivedRound:
-    """One round of a night: its seating (seat 1 first), its seed, and its games, each the
-    index of a game in ``TableArchive.games`` (table by table; none while only seated)."""
+@dataclass(frozen=True, kw_only=True)
+class ArchivedRound(Round):
+    """A round of a night as a backup keeps it: the round, and its games, each the index of
+    a game in ``TableArchive.games`` (table by table; none while only seated)."""
 
-    number: int
-    seed: str
-    mode: Mode
-    tables: tuple[tuple[str, ...], ...]
-    started: str | None
-    games: tuple[int, ...]
-    asked: int | None = None  # the number of tables the organiser asked for, if any
+    games: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class ArchivedNight:
-    name: str
-    created: str
-    rounds: int
-    profile: str
-    mode: Mode
-    scheme: Scheme
-    players: tuple[tuple[str, bool], ...]  # (name, here)
+@dataclass(frozen=True, kw_only=True)
+class ArchivedNight(NightPlan):
+    """A night as a backup keeps it: its plan (each field a key of its entry in table.json,
+    read back by its type, or by ``_NIGHT_CHECKS``), who came, and its rounds."""
+
+    players: tuple[Attendee, ...]
     played: tuple[ArchivedRound, ...]
 
 
@@ -160,21 +159,17 @@ def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
 
 
 def _night_json(night: ArchivedNight) -> dict:
-    """A night in table.json; its games by their number in "games" (from 1)."""
+    """A night in table.json: its plan's fields, who came, its rounds with their games by
+    their number in "games" (from 1)."""
     return {
-        "name": night.name,
-        "created": night.created,
-        "rounds": night.rounds,
-        "profile": night.profile,
-        "mode": night.mode.value,
-        "scheme": night.scheme.value,
-        "players": [{"name": name, "here": here} for name, here in night.players],
+        **records.plain(night, NightPlan),
+        "players": [records.plain(attendee) for attendee in night.players],
         "played": [
             {
                 "round": r.number,
                 "seed": r.seed,
                 "mode": r.mode.value,
-                "tables": [list(seats) for seats in r.tables],
+                "tables": [list(table.seats) for table in r.tables],
                 "started": r.started,
                 "games": [index + 1 for index in r.games],
                 **({"tables_asked": r.asked} if r.asked is not None else {}),
@@ -182,6 +177,23 @@ def _night_json(night: ArchivedNight) -> dict:
             for r in night.played
         ],
     }
+
+
+def archived_night(db: Database, night: Night, game_index: dict[str, int]) -> ArchivedNight:
+    """The night as a table's backup keeps it; ``game_index``: game id -> its index among
+    the backup's games (a game no longer in the table leaves its round without games)."""
+    its_games = nights.games(db, night.id)
+    played = []
+    for found in nights.rounds(db, night.id):
+        ids = [g.game_id for g in its_games if g.round == found.number]
+        indexes = tuple(game_index[i] for i in ids) if all(i in game_index for i in ids) else ()
+        kept = indexes if len(indexes) == len(found.tables) else ()
+        played.append(ArchivedRound(**records.values(found), games=kept))
+    return ArchivedNight(
+        **records.values(night, NightPlan),
+        players=tuple(nights.attendees(db, night.id)),
+        played=tuple(played),
+    )
 
 
 def read(data: bytes) -> TableArchive:
@@ -385,24 +397,25 @@ def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> Archiv
         and isinstance(rounds, list)
         and len(players) <= MAX_NIGHT_PLAYERS
         and len(rounds) <= MAX_ROUNDS
-        and 1 <= int(entry["rounds"]) <= MAX_ROUNDS
-        and entry["profile"] in PROFILES
     ):
         raise ValueError("too many")
     played = []
     for number, found in enumerate(rounds, start=1):
-        tables = tuple(tuple(valid_name(name) for name in seats) for seats in found["tables"])
+        tables = tuple(
+            TableSeating(table, tuple(valid_name(name) for name in seats))
+            for table, seats in enumerate(found["tables"], start=1)
+        )
         indexes = tuple(int(index) - 1 for index in found["games"])
         if int(found["round"]) != number or len(tables) > MAX_NIGHT_PLAYERS // 2:
             raise ValueError("rounds out of order")
-        if any(not 2 <= len(seats) <= MOST_AT_A_TABLE for seats in tables):
+        if any(not 2 <= len(table.seats) <= MOST_AT_A_TABLE for table in tables):
             raise ValueError("a table's size")
         if indexes and len(indexes) != len(tables):
             raise ValueError("a game for each table")
-        for index, seats in zip(indexes, tables, strict=False):
+        for index, table in zip(indexes, tables, strict=False):
             if not 0 <= index < len(games) or index in used:
                 raise ValueError("no such game")
-            if games[index].game.players != seats:
+            if games[index].game.players != table.seats:
                 raise ValueError("not the game seated")
             used.add(index)
         started = _when(found["started"]) if found["started"] is not None else None
@@ -416,20 +429,68 @@ def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> Archiv
                 Mode(found["mode"]),
                 tables,
                 started,
-                indexes,
                 None if asked is None else int(asked),
+                games=indexes,
             )
         )
     return ArchivedNight(
-        valid_name(entry["name"], MAX_TABLE_NAME),
-        _when(entry["created"]),
-        int(entry["rounds"]),
-        str(entry["profile"]),
-        Mode(entry["mode"]),
-        Scheme(entry["scheme"]),
-        tuple((valid_name(p["name"]), bool(p["here"])) for p in players),
-        tuple(played),
+        **_plan(entry),
+        players=tuple(Attendee(valid_name(p["name"]), bool(p["here"])) for p in players),
+        played=tuple(played),
     )
+
+
+def _plan(entry: dict) -> dict[str, Any]:
+    """A night's own fields (``NightPlan``'s), each checked; one an older backup lacks
+    takes its default."""
+    plan = {}
+    for found in records.fields(NightPlan):
+        if found.name not in entry and found.default is not MISSING:
+            continue
+        value = entry[found.name]
+        plan[found.name] = (
+            None if value is None and found.optional else _NIGHT_CHECKS[found.name](value)
+        )
+    return plan
+
+
+def _planned_rounds(value: Any) -> int:
+    if not 1 <= int(value) <= MAX_ROUNDS:
+        raise ValueError("rounds")
+    return int(value)
+
+
+def _profile(value: Any) -> str:
+    if value not in PROFILES:
+        raise ValueError("no such rules")
+    return str(value)
+
+
+def _by_type(found: records.Field) -> Callable[[Any], Any]:
+    """How a field no check names is read from a backup: an Enum by its value, a number as
+    a number, text as a name (the name rule, as long as a table's name)."""
+    if isinstance(found.kind, type) and issubclass(found.kind, Enum):
+        return found.kind
+    if found.kind in (bool, int):
+        return found.kind
+    if found.kind is str:
+        return lambda value: valid_name(value, MAX_TABLE_NAME)
+    raise TypeError(f"a backup cannot read a night's {found.name}: give it a check")
+
+
+# How a backup's night is read, field by field: these by a check of their own, the others
+# by their type (``_by_type``; a type it cannot read stops this module loading at once).
+_NIGHT_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "name": lambda value: valid_name(value, MAX_TABLE_NAME),
+    "created": _when,
+    "rounds": _planned_rounds,
+    "profile": _profile,
+}
+_NIGHT_CHECKS |= {
+    found.name: _by_type(found)
+    for found in records.fields(NightPlan)
+    if found.name not in _NIGHT_CHECKS
+}
 
 
 DAMAGED_LISTS = {

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..i18n import _
+from ..live import across_processes
 from ..serve import workers
 from .common import BadInput, Command
 from .database import check_database, database_arg, default_database
@@ -31,8 +32,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise BadInput(_("--workers must be 1 or more"))
     config: dict[str, Any] = {"DATABASE": str(Path(args.db).resolve())} if args.db else {}
     check_database(args.db or default_database())
+    across_processes.clear_left()  # the wake-up sockets of servers that were killed
     try:
         app = create_app(config)
+        guards = _guards(app)
     except sqlite3.Error as error:
         raise BadInput(
             _("cannot open the database %(path)s: %(error)s", path=args.db, error=error)
@@ -54,7 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app.config["PUBLIC_URL"] = config["PUBLIC_URL"] = public or (url and phone_address(url))
     replicator = _replicate(app.config["DATABASE"], args.replicate) if args.replicate else None
     try:
-        return _run_server(app, config, args)
+        return _run_server(app, config, args, guards)
     finally:
         if replicator is not None:
             replicator.stop()
@@ -122,25 +125,37 @@ def _replicate(db: str, url: str):
     return replicator
 
 
-def _run_server(app, config, args: argparse.Namespace) -> int:
+def _guards(app):
+    """What the server keeps to for connections, from the app's settings (a wrong one stops
+    the start): their cap per address, how long an idle one is kept, and the trusted proxy,
+    behind which the cap is each phone's (serve/server.py)."""
+    from ..serve import server
+    from ..web.proxy import trust_setting
+    from ..web.security import count_setting
+
+    return server.Guards(
+        per_address=2 * app.config["LIVE_PER_ADDRESS"],
+        idle_seconds=count_setting(app, "IDLE_SECONDS") or server.IDLE_SECONDS,
+        proxy=trust_setting(app) or None,
+    )
+
+
+def _run_server(app, config, args: argparse.Namespace, guards) -> int:
     from ..backup import purge
     from ..serve import server
     from ..serve.warm_up import ready
-    from ..web.proxy import trust_setting
 
-    # behind a proxy every phone shares its address: the app caps live pages instead
-    per_address = 0 if trust_setting(app) else 2 * app.config["LIVE_PER_ADDRESS"]
     several = args.workers > 1 and workers.available()
     if args.workers > 1 and not several:
         print(_("(gunicorn is not available here: serving with one process.)"), file=sys.stderr)
     try:
         if several:
             server.check_address(args.host, args.port)  # said here, not by gunicorn's retries
-            workers.serve(config, args.host, args.port, args.workers, per_address=per_address)
+            workers.serve(config, args.host, args.port, args.workers, guards)
             return 0
         purge.every(app.config["DATABASE"])  # deleted games and tables, once their week is over
         # each gunicorn worker makes its own app ready (serve/workers.py)
-        server.run(ready(app), args.host, args.port, per_address=per_address)
+        server.run(ready(app), args.host, args.port, guards)
     except OSError as error:
         raise BadInput(
             _(

@@ -33,8 +33,8 @@ SOURCE = Path(__file__).resolve().parent.parent.parent
 AREAS: dict[str, tuple[str, ...]] = {
     "cli": (
         "scorekeeper/cli/*.py",
-        "backup/replicate.py",
-        "serve/workers.py",
+        "scorekeeper/backup/replicate.py",
+        "scorekeeper/serve/workers.py",
     ),
     "engine": ("scorekeeper/rules/*.py",),
     "printing": ("scorekeeper/printing/*.py",),
@@ -62,7 +62,7 @@ def area_of(path: str) -> str | None:
 def _sources() -> Iterator[tuple[str, Path]]:
     for path in sorted([*SOURCE.glob("scorekeeper/**/*.py"), *SOURCE.glob("templates/*.html")]):
         relative = path.relative_to(SOURCE).as_posix()
-        if (area := area_of(relative)) is not None and path.name != "i18n/catalogues.py":
+        if (area := area_of(relative)) is not None and path.name != "catalogues.py":
             yield area, path
 
 

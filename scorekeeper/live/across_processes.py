@@ -11,7 +11,8 @@ So an idle server wakes for nothing: before this, each process looked at SQLite'
 ``data_version`` once a second, about a fifth of an idle table's CPU. Where there are no
 such sockets (Windows), or the folder is not the user's alone, a process hears nothing
 and store/games_file.py looks every second as before. A socket left by a process that died is
-removed by the first commit that finds nobody behind it.
+removed by the first commit that finds nobody behind it, and, at start, by ``clear_left``:
+``serve`` clears every folder of its user's, a process that starts to listen its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import errno
 import hashlib
 import itertools
 import os
+import re
 import socket
 import stat
 import tempfile
@@ -28,6 +30,7 @@ from pathlib import Path
 
 WORD = b"!"
 _ears = itertools.count(1)  # the sockets of one process: one per database file it serves
+_EAR_NAME = re.compile(r"([1-9][0-9]{0,8})\.[0-9]{1,10}")  # <pid>.<n>, as ``listen`` names them
 
 
 class Neighbours:
@@ -48,6 +51,7 @@ class Neighbours:
         except OSError:
             return False
         name = f"{os.getpid()}.{next(_ears)}"  # short: macOS allows 104 bytes for the path
+        _clear_sockets(self._place)  # what processes before this one left (the folder stays)
         for _try in range(3):
             folder = _ours(self._place, create=True)
             if folder is None:
@@ -130,13 +134,78 @@ class Neighbours:
         self._ear = self._mouth = self._own = None
 
 
+def clear_left(place: Path | None = None) -> int:
+    """Remove what processes that no longer run left in the folder at ``place`` (None:
+    every folder of this user's in the temporary folder): each socket whose process is
+    gone and that nobody is bound to, then the folder if that leaves it empty. A live
+    process's socket is never touched: its process runs, or (its number seen from another
+    PID namespace) a probe finds it bound. How many sockets went."""
+    if place is None:
+        if not hasattr(os, "getuid"):
+            return 0
+        try:
+            found = list(Path(tempfile.gettempdir()).glob(f"{_PREFIX}{os.getuid()}-*"))
+        except OSError:
+            return 0  # a temporary folder this user cannot list: nothing of ours to clear
+        return sum(clear_left(folder) for folder in found)
+    gone = _clear_sockets(place)
+    if _ours(place, create=False) is not None:
+        with contextlib.suppress(OSError):
+            place.rmdir()  # only if empty: a process listening keeps its socket in it
+    return gone
+
+
+def _clear_sockets(place: Path | None) -> int:
+    folder = _ours(place, create=False)
+    if folder is None:
+        return 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    gone = 0
+    for entry in entries:
+        if _left(entry):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                gone += 1
+    return gone
+
+
+def _left(entry: os.DirEntry[str]) -> bool:
+    """A socket of ours whose process no longer runs, with nobody bound to it."""
+    named = _EAR_NAME.fullmatch(entry.name)
+    if named is None or int(named.group(1)) == os.getpid():
+        return False
+    try:
+        if not stat.S_ISSOCK(entry.stat(follow_symlinks=False).st_mode):
+            return False
+        os.kill(int(named.group(1)), 0)  # signal 0: only asks whether it runs
+        return False  # its process runs (or one of another user's has its number now)
+    except ProcessLookupError:
+        pass
+    except (OSError, OverflowError):
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(entry.path)  # sends nothing: a live ear is not woken
+        except ConnectionRefusedError:
+            return True
+        except OSError:
+            return False
+    return False  # bound: a process of another PID namespace sharing the folder
+
+
+_PREFIX = "scorekeeper-"
+
+
 def _place_for(database: str) -> Path | None:
     """Where the processes serving ``database`` keep their sockets; None where there are no
     Unix datagram sockets (Windows) or no file."""
     if not hasattr(socket, "AF_UNIX") or not hasattr(os, "getuid") or database == ":memory:":
         return None
     name = hashlib.blake2b(os.path.realpath(database).encode(), digest_size=6).hexdigest()
-    return Path(tempfile.gettempdir()) / f"scorekeeper-{os.getuid()}-{name}"
+    return Path(tempfile.gettempdir()) / f"{_PREFIX}{os.getuid()}-{name}"
 
 
 def _ours(place: Path | None, *, create: bool) -> Path | None:

@@ -11,7 +11,8 @@ just those letters, chosen per run of text:
 - Hebrew and Arabic also from pinned PyPI packages (Heebo, Noto Sans Arabic),
   for a machine without Debian's fonts;
 - Noto Sans CJK for Chinese, Japanese and Korean, regular and bold
-  (``fonts-noto-cjk``, redrawn as TrueType by ``cjk``);
+  (``fonts-noto-cjk``, redrawn as TrueType by ``cjk`` for each document, from the
+  letters it prints: ``MadeFont``);
 - Noto Emoji, monochrome, regular and bold, shipped in ``typefaces/`` (from
   Google Fonts, by npm): a joined sequence (a family, a flag, a skin tone, a
   keycap) is shaped into its one glyph;
@@ -196,6 +197,31 @@ def _tag(base: str, subset: Iterable[int]) -> str:
     return "".join(chr(ord("A") + byte % 26) for byte in digest[:6])
 
 
+class MadeFont(EmbeddedFont):
+    """A face of Noto Sans CJK (``cjk.MadeFace``): measured from the collection while a
+    document is laid out; embedded, when it is saved, from a font made of the letters it
+    printed, which is dropped with it."""
+
+    def __init__(self, name: str, face: cjk.MadeFace):
+        super().__init__(name, face.skeleton)
+        self.face: cjk.MadeFace = face
+        self._asciiReadable = False  # no room kept for Latin letters: Fira Sans prints them
+
+    def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:
+        self.face.measure(text)  # reportlab's own measuring finds each width at hand
+        return super().stringWidth(text, size, encoding)
+
+    def addObjects(self, doc: pdfdoc.PDFDocument) -> None:
+        codes = sorted({code for subset in self.state[doc].subsets for code in subset})
+        made = self.face.make(codes)  # other requests may run meanwhile: nothing is shared yet
+        with self.face.saving:  # one document's subsets at a time are cut from ``made``
+            self.face.made = made
+            try:
+                super().addObjects(doc)
+            finally:
+                self.face.made = None
+
+
 @cache
 def _advance(font: str, glyph: int) -> float:
     """A glyph's advance in thousandths of an em (HarfBuzz reads the font's own metrics)."""
@@ -221,22 +247,33 @@ def load(face: Face) -> bool:
     its file is not installed."""
     if not face.path.is_file():
         return False
-    bold = face.bold if face.bold is not None and face.bold.is_file() else None
-    _register(face.name, face.path, bold)
+    bold = None
+    if face.bold is not None and face.bold.is_file():
+        bold = EmbeddedFont(f"{face.name}-Bold", face.bold)
+    _register(EmbeddedFont(face.name, face.path), bold)
     return True
 
 
-def _register(name: str, regular: Path | bytes, bold: Path | bytes | None) -> None:
-    """A fallback font known to reportlab, with its bold as ``name``-Bold (or, without one,
-    itself for bold too)."""
-    pdfmetrics.registerFont(EmbeddedFont(name, regular))
-    bold_name = name
+def _register(regular: EmbeddedFont, bold: EmbeddedFont | None) -> None:
+    """A fallback font known to reportlab, with its bold (named as itself with "-Bold"; or,
+    without one, itself for bold too)."""
+    pdfmetrics.registerFont(regular)
     if bold is not None:
-        bold_name = f"{name}-Bold"
-        pdfmetrics.registerFont(EmbeddedFont(bold_name, bold))
+        pdfmetrics.registerFont(bold)
     for italic in (0, 1):
-        addMapping(name, 0, italic, name)
-        addMapping(name, 1, italic, bold_name)
+        addMapping(regular.fontName, 0, italic, regular.fontName)
+        addMapping(regular.fontName, 1, italic, (bold or regular).fontName)
+
+
+@cache
+def _cjk(face: str) -> str:
+    """The registered font (with its bold) for one face of Noto Sans CJK: JP, KR or SC."""
+    name = cjk.name(face)
+    _register(
+        MadeFont(name, cjk.MadeFace(face, bold=False)),
+        MadeFont(f"{name}-Bold", cjk.MadeFace(face, bold=True)),
+    )
+    return name
 
 
 def suits_font() -> str:
@@ -303,27 +340,6 @@ def _emoji(char: str, following: str) -> bool:
     return following == "\ufe0f" and load(EMOJI) and _has(EMOJI.name, char)
 
 
-def _made(face: str, number: int) -> str:
-    """The registered font (with its bold) for one block of CJK letters, made once."""
-    name = cjk.name(face, number)
-    if name not in pdfmetrics.getRegisteredFontNames():
-        regular, bold = (cjk.truetype(face, number, bold=weight) for weight in (False, True))
-        _register(name, regular, bold)
-    return name
-
-
-def _cjk_runs(text: str) -> list[tuple[str | None, str]]:
-    """A run of CJK letters cut where the block of its made font changes."""
-    face = cjk.face_for(text)
-    out: list[tuple[str | None, str]] = []
-    for char in text:
-        if out and (attaches(char) or cjk.block(char) == cjk.block(out[-1][1][-1])):
-            out[-1] = (out[-1][0], out[-1][1] + char)
-        else:
-            out.append((_made(face, cjk.block(char)), char))
-    return out
-
-
 @cache
 def printable(char: str) -> bool:
     """True when some font we embed can draw ``char``."""
@@ -367,11 +383,7 @@ def runs(text: str) -> list[tuple[str | None, str]]:
             out[-1] = (font, out[-1][1] + char)
         else:
             out.append((font, char))
-    return [
-        made
-        for font, part in out
-        for made in (_cjk_runs(part) if font == cjk.FAMILY else [(font, part)])
-    ]
+    return [(_cjk(cjk.face_for(part)) if font == cjk.FAMILY else font, part) for font, part in out]
 
 
 def package_for(char: str) -> str:

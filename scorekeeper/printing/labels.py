@@ -118,6 +118,27 @@ def fit_label(
     )
 
 
+def fit_whole(
+    text: str,
+    font: str,
+    width: float,
+    *,
+    size: float,
+    min_size: float = MIN_FONT_SIZE,
+    lines: int,
+    most_lines: int,
+    height: float | None = None,
+) -> Label:
+    """``fit_label`` in ``lines``; a text they cannot hold whole takes up to ``most_lines``
+    at ``min_size`` rather than be cut (cut only when even those do not hold it)."""
+    label = fit_label(text, font, width, size=size, min_size=min_size, lines=lines, height=height)
+    if not label.cut:
+        return label
+    return fit_label(
+        text, font, width, size=min_size, min_size=min_size, lines=most_lines, height=height
+    )
+
+
 @lru_cache(maxsize=8192)
 def _fit(
     text: str,
@@ -136,6 +157,9 @@ def _fit(
         current = size
         while current >= min_size - 1e-9:
             room = width - reserve * current
+            if _too_long(text, font, current, room, lines):
+                current = round(current - STEP, 2)
+                continue
             wrapped = _wrap(text, font, current, room, language if hyphenate else None, give_back)
             if (
                 wrapped is not None
@@ -145,6 +169,13 @@ def _fit(
                 return _label(wrapped, font, current)
             current = round(current - STEP, 2)
     return _cut(text, font, width - reserve * min_size, min_size, lines)
+
+
+def _too_long(text: str, font: str, size: float, width: float, lines: int) -> bool:
+    """True when ``text`` at ``size`` cannot fit ``lines`` lines of ``width``, however it is
+    cut: a cut takes away at most a space or a pair's kerning, far less than an em. Saves
+    trying every cut at every size for a long name of ideographs (any character a break)."""
+    return line_width(text, font, size) > lines * width + (lines - 1) * size
 
 
 def _tall_enough(lines: list[str], size: float, height: float | None) -> bool:

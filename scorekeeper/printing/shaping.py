@@ -69,8 +69,11 @@ def needs_shaping(text: str) -> bool:
 
 @cache
 def _font(name: str) -> hb.Font:
-    data = pdfmetrics.getFont(name).face._ttf_data
-    return hb.Font(hb.Face(hb.Blob(data)))
+    face = pdfmetrics.getFont(name).face
+    collection = getattr(face, "harfbuzz", None)  # a CJK face shapes from the collection (cjk)
+    if collection is not None:
+        return collection
+    return hb.Font(hb.Face(hb.Blob(face._ttf_data)))
 
 
 def _upem(name: str) -> int:

@@ -9,8 +9,8 @@ for the life of the process, so the server loads it first and then freezes it
 (``gc.freeze``): later collections walk only what requests made since.
 
 Each line the app logs is written once: Flask gives the app's logger a handler
-of its own, and waitress gives the root logger one (``logging.basicConfig``), to
-which every record also goes, so every error appeared twice.
+of its own, and a server that calls ``logging.basicConfig`` gives the root logger
+one, to which every record also goes, so every error appeared twice.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ LOG_FORMAT = "[%(asctime)s] %(levelname)s in %(module)s: %(message)s"  # Flask's
 
 
 def log_once(app: Flask) -> None:
-    """One handler for the app's lines: the root logger's, in Flask's format (waitress's
+    """One handler for the app's lines: the root logger's, in Flask's format (a later
     ``basicConfig`` then finds it set up and adds none; gunicorn's loggers keep theirs)."""
     logging.basicConfig(format=LOG_FORMAT)
     app.logger.removeHandler(default_handler)

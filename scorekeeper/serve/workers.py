@@ -13,9 +13,13 @@ exactly once (tests/test_durability.py runs against two workers).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import Guards
 
 MOST = 4  # processes `serve` starts by itself: a small server's cores, not a big one's
 
@@ -50,10 +54,10 @@ def share(cap: int, workers: int) -> int:
 
 
 def serve(
-    config: dict[str, Any] | None, host: str, port: int, workers: int, *, per_address: int
+    config: dict[str, Any] | None, host: str, port: int, workers: int, guards: Guards
 ) -> None:
-    """``per_address``: connections one address may keep open (serve/server.py); like the live
-    pages' caps, each worker keeps its share of it."""
+    """``guards``: what `serve` was told about connections (serve/server.py); like the live
+    pages' caps, each worker keeps its share of the cap per address."""
     from gunicorn.app.base import BaseApplication
     from gunicorn.workers.ggevent import GeventPyWSGIWorker
 
@@ -66,7 +70,9 @@ def serve(
     connections = max(server.open_files_limit() - server.RESERVED_FILES, 16)
 
     class Worker(GeventPyWSGIWorker):
-        server_class = server.server_class(share(per_address, workers))
+        server_class = server.server_class(
+            dataclasses.replace(guards, per_address=share(guards.per_address, workers))
+        )
 
     class Scorekeeper(BaseApplication):
         def load_config(self) -> None:

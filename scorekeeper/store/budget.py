@@ -9,6 +9,8 @@ from weakref import WeakKeyDictionary
 
 from sqlite_utils import Database
 
+from . import records
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -44,16 +46,43 @@ def size_of(*texts: str | None) -> int:
     return sum(len(text.encode()) for text in texts if text is not None)
 
 
-def _sizes(db: Database, game_id: str) -> tuple[int, int]:
-    row = db.execute(
-        "SELECT row_bytes, log_bytes FROM game_sizes WHERE game_id = ?", [game_id]
-    ).fetchone()
-    return (row[0] or 0, row[1] or 0) if row else (0, 0)
+@dataclass(frozen=True)
+class GameSize:
+    """What one game takes in the file (``game_sizes``), kept as it is written."""
+
+    game_id: str
+    row_bytes: int = 0  # its ``games`` row's texts: its game file, standings and kept
+    log_bytes: int = 0  # every row of its log in ``changes``
+
+
+def sizes(db: Database, game_id: str) -> GameSize:
+    """What the game takes now (nothing, before it is written)."""
+    found = records.one(
+        db,
+        GameSize,
+        "SELECT game_id, coalesce(row_bytes, 0) AS row_bytes, "
+        "coalesce(log_bytes, 0) AS log_bytes FROM game_sizes WHERE game_id = ?",
+        [game_id],
+    )
+    return found or GameSize(game_id)
+
+
+def add_sizes(db: Database, written: GameSize) -> None:
+    """A game written: its row now takes ``written.row_bytes``, and its log
+    ``written.log_bytes`` more than it did (a new game: all of its log)."""
+    records.insert(
+        db,
+        "game_sizes",
+        records.row(written),
+        on_conflict="(game_id) DO UPDATE SET row_bytes = excluded.row_bytes, "
+        "log_bytes = log_bytes + excluded.log_bytes",
+    )
 
 
 def game_size(db: Database, game_id: str) -> int:
     """The bytes a game takes: its row and its whole log."""
-    return sum(_sizes(db, game_id))
+    found = sizes(db, game_id)
+    return found.row_bytes + found.log_bytes
 
 
 def table_size(db: Database, table_id: str) -> int:

@@ -19,13 +19,13 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
 from sqlite_utils import Database
 
-from . import budget, change_notes, connection
+from . import budget, change_notes, connection, records
 from .schema import new_key, unused_code
 
 
@@ -71,9 +71,9 @@ class StoredGame:
     version: int
     created: str
     updated: str
-    state_text: str
-    standings_text: str | None = None
-    kept_text: str | None = None
+    state_text: str = field(metadata=records.column("state"))
+    standings_text: str | None = field(default=None, metadata=records.column("standings"))
+    kept_text: str | None = field(default=None, metadata=records.column("kept"))
     code: str | None = None  # the short code read aloud to open the watch page
 
     @cached_property
@@ -101,15 +101,13 @@ class StoredGame:
             return kept
 
 
-_GAME_COLUMNS = "id, edit_key, version, created, updated, state, standings, kept, code"
-
-
 def dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _row_to_game(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
-    return StoredGame(*row)
+def _texts(game: StoredGame) -> int:
+    """The bytes of the row's texts (``game_sizes.row_bytes``, schema.ROW_BYTES)."""
+    return budget.size_of(game.state_text, game.standings_text, game.kept_text)
 
 
 def create_game(
@@ -146,14 +144,14 @@ def create_game(
 class NewGame:
     """A game's first row and first change, encoded and measured, ready to be inserted."""
 
-    row: tuple[Any, ...]  # id, edit key, version, created, updated, state, standings, kept
+    game: StoredGame  # without its short code, given as it is inserted
     follows: str | None
-    change: tuple[Any, ...]  # at, action, summary, detail, hands
+    change: dict[str, Any]  # its first row of ``changes``, by column (its game's id aside)
     size: int  # the bytes it takes in the file (game_sizes)
 
     @property
     def id(self) -> str:
-        return str(self.row[0])
+        return self.game.id
 
 
 def new_game(
@@ -168,41 +166,38 @@ def new_game(
 ) -> NewGame:
     """Everything ``insert_game`` writes, worked out before any lock is taken."""
     created, updated = dates or (connection.now(), connection.now())
-    text = dumps(state)
-    row = (
-        new_key(),
-        new_key(),
-        1,
-        created,
-        updated,
-        text,
-        None if standings is None else dumps(standings),
-        None if kept is None else dumps(kept),
+    game = StoredGame(
+        id=new_key(),
+        edit_key=new_key(),
+        version=1,
+        created=created,
+        updated=updated,
+        state_text=dumps(state),
+        standings_text=None if standings is None else dumps(standings),
+        kept_text=None if kept is None else dumps(kept),
     )
-    detail = dumps({"game": state})
-    change = (created, action, summary, detail, len(state["hands"]))
-    return NewGame(row, follows, change, budget.size_of(*row[5:]) + budget.size_of(summary, detail))
+    change: dict[str, Any] = {
+        "version": 1,
+        "at": created,
+        "action": action,
+        "summary": summary,
+        "detail": dumps({"game": state}),
+        "hands": len(state["hands"]),
+        "undo_to": None,
+    }
+    size = _texts(game) + budget.size_of(summary, change["detail"])
+    return NewGame(game, follows, change, size)
 
 
 def insert_game(db: Database, new: NewGame) -> StoredGame:
     """Write a game made by ``new_game`` (inside the caller's transaction); only inserts."""
     with connection.transaction(db):
-        row = (*new.row, unused_code(db))  # checked free under the write lock
-        db.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS}, follows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [*row, new.follows],
-        )
-        at, action, summary, detail, hands = new.change
-        db.execute(
-            "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
-            "VALUES (?, 1, ?, ?, ?, ?, ?, NULL)",
-            [new.id, at, action, summary, detail, hands],
-        )
-        db.execute(
-            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?)",
-            [new.id, budget.size_of(*new.row[5:]), budget.size_of(summary, detail)],
-        )
-    return _row_to_game(row)
+        game = replace(new.game, code=unused_code(db))  # checked free under the write lock
+        records.insert(db, "games", {**records.row(game), "follows": new.follows})
+        records.insert(db, "changes", {"game_id": game.id, **new.change})
+        logged = budget.size_of(new.change["summary"], new.change["detail"])
+        budget.add_sizes(db, budget.GameSize(game.id, _texts(game), logged))
+    return game
 
 
 def get_game(db: Database, game_id: str, *, deleted: bool = False) -> StoredGame | None:
@@ -210,10 +205,12 @@ def get_game(db: Database, game_id: str, *, deleted: bool = False) -> StoredGame
     UnreadableGame if its text is damaged."""
     shown = "1" if deleted else _NOT_DELETED.format("id")
     with reading(game_id):
-        row = db.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ? AND {shown}", [game_id]
-        ).fetchone()
-    return _row_to_game(row) if row else None
+        return records.one(
+            db, StoredGame, f"SELECT {_COLUMNS} FROM games WHERE id = ? AND {shown}", [game_id]
+        )
+
+
+_COLUMNS = records.columns(StoredGame)
 
 
 # SQL: the game whose id is in the named column is not deleted (deleted_games)
@@ -288,9 +285,12 @@ def save_change(
     with connection.transaction(
         db
     ):  # everything encoded beforehand: other writers wait only for the write
-        old_row, old_log = budget._sizes(db, game_id)
+        old = budget.sizes(db, game_id)
         budget.check_room(
-            db, game_id, row_bytes + old_log + log_bytes, row_bytes + log_bytes - old_row
+            db,
+            game_id,
+            row_bytes + old.log_bytes + log_bytes,
+            row_bytes + log_bytes - old.row_bytes,
         )
         cursor = db.execute(
             "UPDATE games SET state = ?, standings = ?, kept = ?, version = ?, updated = ? "
@@ -307,27 +307,27 @@ def save_change(
         )
         if cursor.rowcount != 1:
             raise Conflict(game_id)
-        _log(
+        records.insert(
             db,
-            game_id,
-            version,
-            at,
-            action,
-            summary,
-            detail_text,
-            len(state["hands"]),
-            expected_version if undo_to == -1 else undo_to,
+            "changes",
+            {
+                "game_id": game_id,
+                "version": version,
+                "at": at,
+                "action": action,
+                "summary": summary,
+                "detail": detail_text,
+                "hands": len(state["hands"]),
+                "undo_to": expected_version if undo_to == -1 else undo_to,
+            },
         )
-        db.execute(
-            "INSERT INTO game_sizes (game_id, row_bytes, log_bytes) VALUES (?, ?, ?) "
-            "ON CONFLICT (game_id) DO UPDATE SET row_bytes = excluded.row_bytes, "
-            "log_bytes = log_bytes + excluded.log_bytes",
-            [game_id, row_bytes, log_bytes],
-        )
+        budget.add_sizes(db, budget.GameSize(game_id, row_bytes, log_bytes))
         if then is not None:
             then(db)
-        row = db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", [game_id]).fetchone()
-    return _row_to_game(row)
+        saved = records.one(db, StoredGame, f"SELECT {_COLUMNS} FROM games WHERE id = ?", [game_id])
+    if saved is None:  # cannot be: the row was written in this transaction
+        raise Conflict(game_id)
+    return saved
 
 
 def _extended(
@@ -356,24 +356,6 @@ def _extended(
     return state_text, kept_text
 
 
-def _log(
-    db: Database,
-    game_id: str,
-    version: int,
-    at: str,
-    action: str,
-    summary: str,
-    detail: str,
-    hands: int,
-    undo_to: int | None,
-) -> None:
-    db.execute(
-        "INSERT INTO changes (game_id, version, at, action, summary, detail, hands, undo_to) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        [game_id, version, at, action, summary, detail, hands, undo_to],
-    )
-
-
 @dataclass(frozen=True)
 class Link:
     """What checking a game's link reads: its keys, and what tells whether a page showing
@@ -394,24 +376,18 @@ class Link:
 def game_link(db: Database, game_id: str) -> Link | None:
     """One indexed read per request, however long the game."""
     with reading(game_id):
-        row = _link_row(db, game_id)
-    if row is None:
-        return None
-    game, edit_key, player_key, version, entries, next_game, deleted = row
-    return Link(game, edit_key, player_key, version, entries or 0, next_game, deleted)
-
-
-def _link_row(db: Database, game_id: str) -> tuple[Any, ...] | None:
-    found: tuple[Any, ...] | None = db.execute(
-        "SELECT g.id, g.edit_key, g.player_key, g.version, "
-        "(SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), "
-        "(SELECT n.id FROM games n WHERE n.follows = g.id AND "
-        f"{_NOT_DELETED.format('n.id')} ORDER BY n.created, n.rowid LIMIT 1), "
-        "(SELECT d.at FROM deleted_games d WHERE d.game_id = g.id) "
-        "FROM games g WHERE g.id = ?",
-        [game_id],
-    ).fetchone()
-    return found
+        return records.one(
+            db,
+            Link,
+            "SELECT g.id AS game_id, g.edit_key, g.player_key, g.version, "
+            "coalesce((SELECT max(e.id) FROM hand_entries e WHERE e.game_id = g.id), 0) "
+            "AS entries, "
+            "(SELECT n.id FROM games n WHERE n.follows = g.id AND "
+            f"{_NOT_DELETED.format('n.id')} ORDER BY n.created, n.rowid LIMIT 1) AS next_game, "
+            "(SELECT d.at FROM deleted_games d WHERE d.game_id = g.id) AS deleted "
+            "FROM games g WHERE g.id = ?",
+            [game_id],
+        )
 
 
 def game_by_code(db: Database, code: str) -> str | None:

@@ -5,23 +5,25 @@ the step Undo takes back.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlite_utils import Database
 
-from . import change_notes, games
+from . import change_notes, games, records
 
 
 @dataclass(frozen=True)
 class Change:
-    """One entry of a game's history."""
+    """One entry of a game's history (a row of ``changes``, without the change itself)."""
 
     version: int
     at: str
     action: str
-    note: str  # what happened: its facts (notes.py), or words for changes saved before notes
+    # what happened: its facts (change_notes.py), or words for changes saved before notes
+    note: str = field(metadata=records.column("summary"))
     hands: int  # how many hands the game had after it
     undo_to: int | None  # the version Undo goes back to when this is the latest change
 
@@ -36,26 +38,28 @@ class Change:
         return datetime.fromisoformat(self.at)
 
 
-_CHANGE_COLUMNS = "version, at, action, summary, hands, undo_to"
+_COLUMNS = records.columns(Change)
 
 
 def changes(db: Database, game_id: str) -> list[Change]:
     """The game's history, newest first (without the game at each version)."""
     with games.reading(game_id):
-        rows = db.execute(
-            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
+        return records.many(
+            db,
+            Change,
+            f"SELECT {_COLUMNS} FROM changes WHERE game_id = ? ORDER BY version DESC",
             [game_id],
-        ).fetchall()
-    return [Change(*row) for row in rows]
+        )
 
 
 def get_change(db: Database, game_id: str, version: int) -> Change | None:
     with games.reading(game_id):
-        row = db.execute(
-            f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
+        return records.one(
+            db,
+            Change,
+            f"SELECT {_COLUMNS} FROM changes WHERE game_id = ? AND version = ?",
             [game_id, version],
-        ).fetchone()
-    return Change(*row) if row else None
+        )
 
 
 def played_until(db: Database, game: games.StoredGame) -> str:
@@ -65,18 +69,19 @@ def played_until(db: Database, game: games.StoredGame) -> str:
     created. A game that came whole (imported with its hands): its latest change, as the
     file it came from said."""
     with games.reading(game.id):
-        row = db.execute(
-            "SELECT version, at, hands FROM changes WHERE game_id = ?1 AND hands >= "
+        first = records.one(
+            db,
+            Change,
+            f"SELECT {_COLUMNS} FROM changes WHERE game_id = ?1 AND hands >= "
             "(SELECT hands FROM changes WHERE game_id = ?1 AND version = ?2) "
             "ORDER BY version LIMIT 1",
             [game.id, game.version],
-        ).fetchone()
-    if row is None:
+        )
+    if first is None:
         return game.updated
-    version, at, hands = row
-    if version == 1:  # no hand yet: the start; all of them at once: as the file said
-        return game.updated if hands else game.created
-    return str(at)
+    if first.version == 1:  # no hand yet: the start; all of them at once: as the file said
+        return game.updated if first.hands else game.created
+    return str(first.at)
 
 
 def state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
@@ -162,3 +167,19 @@ def undo_step(db: Database, game_id: str) -> tuple[Change | None, int] | None:
         return None
     target, version = row
     return (get_change(db, game_id, target + 1) if 0 < target < version else None), target
+
+
+def moved_last(db: Database, game_ids: Sequence[str]) -> set[str]:
+    """The games among ``game_ids`` whose next Undo would take back a move into a table
+    (``undo_step``'s change is a move): one query for a page of games."""
+    if not game_ids:
+        return set()
+    marks = ", ".join("?" * len(game_ids))
+    rows = db.execute(
+        "SELECT g.id FROM games g "
+        "JOIN changes c ON c.game_id = g.id AND c.version = g.version "
+        "JOIN changes m ON m.game_id = g.id AND m.version = c.undo_to + 1 "
+        f"WHERE g.id IN ({marks}) AND c.undo_to > 0 AND m.action = 'move'",
+        list(game_ids),
+    )
+    return {row[0] for row in rows}

@@ -16,10 +16,16 @@ counts are worth little after a power cut, so the file is written without
 waiting for the disk. Expired counts are dropped now and then. It serves the
 fixed-window strategy, Flask-Limiter's default; an operator who wants another
 sets ``SCOREKEEPER_RATELIMIT_STORAGE_URI`` to a Redis server.
+
+Whose count a request goes to is ``counted_as`` its address: an IPv6 address by its
+/64 network, since a home or a phone on IPv6 is given a /64 and may take any address
+in it (so counting exact addresses gave one visitor as many counts as it liked). The
+same key counts live pages (web/live.py) and connections (server.py).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import sqlite3
 import threading
@@ -46,6 +52,21 @@ ON CONFLICT (key) DO UPDATE SET
     expires = CASE WHEN expires <= :now THEN :now + :expiry ELSE expires END
 RETURNING count
 """
+
+
+def counted_as(address: str) -> str:
+    """The address a limit counts ``address`` as: an IPv4 address as it is (so is an
+    IPv4-mapped IPv6 one, ``::ffff:a.b.c.d``), an IPv6 address as its /64 network
+    (``2001:db8:1:2::/64``), anything else (a Unix socket's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 def counts_file(database: str) -> Path:

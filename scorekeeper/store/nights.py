@@ -15,24 +15,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from sqlite_utils import Database
 
 from .. import clock, store
-from ..backup.table_archive import ArchivedNight, ArchivedRound
 from ..rules.nights import Mode, Scheme, TableSeating
+from . import records
 from .schema import new_key, unused_code
 
 
 @dataclass(frozen=True)
-class Night:
-    id: str  # the organiser's part of the link: /t/<table>/nights/<id>
-    table_id: str
-    view_id: str  # the read-only link: /e/<view_id>
-    code: str  # read aloud, typed at /<code> like a game's
+class NightPlan:
+    """A night as the organiser set it up, without its links: what a table's backup keeps
+    (``backup.table_archive.ArchivedNight``), a night brought back getting links anew.
+    Each field is a column of ``nights``."""
+
     name: str
     created: str
     rounds: int
@@ -46,9 +46,28 @@ class Night:
         return clock.moment(self.created)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Night(NightPlan):
+    """A night as stored: its plan and its links (``nights``, a column each)."""
+
+    id: str  # the organiser's part of the link: /t/<table>/nights/<id>
+    table_id: str
+    view_id: str  # the read-only link: /e/<view_id>
+    code: str  # read aloud, typed at /<code> like a game's
+
+
+def _seating(text: str) -> tuple[TableSeating, ...]:
+    return tuple(TableSeating(i, tuple(seats)) for i, seats in enumerate(json.loads(text), 1))
+
+
+def _seating_text(tables: Sequence[TableSeating]) -> str:
+    return json.dumps([list(table.seats) for table in tables], ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class Round:
-    """One round: its seating (tables of names, seat 1 first, who deals) and its seed.
+    """One round (``night_rounds``): its seating (tables of names, seat 1 first, who deals)
+    and its seed.
 
     ``started``: when its games were started (None: seated only, it may be seated again).
     ``asked``: the number of tables the organiser asked for (None: as rule 11 suggests),
@@ -58,94 +77,91 @@ class Round:
     number: int
     seed: str
     mode: Mode
-    tables: tuple[TableSeating, ...]
+    tables: tuple[TableSeating, ...] = field(
+        metadata=records.column("seating", load=_seating, dump=_seating_text)
+    )
     started: str | None
-    asked: int | None = None
+    asked: int | None = field(default=None, metadata=records.column("tables_asked"))
 
 
 @dataclass(frozen=True)
 class NightGame:
+    """A game of a round (``night_games``)."""
+
     round: int
-    table: int
+    table: int = field(metadata=records.column("table_number"))
     game_id: str
 
 
 @dataclass(frozen=True)
 class Attendee:
+    """Someone who came (``night_players``); ``here``: not gone home."""
+
     name: str
     here: bool
-
-
-_COLUMNS = "id, table_id, view_id, code, name, created, rounds, profile, mode, scheme"
-
-
-def _night(row: Sequence[Any]) -> Night:
-    return Night(*row[:8], Mode(row[8]), Scheme(row[9]))  # type: ignore[call-arg]
 
 
 # --- reading ------------------------------------------------------------------------
 
 
+def _night_where(db: Database, where: str, value: str) -> Night | None:
+    return records.one(
+        db, Night, f"SELECT {records.columns(Night)} FROM nights WHERE {where}", [value]
+    )
+
+
 def get_night(db: Database, night_id: str) -> Night | None:
-    row = db.execute(f"SELECT {_COLUMNS} FROM nights WHERE id = ?", [night_id]).fetchone()
-    return _night(row) if row else None
+    return _night_where(db, "id = ?", night_id)
 
 
 def night_by_view(db: Database, view_id: str) -> Night | None:
-    row = db.execute(f"SELECT {_COLUMNS} FROM nights WHERE view_id = ?", [view_id]).fetchone()
-    return _night(row) if row else None
+    return _night_where(db, "view_id = ?", view_id)
 
 
 def night_by_code(db: Database, code: str) -> Night | None:
-    row = db.execute(f"SELECT {_COLUMNS} FROM nights WHERE code = ?", [code]).fetchone()
-    return _night(row) if row else None
+    return _night_where(db, "code = ?", code)
 
 
 def nights_of_table(db: Database, table_id: str) -> list[Night]:
     """The table's nights, the latest first."""
-    rows = db.execute(
-        f"SELECT {_COLUMNS} FROM nights WHERE table_id = ? ORDER BY created DESC, rowid DESC",
+    return records.many(
+        db,
+        Night,
+        f"SELECT {records.columns(Night)} FROM nights WHERE table_id = ? "
+        "ORDER BY created DESC, rowid DESC",
         [table_id],
-    ).fetchall()
-    return [_night(row) for row in rows]
+    )
 
 
 def attendees(db: Database, night_id: str) -> list[Attendee]:
     """Everyone who came tonight, in the order they were added; ``here``: not gone home."""
-    rows = db.execute(
-        "SELECT name, here FROM night_players WHERE night_id = ? ORDER BY rowid", [night_id]
-    ).fetchall()
-    return [Attendee(name, bool(here)) for name, here in rows]
+    return records.many(
+        db,
+        Attendee,
+        f"SELECT {records.columns(Attendee)} FROM night_players WHERE night_id = ? ORDER BY rowid",
+        [night_id],
+    )
 
 
 def rounds(db: Database, night_id: str) -> list[Round]:
-    rows = db.execute(
-        "SELECT number, seed, mode, seating, started, tables_asked FROM night_rounds "
-        "WHERE night_id = ? ORDER BY number",
+    return records.many(
+        db,
+        Round,
+        f"SELECT {records.columns(Round)} FROM night_rounds WHERE night_id = ? ORDER BY number",
         [night_id],
-    ).fetchall()
-    return [
-        Round(
-            number,
-            seed,
-            Mode(mode),
-            tuple(TableSeating(i, tuple(seats)) for i, seats in enumerate(json.loads(seating), 1)),
-            started,
-            asked,
-        )
-        for number, seed, mode, seating, started, asked in rows
-    ]
+    )
 
 
 def games(db: Database, night_id: str) -> list[NightGame]:
     """The night's games, by round and table (a deleted game is no longer the night's)."""
-    rows = db.execute(
-        "SELECT n.round, n.table_number, n.game_id FROM night_games n WHERE n.night_id = ? AND "
+    return records.many(
+        db,
+        NightGame,
+        f"SELECT {records.columns(NightGame)} FROM night_games n WHERE n.night_id = ? AND "
         "NOT EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = n.game_id) "
         "ORDER BY n.round, n.table_number",
         [night_id],
-    ).fetchall()
-    return [NightGame(*row) for row in rows]
+    )
 
 
 def version(db: Database, night_id: str) -> str:
@@ -163,11 +179,12 @@ def version(db: Database, night_id: str) -> str:
 
 def history(db: Database, night_id: str) -> list[tuple[str, str, dict[str, Any]]]:
     """Every change to the night, newest first: (when, what, its facts)."""
-    rows = db.execute(
+    found = records.rows(
+        db,
         "SELECT at, action, detail FROM night_changes WHERE night_id = ? ORDER BY id DESC",
         [night_id],
-    ).fetchall()
-    return [(at, action, json.loads(detail)) for at, action, detail in rows]
+    )
+    return [(change["at"], change["action"], json.loads(change["detail"])) for change in found]
 
 
 # --- writing (from actions/, inside its transaction) -------------------------------
@@ -186,43 +203,24 @@ def create_night(
 ) -> Night:
     with store.connection.transaction(db):
         night = Night(
-            new_key(),
-            table_id,
-            new_key(),
-            _unused_code(db),
-            name,
-            store.connection.now(),
-            rounds,
-            profile,
-            mode,
-            scheme,
+            name=name,
+            created=store.connection.now(),
+            rounds=rounds,
+            profile=profile,
+            mode=mode,
+            scheme=scheme,
+            **_new_links(db, table_id),
         )
-        db.execute(
-            f"INSERT INTO nights ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [*_row(night)],
-        )
+        records.insert(db, "nights", records.row(night))
         for player in players:
-            db.execute(
-                "INSERT INTO night_players (night_id, name, here) VALUES (?, ?, 1)",
-                [night.id, player],
-            )
+            _add_attendee(db, night.id, Attendee(player, True))
         log(db, night.id, "create", players=list(players), rounds=rounds, profile=profile)
     return night
 
 
-def _row(night: Night) -> tuple[Any, ...]:
-    return (
-        night.id,
-        night.table_id,
-        night.view_id,
-        night.code,
-        night.name,
-        night.created,
-        night.rounds,
-        night.profile,
-        night.mode.value,
-        night.scheme.value,
-    )
+def _new_links(db: Database, table_id: str) -> dict[str, Any]:
+    """A new night's links at the table: its id, its watchers' link and its short code."""
+    return {"id": new_key(), "table_id": table_id, "view_id": new_key(), "code": _unused_code(db)}
 
 
 def _unused_code(db: Database) -> str:
@@ -233,13 +231,19 @@ def _unused_code(db: Database) -> str:
             return code
 
 
+def _add_attendee(db: Database, night_id: str, attendee: Attendee, on_conflict: str = "") -> None:
+    row = {"night_id": night_id, **records.row(attendee)}
+    records.insert(db, "night_players", row, on_conflict=on_conflict)
+
+
 def set_here(db: Database, night_id: str, name: str, here: bool) -> None:
     """A player leaves (``here`` False) or comes back, or a newcomer arrives."""
     with store.connection.transaction(db):
-        db.execute(
-            "INSERT INTO night_players (night_id, name, here) VALUES (?, ?, ?) "
-            "ON CONFLICT (night_id, name) DO UPDATE SET here = excluded.here",
-            [night_id, name, int(here)],
+        _add_attendee(
+            db,
+            night_id,
+            Attendee(name, here),
+            "(night_id, name) DO UPDATE SET here = excluded.here",
         )
         log(db, night_id, "arrive" if here else "leave", player=name)
 
@@ -255,15 +259,15 @@ def seat(
 ) -> None:
     """Keep a round's seating (a round not started yet is seated anew); ``asked``: the
     number of tables the organiser asked for, if any."""
-    seating = json.dumps([list(table.seats) for table in tables], ensure_ascii=False)
+    seated = Round(number, seed, mode, tuple(tables), None, asked)
     with store.connection.transaction(db):
-        db.execute(
-            "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started, "
-            "tables_asked) VALUES (?, ?, ?, ?, ?, NULL, ?) ON CONFLICT (night_id, number) "
-            "DO UPDATE SET seed = excluded.seed, mode = excluded.mode, "
-            "seating = excluded.seating, tables_asked = excluded.tables_asked "
-            "WHERE started IS NULL",
-            [night_id, number, seed, mode.value, seating, asked],
+        records.insert(
+            db,
+            "night_rounds",
+            {"night_id": night_id, **records.row(seated)},
+            on_conflict="(night_id, number) DO UPDATE SET seed = excluded.seed, "
+            "mode = excluded.mode, seating = excluded.seating, "
+            "tables_asked = excluded.tables_asked WHERE started IS NULL",
         )
         log(
             db,
@@ -272,7 +276,7 @@ def seat(
             round=number,
             seed=seed,
             mode=mode.value,
-            tables=json.loads(seating),
+            tables=[list(table.seats) for table in tables],
         )
 
 
@@ -284,99 +288,52 @@ def start_round(db: Database, night_id: str, number: int, game_ids: Sequence[str
             [store.connection.now(), night_id, number],
         )
         for table, game_id in enumerate(game_ids, 1):
-            db.execute(
-                "INSERT INTO night_games (game_id, night_id, round, table_number) "
-                "VALUES (?, ?, ?, ?)",
-                [game_id, night_id, number, table],
-            )
+            _add_game(db, night_id, NightGame(number, table, game_id))
         log(db, night_id, "start", round=number, games=list(game_ids))
 
 
+def _add_game(db: Database, night_id: str, game: NightGame) -> None:
+    records.insert(db, "night_games", {"night_id": night_id, **records.row(game)})
+
+
 def restore_night(
-    db: Database, table_id: str, night: ArchivedNight, game_ids: Sequence[str]
+    db: Database,
+    table_id: str,
+    plan: NightPlan,
+    players: Sequence[Attendee],
+    played: Sequence[tuple[Round, Sequence[str]]],
 ) -> Night:
-    """A night from a table's backup, with new links; ``game_ids``: the backup's games as
-    imported, in its order (a round names its games by their index there)."""
+    """A night brought back (from a table's backup) at the table, with new links: as
+    planned, who came, and each round with its games' ids, table by table (none while it
+    is only seated)."""
     with store.connection.transaction(db):
+        kept = records.values(plan, NightPlan)
         restored = Night(
-            new_key(),
-            table_id,
-            new_key(),
-            _unused_code(db),
-            night.name,
-            night.created or store.connection.now(),
-            night.rounds,
-            night.profile,
-            night.mode,
-            night.scheme,
+            **{**kept, "created": plan.created or store.connection.now()},
+            **_new_links(db, table_id),
         )
-        db.execute(
-            f"INSERT INTO nights ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [*_row(restored)],
-        )
-        for name, here in night.players:
-            db.execute(
-                "INSERT OR IGNORE INTO night_players (night_id, name, here) VALUES (?, ?, ?)",
-                [restored.id, name, int(here)],
+        records.insert(db, "nights", records.row(restored))
+        for attendee in players:
+            _add_attendee(db, restored.id, attendee, "DO NOTHING")
+        for seated, game_ids in played:
+            records.insert(
+                db, "night_rounds", {"night_id": restored.id, **records.row(seated, Round)}
             )
-        for played in night.played:
-            seating = json.dumps([list(seats) for seats in played.tables], ensure_ascii=False)
-            db.execute(
-                "INSERT INTO night_rounds (night_id, number, seed, mode, seating, started, "
-                "tables_asked) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    restored.id,
-                    played.number,
-                    played.seed,
-                    played.mode.value,
-                    seating,
-                    played.started,
-                    played.asked,
-                ],
-            )
-            for table, index in enumerate(played.games, 1):
-                db.execute(
-                    "INSERT INTO night_games (game_id, night_id, round, table_number) "
-                    "VALUES (?, ?, ?, ?)",
-                    [game_ids[index], restored.id, played.number, table],
-                )
-        log(db, restored.id, "import", players=[name for name, _here in night.players])
+            for table, game_id in enumerate(game_ids, 1):
+                _add_game(db, restored.id, NightGame(seated.number, table, game_id))
+        log(db, restored.id, "import", players=[attendee.name for attendee in players])
     return restored
-
-
-def archived(db: Database, night: Night, game_index: dict[str, int]) -> ArchivedNight:
-    """The night as a table's backup keeps it; ``game_index``: game id -> its index among
-    the backup's games (a game no longer in the table leaves its round without games)."""
-    played = []
-    for found in rounds(db, night.id):
-        ids = [g.game_id for g in games(db, night.id) if g.round == found.number]
-        indexes = tuple(game_index[i] for i in ids) if all(i in game_index for i in ids) else ()
-        played.append(
-            ArchivedRound(
-                found.number,
-                found.seed,
-                found.mode,
-                tuple(table.seats for table in found.tables),
-                found.started,
-                indexes if len(indexes) == len(found.tables) else (),
-                found.asked,
-            )
-        )
-    return ArchivedNight(
-        night.name,
-        night.created,
-        night.rounds,
-        night.profile,
-        night.mode,
-        night.scheme,
-        tuple((a.name, a.here) for a in attendees(db, night.id)),
-        tuple(played),
-    )
 
 
 def log(db: Database, night_id: str, action: str, **detail: Any) -> None:
     with store.connection.transaction(db):
-        db.execute(
-            "INSERT INTO night_changes (night_id, at, action, detail) VALUES (?, ?, ?, ?)",
-            [night_id, store.connection.now(), action, json.dumps(detail, ensure_ascii=False)],
+        records.insert(
+            db,
+            "night_changes",
+            {
+                "night_id": night_id,
+                "at": store.connection.now(),
+                "action": action,
+                "detail": json.dumps(detail, ensure_ascii=False),
+            },
         )

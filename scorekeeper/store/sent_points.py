@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from .. import store
+from . import records
 
 
 @dataclass(frozen=True)
 class Entry:
+    """One player's line of a hand as they sent it (``hand_entries``)."""
+
     seat: int
     points: int
     made: bool
@@ -32,32 +35,20 @@ def submit(db: Database, game_id: str, hand_number: int, entry: Entry) -> None:
             "DELETE FROM hand_entries WHERE game_id = ? AND hand_number = ? AND seat = ?",
             [game_id, hand_number, entry.seat],
         )
-        db.execute(
-            "INSERT INTO hand_entries (game_id, hand_number, seat, points, made, went_out, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                game_id,
-                hand_number,
-                entry.seat,
-                entry.points,
-                int(entry.made),
-                int(entry.went_out),
-                entry.at,
-            ],
-        )
+        row = {"game_id": game_id, "hand_number": hand_number, **records.row(entry)}
+        records.insert(db, "hand_entries", row)
 
 
 def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
     """This hand's submissions by seat."""
-    rows = db.execute(  # not db.query, which wraps a read in a savepoint
-        "SELECT seat, points, made, went_out, at FROM hand_entries "
+    found = records.many(
+        db,
+        Entry,
+        f"SELECT {records.columns(Entry)} FROM hand_entries "
         "WHERE game_id = ? AND hand_number = ? ORDER BY seat",
         [game_id, hand_number],
-    ).fetchall()
-    return {
-        seat: Entry(seat, points, bool(made), bool(went_out), at)
-        for seat, points, made, went_out, at in rows
-    }
+    )
+    return {entry.seat: entry for entry in found}
 
 
 def form_values(found: dict[int, Entry]) -> dict[str, str]:

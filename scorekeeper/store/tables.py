@@ -16,11 +16,14 @@ from sqlite_utils import Database
 from .. import store
 from ..i18n import _
 from ..rules.names import MAX_TABLE_NAME, NameRefused, lookalikes_of, valid_name
+from . import records
 from .schema import new_key
 
 
 @dataclass(frozen=True)
 class Table:
+    """A table in use (``tables``; its ``deleted`` column says it is not)."""
+
     id: str
     name: str
     created: str
@@ -30,6 +33,8 @@ class Table:
 
 @dataclass(frozen=True)
 class RosterPlayer:
+    """A name on the table's roster (``table_players``)."""
+
     name: str
     retired: bool
 
@@ -40,21 +45,21 @@ def create_table(db: Database, name: str) -> Table:
         new_key(), valid_name(name, MAX_TABLE_NAME), store.connection.now(), new_key(), new_key()
     )
     with store.connection.transaction(db):
-        db.execute(
-            "INSERT INTO tables (id, name, created, view_id, screen) VALUES (?, ?, ?, ?, ?)",
-            [table.id, table.name, table.created, table.view_id, table.screen],
-        )
+        records.insert(db, "tables", records.row(table))
     return table
+
+
+_COLUMNS = records.columns(Table)
 
 
 def _table_by(db: Database, column: str, value: str) -> Table | None:
     """The table in use whose ``column`` (id, view_id or screen) is ``value``."""
-    row = db.execute(
-        f"SELECT id, name, created, view_id, screen FROM tables "
-        f"WHERE {column} = ? AND deleted IS NULL",
+    return records.one(
+        db,
+        Table,
+        f"SELECT {_COLUMNS} FROM tables WHERE {column} = ? AND deleted IS NULL",
         [value],
-    ).fetchone()
-    return Table(*row) if row else None
+    )
 
 
 def get_table(db: Database, table_id: str) -> Table | None:
@@ -74,12 +79,12 @@ def table_by_screen(db: Database, screen: str) -> Table | None:
 
 def deleted_table(db: Database, table_id: str) -> tuple[Table, str] | None:
     """(the table, when it was deleted) for a deleted table at this link, else None."""
-    row = db.execute(
-        "SELECT id, name, created, view_id, screen, deleted FROM tables "
-        "WHERE id = ? AND deleted IS NOT NULL",
+    found = records.rows(
+        db,
+        f"SELECT {_COLUMNS}, deleted FROM tables WHERE id = ? AND deleted IS NOT NULL",
         [table_id],
-    ).fetchone()
-    return (Table(*row[:5]), row[5]) if row else None
+    )
+    return (records.read(Table, found[0]), found[0]["deleted"]) if found else None
 
 
 def delete_table(db: Database, table_id: str) -> None:
@@ -188,11 +193,13 @@ _SHOWN = "NOT EXISTS (SELECT 1 FROM deleted_games d WHERE d.game_id = t.game_id)
 
 
 def roster(db: Database, table_id: str) -> list[RosterPlayer]:
-    rows = db.query(
-        "SELECT name, retired FROM table_players WHERE table_id = ? ORDER BY added, rowid",
+    return records.many(
+        db,
+        RosterPlayer,
+        f"SELECT {records.columns(RosterPlayer)} FROM table_players WHERE table_id = ? "
+        "ORDER BY added, rowid",
         [table_id],
     )
-    return [RosterPlayer(r["name"], bool(r["retired"])) for r in rows]
 
 
 def player_ids(db: Database, table_id: str) -> dict[str, str]:

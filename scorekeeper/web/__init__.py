@@ -15,7 +15,18 @@ from flask import Flask
 from ..i18n import _
 from ..rules.ranking import final_order
 from ..store import schema, shards
-from . import access, assets, errors, game_pages, keeper_fragments, language, live, proxy, security
+from . import (
+    access,
+    assets,
+    errors,
+    forms,
+    game_pages,
+    keeper_fragments,
+    language,
+    live,
+    proxy,
+    security,
+)
 from .blueprints import (
     api,
     games,
@@ -49,6 +60,7 @@ def register(app: Flask) -> None:
     keeper_fragments.init_app(app)
     watch.init_app(app)  # the short code's converter, before the blueprint's route
     app.add_template_global(final_order)
+    app.add_template_filter(forms.whole_number, "whole_number")  # the one reader, in templates
     for module in (
         language_switch,
         home,

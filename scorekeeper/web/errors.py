@@ -128,6 +128,9 @@ def init_app(app: Flask) -> None:
         message = error.description if custom or code not in table else _(table[code])
         allowed = getattr(error, "valid_methods", None)  # a 405 must say what is allowed
         headers = {"Allow": ", ".join(allowed)} if allowed else {}
+        retry = dict(error.get_headers()).get("Retry-After")  # a 429 or 503 saying when
+        if retry:
+            headers["Retry-After"] = retry
         if wants_json():
             return jsonify(error=message), code, headers
         title = _(TITLES[code]) if code in TITLES else error.name

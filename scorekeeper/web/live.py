@@ -24,6 +24,7 @@ where it was opened.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,7 +36,7 @@ from flask_htmx import HTMX
 from .. import i18n, store
 from ..i18n import _
 from ..reports import current_game
-from . import access, security
+from . import access, connection_log, security
 from .access import db
 from .render_cache import Kept
 from .zones import zone
@@ -78,7 +79,6 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
         return None
     hold = current_app.config["POLL_HOLD"]
     deadline = time.monotonic() + hold
-    gone = request.environ.get("waitress.client_disconnected", lambda: False)
     with holding(), store.connection.listening(db(), key) as listener:
         if again() != tag:  # changed before this page listened
             return None
@@ -86,18 +86,15 @@ def answer(tag: str, again: Callable[[], str], key: str) -> Response | None:
             if listener is None:  # an in-memory database: nothing else writes to it
                 time.sleep(left)
                 break
-            rang = listener.wait(left)
-            if gone():  # the page left (it saved a hand, or went elsewhere): nobody to tell
-                return Response(status=204)
-            if rang and again() != tag:
+            if listener.wait(left) and again() != tag:
                 return None
     return Response(status=304, headers={"ETag": tag, "Vary": "HX-Request"})
 
 
 class Holds:
-    """Live pages held now, in all and per address, within the operator's caps: a phone past
-    its address's cap gets 429, any past the server's 503, and a Save or a page load never
-    waits behind either (docs/scaling.md)."""
+    """Live pages held now, in all and per address (an IPv6 one's /64), within the operator's
+    caps: a phone past its address's cap gets 429, any past the server's 503, and a Save or
+    a page load never waits behind either (docs/scaling.md)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -131,6 +128,8 @@ class Refused(Exception):
 
 
 holds = Holds()
+refusals = connection_log.Tally(logging.getLogger(__name__), "live pages")
+AT_CAPACITY = "answered 503: the server held all the live pages it may"
 
 
 @contextmanager
@@ -138,7 +137,7 @@ def holding() -> Iterator[None]:
     """Hold this poll within the caps, or answer it 429 / 503 at once (with Retry-After, so
     the page backs off, static/app.js) and say so in the log."""
     config = current_app.config
-    address = request.remote_addr or ""
+    address = security.client_address()
     try:
         with holds.hold(address, int(config["LIVE_PER_ADDRESS"]), int(config["LIVE_MAX"])):
             yield
@@ -147,15 +146,10 @@ def holding() -> Iterator[None]:
             message = _("Too many live pages are open from your address. Close some, then reload.")
         else:
             message = _("The server is following as many live pages as it can. Try again soon.")
-            current_app.logger.warning(
-                "live pages at capacity (%s held): a poll was answered 503", holds.total
-            )
+            refusals.note(AT_CAPACITY, address)  # a line a minute at most, however many
         response = make_response(message, refused.status)
-        response.headers["Retry-After"] = str(RETRY_AFTER)
+        response.headers["Retry-After"] = str(security.RETRY_AFTER)
         abort(response)
-
-
-RETRY_AFTER = 30  # seconds: what a refused page is told to wait before asking again
 
 
 def follow(link: store.games.Link, next_url: Callable[[store.games.Link], str]) -> Response | None:

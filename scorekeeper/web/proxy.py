@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
+from werkzeug.http import parse_list_header
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..i18n import _
@@ -59,6 +60,8 @@ class Trust:
             ip = ipaddress.ip_address(address.strip().strip("[]"))
         except ValueError:
             return False
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped  # an IPv4 peer, as a server listening on :: sees it
         return any(ip in network for network in self.networks)
 
     def hops(self, peer: str, forwarded_for: str) -> int:
@@ -73,6 +76,14 @@ class Trust:
                 break
             hops += 1
         return hops
+
+    def client(self, peer: str, forwarded_for: str) -> str:
+        """The address a request from ``peer`` is from, as the app reads it (ProxyFix with
+        ``hops``): the phone's behind trusted proxies, else the peer's own. The server counts
+        a request's connection against it (server.py)."""
+        hops = self.hops(peer, forwarded_for)
+        chain = parse_list_header(forwarded_for) if hops and forwarded_for else []
+        return (chain[-hops] if len(chain) >= hops > 0 else "") or peer
 
 
 def trust_setting(app: Flask) -> Trust:

@@ -6,8 +6,9 @@
   a POST without it is refused. The JSON API is exempt: its only credential is
   the key in its URL, which a cross-site page cannot know.
 - Rate limits (Flask-Limiter) on whatever creates something, on players' points,
-  on short codes and on the checkers, one count per address shared by every
-  server process (store/limit_counts.py); docs/scaling.md has the table.
+  on short codes, on the checkers and on PDFs, one count per address (an IPv6 address's
+  /64) shared by every server process (store/limit_counts.py); docs/scaling.md has the
+  table.
 - The secret parts of links are replaced by '…' in every log line.
 - Cookies are ``Secure`` whenever the request came over HTTPS (directly, or
   through a reverse proxy the app trusts: web/proxy.py).
@@ -26,11 +27,12 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from flask import Flask, Response, abort, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from limits import parse_many
+from werkzeug.exceptions import TooManyRequests
 
 from ..i18n import _
 from ..store import limit_counts
+from . import connection_log
 
 if TYPE_CHECKING:
     from flask.typing import RouteCallable
@@ -55,10 +57,12 @@ LIMITS = {  # per address (docs/scaling.md)
     "RATE_LIMIT_CHECK": "300 per minute",
     "RATE_LIMIT_CODE": "60 per minute",  # docs/decisions.md: why guessing a code is hopeless
     "RATE_LIMIT_RATE": "10 per minute; 200 per day",
+    "RATE_LIMIT_PRINT": "20 per minute; 300 per day",  # PDFs: up to a second's work each
     # every game a table backup brings, counted one by one (``count_imported_games``)
     "RATE_LIMIT_IMPORTED_GAMES": "2000 per day",
 }
 LIMITER = "scorekeeper.limiter"  # app.extensions key: the app's Limiter
+RETRY_AFTER = 30  # seconds a phone refused for holding too much is told to wait (live.py too)
 
 View = TypeVar("View", bound=Callable)
 _exempt: set[str] = set()
@@ -113,6 +117,7 @@ sending = _limit_group("RATE_LIMIT_SEND", ["POST"])  # players' own points
 checking = _limit_group("RATE_LIMIT_CHECK", None)  # the checkers' JSON API
 looking_up = _limit_group("RATE_LIMIT_CODE", None)  # a game's short code, typed or opened
 rating = _limit_group("RATE_LIMIT_RATE", None)  # rating phase lists: thousands of hands dealt each
+printing = _limit_group("RATE_LIMIT_PRINT", None)  # PDFs, for anyone with a read-only link
 
 
 def _configured(group: str) -> Callable[[], str]:
@@ -132,6 +137,12 @@ class RedactKeys(logging.Filter):
         return True
 
 
+def client_address() -> str:
+    """Whose count this request goes to: the phone's address (the proxy's word for it, where
+    one is trusted: proxy.py), an IPv6 one by its /64 (limit_counts.counted_as)."""
+    return limit_counts.counted_as(request.remote_addr or "127.0.0.1")
+
+
 def limit_views(app: Flask) -> None:
     """After the blueprints are registered: each marked view gets its group's limit
     (Flask-Limiter, one limiter per app)."""
@@ -140,7 +151,7 @@ def limit_views(app: Flask) -> None:
     # one count per address for every process serving the games file (store/limit_counts.py)
     app.config.setdefault("RATELIMIT_STORAGE_URI", limit_counts.uri_beside(app.config["DATABASE"]))
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
-    limiter = Limiter(get_remote_address, app=app)
+    limiter = Limiter(client_address, app=app)
     app.extensions[LIMITER] = limiter
     for endpoint, view in list(app.view_functions.items()):
         marked = _limited.get(_name(view))
@@ -158,7 +169,7 @@ def count_imported_games(count: int) -> int | None:
     None when they fit (and are counted), else the seconds until they might."""
     limiter: Limiter = current_app.extensions[LIMITER]
     items = parse_many(current_app.config["RATE_LIMIT_IMPORTED_GAMES"])
-    who = ("imported-games", get_remote_address())
+    who = ("imported-games", client_address())
     for item in items:
         if not limiter.limiter.test(item, *who, cost=count):
             reset = limiter.limiter.get_window_stats(item, *who).reset_time
@@ -199,9 +210,16 @@ def init_app(app: Flask) -> None:
     app.session_interface = Sessions()
     app.jinja_env.globals["csrf_token"] = csrf_token
     redactor = RedactKeys()
-    names = ("waitress", "werkzeug", "gunicorn.error", "gunicorn.access")
+    names = ("werkzeug", "gunicorn.error", "gunicorn.access")
     for logger in (app.logger, *map(logging.getLogger, names)):
         logger.addFilter(redactor)
+
+    @app.before_request
+    def refuse_a_crowded_phone() -> None:
+        """The server saw this phone, behind the trusted proxy, holding its cap of
+        connections already (serve/server.py): nothing is read, and it is told when to come back."""
+        if request.environ.get(connection_log.CROWDED):
+            raise TooManyRequests(retry_after=RETRY_AFTER)
 
     @app.before_request
     def check_csrf() -> None:

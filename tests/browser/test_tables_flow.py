@@ -205,3 +205,35 @@ def test_two_players_send_points_and_the_scorekeepers_form_fills_in_live(browser
     finally:
         for context in (keeper, ann_phone, bob_phone):
             context.close()
+
+
+def test_a_guests_undo_stops_at_the_table_and_the_family_takes_the_move_back(browser, server):
+    """Issue 38: a guest's Undo, with only the game's scorekeeper link, stops at the game's
+    filing into the family's table; the table's page offers "Undo the move" instead."""
+    family, guest = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    try:
+        keeper = family.new_page()
+        start_game(keeper, server, ["Dee", "Eve"])
+        game_url = keeper.url
+        enter_hand(keeper, "Dee", {"1": "60"})
+        expect(keeper.locator(".status")).to_contain_text("Hand 2")
+        table_url = start_table(keeper, server, "The Smiths")
+        keeper.click("button:has-text('Add this game')")
+        expect(keeper.locator(".notice")).to_contain_text("The game is now in this table")
+        row = keeper.locator(".game-list li", has_text="Dee, Eve")
+        expect(row.locator("button", has_text="Undo the move")).to_be_visible()
+        shot(keeper, "tables-undo-the-move")
+
+        phone = guest.new_page()
+        phone.goto(game_url)
+        phone.click("button:has-text('Undo last change')")
+        expect(phone.locator("main")).to_contain_text("Undo stops here")
+        keeper.goto(table_url)
+        expect(keeper.locator(".game-list li", has_text="Dee, Eve")).to_have_count(1)
+
+        keeper.locator(".game-list li", has_text="Dee, Eve").locator("button").click()
+        expect(keeper.locator(".notice")).to_contain_text("Undone: Moved into the table")
+        expect(keeper.locator(".game-list li", has_text="Dee, Eve")).to_have_count(0)
+    finally:
+        family.close()
+        guest.close()

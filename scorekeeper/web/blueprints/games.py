@@ -24,7 +24,7 @@ from ...rules.phases import RulesError
 from ...rules.ranking import final_order
 from ...rules.reasons import Reason, Rule
 from ...rules.ruleset import PROFILES, make_rules
-from ...store import change_notes
+from ...store import change_notes, tables
 from .. import device, live
 from ..access import RENEWED_MEANWHILE, db, game, opened, public_url, qr_svg, this_computer_only
 from ..forms import version_seen, whole_number
@@ -204,6 +204,8 @@ def renew() -> Response:
             "unchanged."
         )
     )
+    if tables.table_of_game(db(), link.game_id) is not None:  # nobody at the table is locked out
+        flash(_("The game's table lists it with its new link: its page opens it."))
     return redirect(url_for("games.share", game_id=link.game_id, key=key), 303)
 
 

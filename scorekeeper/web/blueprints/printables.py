@@ -2,7 +2,9 @@
 
 The standard set is the one in ``printables/``, except that what links to the
 app (the two-deck guide's QR code and printed link) carries the address
-``serve`` announced, which the committed files cannot know.
+``serve`` announced, which the committed files cannot know. Every PDF is for
+anyone with a read-only link (or none), and one may take up to a second of a
+worker's time: they share a rate limit per address (``RATE_LIMIT_PRINT``).
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ from ...printing import (
     standard_set,
 )
 from ...printing.layout import LayoutError
-from ...printing.night import seating_cards, standings_sheet
+from ...printing.night_seating import seating_cards
+from ...printing.night_standings import standings_sheet
 from ...printing.record import Played
 from ...printing.sheets import MAX_LARGE_PLAYERS
 from ...reports import night_view
 from ...store import nights, tables
 from ..access import db, game, public_url
 from ..render_cache import Kept
+from ..security import printing as print_limit
 from ..zones import day, zone
 
 bp = Blueprint("printables", __name__)
@@ -86,6 +90,7 @@ def index():
 
 
 @bp.get("/printables/<name>.pdf")
+@print_limit
 def standard(name: str):
     """A standard printable; one that links to the app links to it at its address."""
     filename = f"{name}.pdf"
@@ -96,6 +101,7 @@ def standard(name: str):
 
 
 @bp.get("/v/<game_id>/print/<kind>.pdf")
+@print_limit
 def for_game(kind: str):
     """A game's own score sheet (its record so far, QR to the view link and its short code
     to type), cards or guide.
@@ -141,6 +147,7 @@ def for_game(kind: str):
 
 
 @bp.get("/e/<night_view>/print/seating-<int:number>.pdf")
+@print_limit
 def night_seating(number: int):
     """A round's seating cards, a card per table with its watch code and QR, then the room
     list; for anyone with the night's link, as a game's printables are."""
@@ -169,6 +176,7 @@ def night_seating(number: int):
 
 
 @bp.get("/e/<night_view>/print/standings.pdf")
+@print_limit
 def night_standings():
     """The night's standings: final once its last round is over, else "after N rounds"."""
     night: nights.Night = g.night

@@ -28,10 +28,12 @@ from ...store import nights, tables
 from .. import charts, device, zones
 from ..access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from ..device import GameSummary, readable, summarise
+from ..forms import number_in
 from ..security import count_imported_games, creating, reading
 
 bp = Blueprint("tables", __name__)
 GAMES_A_PAGE = 50  # the table page shows this many games, the latest played first
+MOST_PAGES = 999_999  # a page number past this is no page of any table: page 1
 MAX_BACKUP = 5 * 1024 * 1024
 
 
@@ -69,6 +71,7 @@ def _render_table(status: int = 200, error: str | None = None):
     page = _page_number()
     shown, total = tables.games_page(db(), table.id, page, GAMES_A_PAGE)
     summaries = _read_summaries(shown)
+    undo_moves = store.history.moved_last(db(), shown)  # "Undo the move" (blueprints/moving.py)
     playing = [s for s in summaries if not s.standings.over]
     finished = [s for s in summaries if s.standings.over]
     link = public_url("tables.table_page")
@@ -90,6 +93,7 @@ def _render_table(status: int = 200, error: str | None = None):
         qr=qr_svg(link),
         screen=screen,
         movable=movable,
+        undo_moves=undo_moves,
         nights=nights.nights_of_table(db(), table.id),
         error=error,
     ), status
@@ -153,9 +157,9 @@ def _read_summaries(game_ids: list[str]) -> list[GameSummary]:
 
 
 def _page_number() -> int:
-    """``?page=N`` of the table page: a whole number from 1 (anything else is page 1)."""
-    text = request.args.get("page", "1")
-    return int(text) if text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
+    """``?page=N`` of the table page, read as every number a request sends is (plain
+    digits: ``²`` and ``٣`` are no page); anything else is page 1."""
+    return number_in(request.args.get("page"), 1, MOST_PAGES) or 1
 
 
 # --- backup: export and import a whole table ------------------------------------------
@@ -190,7 +194,10 @@ def _work_out_backup() -> bytes:
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
-        [nights.archived(db(), night, index) for night in nights.nights_of_table(db(), table.id)],
+        [
+            table_archive.archived_night(db(), night, index)
+            for night in nights.nights_of_table(db(), table.id)
+        ],
     )
     return table_archive.build(archive, zones.zone())
 

@@ -29,6 +29,7 @@ from ..checking import (
 from ..forms import whole_number
 
 bp = Blueprint("tools", __name__)
+bp.add_app_template_global(layout_groups)  # the phase page shows the groups it judges
 REGULAR_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q")
 
 

@@ -1,0 +1,249 @@
+"""A score sheet at each limit its words have: the most the app lets a player give it prints
+whole, and one past that is refused, not clipped (issue 39).
+
+Each test prints one or two sheets (a second or two), so a limit that moves (a longer
+translation, a larger type, a smaller box) fails here at once, not only in the slow
+sweeps of every printable in every language (``test_printing_geometry``,
+``test_printing_languages``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from games import EVERY_HOUSE_RULE
+from printed import words
+
+from scorekeeper import i18n
+from scorekeeper.printing import game_sheet, score_sheet
+from scorekeeper.printing.layout import Fitted, LayoutError
+from scorekeeper.printing.record import Played
+from scorekeeper.printing.sheet_foot import legend
+from scorekeeper.printing.sheet_header import SheetHeader
+from scorekeeper.printing.sheets import MAX_LARGE_PLAYERS, MAX_PLAYERS, ScoreSheet
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.house_rules import house_rules
+from scorekeeper.rules.names import MAX_NAME, MAX_TABLE_NAME, NameRefused, valid_name
+from scorekeeper.rules.ruleset import make_rules
+
+LANGUAGES = tuple(i18n.LANGUAGES)
+VIEW_URL = "https://phase10.test/v/abcdefghijklmnop"  # a QR code: the header is narrower
+
+
+CODE = "abcdefghijklmnop"
+WIDEST = {"W": "W", "ideographs": "\u738b"}  # the widest Latin capital; an ideograph is 1 em
+
+
+def every_option_game():
+    """Every option changed (the Super Skip's two as well): the longest rules line there is."""
+    return load_game({"players": ["Ann", "Bob"], "options": EVERY_HOUSE_RULE, "hands": []})
+
+
+def widest_names(letter: str, count: int) -> list[str]:
+    """``count`` names of the most letters a name may have, of the widest letters."""
+    return [valid_name(letter * (MAX_NAME - 1) + "ABCDEF"[seat]) for seat in range(count)]
+
+
+def all_tied(players: list[str]) -> Game:
+    """Everyone makes every phase and all tie after ten hands: the sentence under the title
+    names every player, as a tiebreak for them all."""
+    hands = [
+        {"went_out": out, "made": players, "points": {p: 5 for p in players if p != out}}
+        for out in (players[number % len(players)] for number in range(10))
+    ]
+    for seat in range(10 % len(players)):  # out once more than the others: 5 points more
+        player = players[seat]
+        hand = next(h for h in hands if h["went_out"] != player and h["points"][player] == 5)
+        hand["points"][player] = 10
+    return load_game({"players": players, "hands": hands})
+
+
+def longest_facts() -> Played:
+    """The longest 'Played on ...': a long date, zone and length, a table of 60 W's."""
+    started = datetime(2026, 9, 30, 23, 59, tzinfo=ZoneInfo("America/Argentina/ComodRivadavia"))
+    return Played(started, 599, valid_name("W" * MAX_TABLE_NAME, MAX_TABLE_NAME))
+
+
+# --- the rules --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_house_rule_fits_the_rules_box_beside_the_qr_code(language):
+    """A4 is the narrower page; large print the tallest type. With every option changed, a
+    game's sheet was refused in five languages ("text does not fit a 158 x 24 mm box")."""
+    game = every_option_game()
+    with i18n.using(language):
+        last = house_rules(game.rules)[-1]
+        for large in (False, True):
+            said = words(game_sheet(game, view_url=VIEW_URL, pagesize="a4", large=large))
+            assert " ".join(last.split()) in said
+
+
+def lines(box: Fitted) -> int:
+    return len(box.paragraph.blPara.lines)
+
+
+def filled(box: Callable[[str], Fitted], words: str) -> Fitted:
+    """``box`` with ``words`` and as many more as it holds (the same words again): the next
+    one is refused (``LayoutError``)."""
+    more = iter(words.split() * 2)
+    last = box(words)
+    while True:
+        words = f"{words} {next(more)}"
+        try:
+            last = box(words)
+        except LayoutError:
+            return last
+
+
+@pytest.mark.parametrize(("large", "spare"), [(False, 0), (True, 1)], ids=["regular", "large"])
+def test_the_rules_box_holds_the_longest_rules_line_and_refuses_a_word_more_than_it_holds(
+    large, spare
+):
+    """As tall as the longest line needs, in regular print; in large print a line more (the
+    box grows with the square of the type). Past it, LayoutError: nothing is clipped."""
+    game = every_option_game()
+
+    def header() -> SheetHeader:
+        sheet = ScoreSheet(game.rules, game=game, view_url=VIEW_URL, pagesize="a4", large=large)
+        return sheet.header
+
+    heights = {}
+    for language in LANGUAGES:
+        with i18n.using(language):
+            heights[language] = header().rules_box.height
+    with i18n.using(max(heights, key=heights.__getitem__)):  # the longest line there is
+        longest = header()
+        full = filled(
+            lambda words: replace(longest, rules_words=words).rules_box, longest.rules_words
+        )
+    assert lines(full) == lines(longest.rules_box) + spare
+
+
+# --- the legend ---------------------------------------------------------------------------
+
+# Each legend there is: how the game is won and how a tie is played off differ.
+LEGENDS = {
+    "official": make_rules(),
+    "ten hands": make_rules("ten-hands"),
+    "lowest total wins": make_rules("official", {"winner": "lowest"}),
+    "own last phase": make_rules("official", {"tiebreak": "own-phase"}),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_legend_prints_in_its_box_in_regular_and_large_print(language):
+    with i18n.using(language):
+        longest = max(LEGENDS.values(), key=lambda rules: len(legend(rules)))
+        for rules in LEGENDS.values():
+            for large in (False, True):
+                ScoreSheet(rules, pagesize="a4", large=large).foot.legend_box  # noqa: B018
+        for large in (False, True):
+            said = words(score_sheet(longest, pagesize="a4", large=large))
+            assert " ".join(legend(longest).split()[-6:]) in said
+
+
+@pytest.mark.parametrize(("large", "spare"), [(False, 0), (True, 1)], ids=["regular", "large"])
+def test_the_legend_box_holds_the_longest_legend_and_refuses_a_word_more_than_it_holds(
+    large, spare
+):
+    feet = []
+    for language in LANGUAGES:
+        with i18n.using(language):
+            feet += [
+                (language, ScoreSheet(rules, pagesize="a4", large=large).foot)
+                for rules in LEGENDS.values()
+            ]
+    language, longest = max(feet, key=lambda found: found[1].legend_box.height)
+    with i18n.using(language):
+        full = filled(
+            lambda words: replace(longest, legend_words=words).legend_box, longest.legend_words
+        )
+    assert lines(full) == lines(longest.legend_box) + spare
+
+
+# --- the names: title, sentence, columns, and the table's name ----------------------------
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+@pytest.mark.parametrize("letter", WIDEST)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_six_names_of_forty_of_the_widest_letters_print_whole(language, letter, pagesize):
+    """In the title, in the sentence of a tiebreak for all six, over their columns, and a
+    table of 60 of them in when and where the game was played, beside the QR code: the title
+    and the sentence were cut ("WWW…"), and a table's name in large print."""
+    game = all_tied(widest_names(WIDEST[letter], MAX_PLAYERS))
+    with i18n.using(language):
+        data = game_sheet(
+            game, view_url=VIEW_URL, code=CODE, pagesize=pagesize, played=longest_facts()
+        )
+    assert "\u2026" not in words(data)
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+def test_in_large_print_the_widest_names_and_table_take_more_lines_not_a_cut(pagesize):
+    """The header's words alone: with four such names, their tiebreak, the table and the QR
+    code a large-print page has no room left for hands (``LayoutError``, not a cut)."""
+    for language in LANGUAGES:
+        for letter in WIDEST.values():
+            game = all_tied(widest_names(letter, MAX_LARGE_PLAYERS))
+            with i18n.using(language):
+                header = large_header(game, pagesize)
+                assert not header.title_label.cut
+                assert not header.summary("Page 99 of 99.").cut
+                assert header.facts is not None and not header.facts.cut
+
+
+def large_header(game: Game, pagesize: str) -> SheetHeader:
+    sheet = ScoreSheet(
+        game.rules,
+        game=game,
+        title=f"Phase 10: {', '.join(game.players)}",
+        view_url=VIEW_URL,
+        pagesize=pagesize,
+        large=True,
+        played=longest_facts(),
+    )
+    return sheet.header
+
+
+def test_one_name_more_than_the_title_the_sentence_or_the_facts_hold_is_cut_visibly():
+    """Past their most lines a title, the sentence and the facts are cut with "…" (which the
+    geometry check flags): the most lines are what the widest names need, not more."""
+    game = all_tied(widest_names("W", MAX_LARGE_PLAYERS))
+    one_more = "W" * MAX_NAME
+    with i18n.using("pl"):  # the longest words for the widest names in large print
+        header = large_header(game, "letter")
+        assert replace(header, title=f"{header.title}, {one_more}").title_label.cut
+        assert header.record is not None and header.played is not None
+        record = replace(header.record, summary=f"{header.record.summary} {one_more}")
+        assert replace(header, record=record).summary("Page 99 of 99.", height=10_000).cut
+        played = replace(header.played, table=f"{header.played.table} {one_more}")
+        facts = replace(header, played=played).facts
+        assert facts is not None and facts.cut
+
+
+def test_a_name_two_names_long_is_cut_over_the_narrowest_column():
+    """Over a column of six on A4 the widest name takes its lines whole; one twice as long
+    is past the most a name row holds, and is cut visibly."""
+    names = widest_names("W", MAX_PLAYERS)
+    table = ScoreSheet(make_rules(), players=names, pagesize="a4").table
+    assert not table.name_label(names[0]).cut
+    assert table.name_label(f"{names[0]} {names[1]}").cut
+
+
+def test_one_letter_one_player_or_one_table_letter_more_is_refused_before_paper():
+    """What the limits above are measured against: the app refuses anything longer."""
+    with pytest.raises(NameRefused):
+        valid_name("W" * (MAX_NAME + 1))
+    with pytest.raises(NameRefused):
+        valid_name("W" * (MAX_TABLE_NAME + 1), MAX_TABLE_NAME)
+    with pytest.raises(ValueError, match=f"at most {MAX_PLAYERS} players"):
+        score_sheet(make_rules(), players=widest_names("W", MAX_PLAYERS) + ["Ann"])
+    with pytest.raises(ValueError, match=f"at most {MAX_LARGE_PLAYERS} players"):
+        score_sheet(make_rules(), players=widest_names("W", MAX_LARGE_PLAYERS + 1), large=True)
