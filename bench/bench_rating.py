@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.rules import rating  # noqa: E402
 from scorekeeper.rules.draw import draw_phases  # noqa: E402
-from scorekeeper.rules.phases import PLUS10_PHASES, Phase, Rules, make_rules, parse_phase_list
+from scorekeeper.rules.phases import PLUS10_PHASES, Phase, parse_phase_list
+from scorekeeper.rules.ruleset import Rules, make_rules
 
 TARGET_S = 2.0
 # Ten phases of up to 11 cards with as many groups as a phase may have: the solver's

@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.rules.cards import SUPER_WILD, WILD, Card, deck, impossible  # noqa: E402
-from scorekeeper.rules.phases import Rules, make_rules  # noqa: E402
+from scorekeeper.rules.ruleset import Rules, make_rules  # noqa: E402
 from scorekeeper.rules.solve import solve  # noqa: E402
 
 MEDIAN_TARGET_MS = 0.5

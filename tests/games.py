@@ -18,26 +18,34 @@ from scorekeeper.backup.table_archive import ArchivedGame, TableArchive, build
 from scorekeeper.rules.cards import deck
 from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.rules.phases import OFFICIAL, make_rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 from scorekeeper.rules.scoring import hand_points
 
-# Every option changed from the official profile: the most a card or sheet must say.
-EVERY_HOUSE_RULE = {
-    "phases": "plus10",
-    "progression": "masters",
-    "even": "yes",
-    "first": "4",
-    "phase10": "set4+set3",
-    "super_wild": "yes",
-    "wild_points": "20",
-    "natural": "phase",
-    "going_out": "discard",
-    "skip_out": "draw",
-    "winner": "lowest",
-    "tiebreak": "own-phase",
-    "totals": "warn",
-    "suits": "H=B,D=G,C=R,S=Y",
-}
+# The value each option takes in EVERY_HOUSE_RULE where its first other choice will not do:
+# Masters says the most on a sheet (a phase chosen each hand), and free text has no choices.
+_CHANGED_TO = {"progression": "masters", "first": "4", "suits": "H=B,D=G,C=R,S=Y"}
+# A list of one's own is another game, not a house rule on top of Phase 10 + 10.
+_LEFT_AS_IT_IS = {"custom_phases"}
+
+
+def every_house_rule() -> dict[str, str]:
+    """Every option of the engine's OPTIONS changed from the official profile: the most a
+    card or sheet must say. A new option is in it as soon as it is in OPTIONS."""
+    changed = {}
+    for key, option in OPTIONS.items():
+        if key in _LEFT_AS_IT_IS:
+            continue
+        if key in _CHANGED_TO:
+            changed[key] = _CHANGED_TO[key]
+        elif option.choices is None:
+            raise LookupError(f"say in tests/games.py what the free-text option {key} becomes")
+        else:
+            changed[key] = next(value for value in option.choices if value != option.default)
+    return changed
+
+
+EVERY_HOUSE_RULE = every_house_rule()
 
 
 def tied(tiebreak_points: int | None = None) -> Game:

@@ -11,7 +11,8 @@ from functools import cache
 from itertools import combinations, product
 
 from scorekeeper.rules.cards import Card, Colour, Kind, impossible
-from scorekeeper.rules.phases import GroupKind, GroupSpec, Rules
+from scorekeeper.rules.phases import GroupKind, GroupSpec
+from scorekeeper.rules.ruleset import Rules
 
 
 def _blue_skip(rules: Rules, kind: GroupKind, card: Card) -> bool:

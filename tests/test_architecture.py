@@ -176,6 +176,46 @@ def test_a_module_is_short_or_the_doc_says_why(path):
         assert why, f"{named} has {lines} lines; docs/architecture.md does not say why"
 
 
+# --- the engine: each module imports only those before it in docs/architecture.md -------
+
+ENGINE = sorted(path for path in (PACKAGE / "rules").glob("*.py") if path.stem != "__init__")
+
+
+def engine_order(text: str) -> list[str]:
+    """The engine's modules in the order of the doc's table: row by row, each row's in its
+    order (``check.py``, ``hit.py``, ``solve.py``: hit may import check)."""
+    section = text.split("\n## The engine\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    return [name for row in rows for name in re.findall(r"`(\w+)\.py`", row)]
+
+
+def engine_imports_out_of_order(module: str, targets: set[str], order: list[str]) -> list[str]:
+    """The engine modules ``module`` imports that the table does not put before it."""
+    before = order[: order.index(module)]
+    engine = {t.split(".")[2] for t in targets if t.startswith("scorekeeper.rules.")}
+    return sorted(engine - set(before))
+
+
+def test_the_engine_table_lists_every_engine_module_once():
+    order = engine_order(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert sorted(order) == [path.stem for path in ENGINE]
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=lambda path: path.name)
+def test_an_engine_module_imports_only_those_above_it_in_the_table(path):
+    order = engine_order(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert engine_imports_out_of_order(path.stem, imported(path), order) == []
+
+
+def test_an_engine_import_out_of_the_tables_order_is_caught():
+    order = engine_order(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert order.index("reasons") == 0 and order.index("check") < order.index("hit")
+    assert engine_imports_out_of_order("cards", {"scorekeeper.rules.replay"}, order)
+    assert engine_imports_out_of_order("check", {"scorekeeper.rules.hit"}, order)
+    assert not engine_imports_out_of_order("hit", {"scorekeeper.rules.check"}, order)
+    assert "scorekeeper.rules.words" in imported(PACKAGE / "rules" / "phases.py")
+
+
 # --- every change goes through actions ---------------------------------------------------
 
 STORE = sorted((PACKAGE / "store").glob("*.py"))

@@ -8,8 +8,9 @@ from oracle import phase_ok
 from scorekeeper.rules import reasons
 from scorekeeper.rules.cards import Card, Colour, deck, format_cards, number_card, parse_cards
 from scorekeeper.rules.check import Verdict, arrange_run, check_group, check_phase
-from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, RulesError, make_rules
+from scorekeeper.rules.phases import GroupKind, GroupSpec, RulesError
 from scorekeeper.rules.reasons import ALL_RULES, Reason
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 
 SUPER = make_rules("super-wild")
 PLUS10 = make_rules("plus10")

@@ -16,12 +16,15 @@ from scorekeeper.i18n import catalogues
 from scorekeeper.rules import reasons
 from scorekeeper.rules.cards import parse_card, parse_cards
 from scorekeeper.rules.check import check_phase
+from scorekeeper.rules.end_of_hand import counts_problems, total_problems
 from scorekeeper.rules.game import GameError
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.hit import check_hit
-from scorekeeper.rules.phases import OFFICIAL, OPTIONS, PROFILES, GroupKind, GroupSpec, make_rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.phases import GroupKind, GroupSpec
 from scorekeeper.rules.replay import replay
-from scorekeeper.rules.scoring import CardsLeft, counts_problems, total_problems
+from scorekeeper.rules.ruleset import OFFICIAL, PROFILES, make_rules
+from scorekeeper.rules.scoring import CardsLeft
 from scorekeeper.rules.solve import closer_cards, describe_cards, solve
 
 SUPER = make_rules("super-wild")

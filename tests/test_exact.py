@@ -11,7 +11,8 @@ import pytest
 from scorekeeper import i18n
 from scorekeeper.rules import exact
 from scorekeeper.rules.cards import deck
-from scorekeeper.rules.phases import OFFICIAL, make_rules, parse_phase
+from scorekeeper.rules.phases import parse_phase
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 from scorekeeper.rules.solve import held_phases
 
 # Issue 29: an independent exact enumeration of every 10-card hand (a published Monte Carlo

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from scorekeeper.rules import reasons as rule
 from scorekeeper.rules.game import Game, GameError, HandRecord
 from scorekeeper.rules.gamefile import game_to_json, load_game
-from scorekeeper.rules.phases import OFFICIAL
 from scorekeeper.rules.replay import hand_problems, next_phases, played_hands, replay, replay_from
+from scorekeeper.rules.ruleset import OFFICIAL
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

@@ -8,8 +8,9 @@ from oracle import group_ok, run_hit
 from scorekeeper.rules import check, reasons
 from scorekeeper.rules.cards import deck, parse_card, parse_cards
 from scorekeeper.rules.hit import check_hit
-from scorekeeper.rules.phases import OFFICIAL, GroupKind, GroupSpec, make_rules
+from scorekeeper.rules.phases import GroupKind, GroupSpec
 from scorekeeper.rules.reasons import Reason
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 
 SUPER = make_rules("super-wild")
 PER_PHASE = make_rules(options={"natural": "phase"})

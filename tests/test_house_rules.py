@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from games import EVERY_HOUSE_RULE
 
 from scorekeeper import i18n
 from scorekeeper.rules.house_rules import house_rules, profile_title, rules_line
-from scorekeeper.rules.phases import OPTIONS, make_rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.ruleset import make_rules
 
 
 def test_every_house_rule_has_a_name_and_a_help_line_and_words_for_each_choice():
@@ -16,6 +18,14 @@ def test_every_house_rule_has_a_name_and_a_help_line_and_words_for_each_choice()
             assert choice.label, (option.key, choice.value)
         if option.menu is not None:
             assert option.default in option.choices
+
+
+def test_every_house_rule_for_the_printables_changes_every_option():
+    """Issue 39: the list claimed every option and lacked super_skip_blue and
+    blue_skip_natural; now it is made from OPTIONS."""
+    changed = make_rules("official", EVERY_HOUSE_RULE).changed_options()
+    assert set(changed) == set(OPTIONS) - {"custom_phases"}
+    assert changed["super_skip_blue"] == changed["blue_skip_natural"] == "yes"
 
 
 def test_a_house_rules_name_is_in_the_readers_language():

@@ -24,8 +24,8 @@ from scorekeeper.rules.nights import (
     table_sizes,
     times_met,
 )
-from scorekeeper.rules.phases import OFFICIAL
 from scorekeeper.rules.replay import replay
+from scorekeeper.rules.ruleset import OFFICIAL
 
 FOURTEEN = [f"P{number:02}" for number in range(1, 15)]
 

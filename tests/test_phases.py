@@ -2,18 +2,9 @@
 
 import pytest
 
-from scorekeeper.rules.phases import (
-    OFFICIAL,
-    OPTIONS,
-    PROFILES,
-    GroupKind,
-    GroupSpec,
-    Progression,
-    RulesError,
-    make_rules,
-    parse_option_args,
-    parse_phase,
-)
+from scorekeeper.rules.options import OPTIONS, Progression
+from scorekeeper.rules.phases import GroupKind, GroupSpec, RulesError, parse_phase
+from scorekeeper.rules.ruleset import OFFICIAL, PROFILES, make_rules, parse_option_args
 
 OFFICIAL_TEXT = [
     "2 sets of 3",

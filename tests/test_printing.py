@@ -42,8 +42,8 @@ from scorekeeper.printing.layout import escape, page_size, plain
 from scorekeeper.printing.qr import error_correction, qr_matrix
 from scorekeeper.rules.game import Game, HandRecord
 from scorekeeper.rules.gamefile import load_game
-from scorekeeper.rules.phases import make_rules
 from scorekeeper.rules.replay import played_hands, replay, replay_from
+from scorekeeper.rules.ruleset import make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 HOSTILE = '<b>Ann & "Bob"</b>'

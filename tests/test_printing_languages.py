@@ -40,7 +40,7 @@ from scorekeeper.printing.bidi import isolate
 from scorekeeper.printing.layout import page_size
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.house_rules import profile_title
-from scorekeeper.rules.phases import Rules, make_rules
+from scorekeeper.rules.ruleset import Rules, make_rules
 
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 TRANSLATED = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]

@@ -29,12 +29,10 @@ from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.house_rules import house_rules
 from scorekeeper.rules.names import MAX_NAME, MAX_TABLE_NAME, NameRefused, valid_name
-from scorekeeper.rules.phases import make_rules
+from scorekeeper.rules.ruleset import make_rules
 
 LANGUAGES = tuple(i18n.LANGUAGES)
 VIEW_URL = "https://phase10.test/v/abcdefghijklmnop"  # a QR code: the header is narrower
-# Every option changed, the Super Skip's two as well: the longest rules line there is.
-EVERY_OPTION = {**EVERY_HOUSE_RULE, "super_skip_blue": "yes", "blue_skip_natural": "yes"}
 
 
 CODE = "abcdefghijklmnop"
@@ -42,7 +40,8 @@ WIDEST = {"W": "W", "ideographs": "\u738b"}  # the widest Latin capital; an ideo
 
 
 def every_option_game():
-    return load_game({"players": ["Ann", "Bob"], "options": EVERY_OPTION, "hands": []})
+    """Every option changed (the Super Skip's two as well): the longest rules line there is."""
+    return load_game({"players": ["Ann", "Bob"], "options": EVERY_HOUSE_RULE, "hands": []})
 
 
 def widest_names(letter: str, count: int) -> list[str]:

@@ -1,8 +1,8 @@
 """The order of players at the end of a game."""
 
 from scorekeeper.rules.game import PlayerStanding, Standings
-from scorekeeper.rules.phases import make_rules
 from scorekeeper.rules.ranking import final_order
+from scorekeeper.rules.ruleset import make_rules
 
 
 def standings(*players: tuple[str, int, int], winner=None, tied=()) -> Standings:

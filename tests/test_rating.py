@@ -10,14 +10,13 @@ from scorekeeper import SOURCE, i18n
 from scorekeeper.rules import exact, rating
 from scorekeeper.rules.draw import building_blocks, draw_phases
 from scorekeeper.rules.phases import (
-    OFFICIAL,
     PLUS10_PHASES,
     SUPER_WILD_PHASE7,
     GroupKind,
-    make_rules,
     parse_phase,
     parse_phase_list,
 )
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 
 TRIALS = 300  # enough to tell the official list's easy phases from its hard ones
 

@@ -13,7 +13,7 @@ import re
 import pytest
 
 from scorekeeper import SOURCE, i18n
-from scorekeeper.rules.phases import OPTIONS
+from scorekeeper.rules.options import OPTIONS
 from scorekeeper.rules.reasons import ALL_RULES
 from scorekeeper.web.blueprints.home import DOCUMENT, document, rules_html
 

@@ -34,7 +34,7 @@ def test_every_rule_a_reason_cites_is_a_section_with_its_number(rule):
 
 
 def test_the_rules_page_covers_every_house_rule():
-    from scorekeeper.rules.phases import OPTIONS
+    from scorekeeper.rules.options import OPTIONS
 
     page = rules_html()
     for key in OPTIONS:

@@ -6,21 +6,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules import end_of_hand, one_deck, scoring
 from scorekeeper.rules import reasons as rule
-from scorekeeper.rules import scoring
 from scorekeeper.rules.cards import SUPER_SKIP, SUPER_WILD, deck, parse_card, parse_cards
-from scorekeeper.rules.phases import OFFICIAL, make_rules
-from scorekeeper.rules.reasons import Reason
-from scorekeeper.rules.scoring import (
-    CardsLeft,
+from scorekeeper.rules.end_of_hand import (
     PlayerHand,
-    card_points,
-    deck_counts,
     fewest_cards,
-    hand_points,
     laid_down_implied,
     possible_totals,
 )
+from scorekeeper.rules.reasons import Reason
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
+from scorekeeper.rules.scoring import CardsLeft, card_points, deck_counts, hand_points
 
 WILD20 = make_rules("official", {"wild_points": "20"})
 SUPER = make_rules("super-wild")
@@ -32,14 +29,14 @@ def _cited(find):
     return lambda *args, **kwargs: [reason.cited() for reason in find(*args, **kwargs)]
 
 
-total_problems = _cited(scoring.total_problems)
-counts_problems = _cited(scoring.counts_problems)
-player_problems = _cited(scoring.player_problems)
-table_problems = _cited(scoring.table_problems)
+total_problems = _cited(end_of_hand.total_problems)
+counts_problems = _cited(end_of_hand.counts_problems)
+player_problems = _cited(end_of_hand.player_problems)
+table_problems = _cited(one_deck.table_problems)
 
 
 def test_a_reason_carries_its_message_rule_and_player():
-    assert scoring.total_problems(OFFICIAL, 12, player="Cy") == [
+    assert end_of_hand.total_problems(OFFICIAL, 12, player="Cy") == [
         Reason(
             "12 is not a multiple of 5: every card is worth 5, 10, 15 or 25",
             rule.CARD_POINTS,
@@ -112,6 +109,17 @@ def test_the_messages_say_who_and_why():
         "Ann: 30 is too much for someone who laid down phase 6 (at most 1 card left, worth "
         "at most 25) [Rule 8: laying down uses cards]"
     ]
+
+
+def test_the_rules_are_the_key_of_what_they_allow():
+    """Issue 39: the caches of every hand a deck gives were keyed on loose values (the Wild's
+    points, Super Wild), each threaded through three functions. Now on the rules: the same
+    profile and options make equal rules with one hash; any option changed, another key."""
+    assert hash(make_rules("official", {"wild_points": "20"})) == hash(WILD20)
+    assert make_rules("official", {"wild_points": "20"}) == WILD20
+    assert len({OFFICIAL, WILD20, SUPER, make_rules(), make_rules("super-wild")}) == 3
+    house = make_rules("super-wild", {"super_skip_blue": "yes"})
+    assert house != SUPER and hash(house) != hash(SUPER)
 
 
 @pytest.mark.parametrize(("rules", "most"), [(OFFICIAL, 230), (WILD20, 190), (SUPER, 265)])

@@ -21,13 +21,8 @@ from scorekeeper.rules.cards import (
     parse_cards,
 )
 from scorekeeper.rules.check import check_phase
-from scorekeeper.rules.phases import (
-    OFFICIAL,
-    PLUS10_PHASES,
-    RulesError,
-    make_rules,
-    parse_phase_list,
-)
+from scorekeeper.rules.phases import PLUS10_PHASES, RulesError, parse_phase_list
+from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 from scorekeeper.rules.solve import (
     _best_plan,
     _Pool,

@@ -544,7 +544,7 @@ def test_oversized_posts_are_refused_with_a_message(client):
 @pytest.mark.parametrize("profile", ["plus10", "even", "ten-hands", "masters", "super-wild"])
 def test_the_chosen_variant_is_played_when_house_rules_are_left_alone(client, profile):
     """A browser sends every house-rule field; left blank they change nothing."""
-    from scorekeeper.rules.phases import OPTIONS
+    from scorekeeper.rules.options import OPTIONS
 
     data = {
         "csrf_token": csrf(client),

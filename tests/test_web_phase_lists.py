@@ -9,7 +9,8 @@ import pytest
 from webutil import csrf
 
 from scorekeeper.rules import rating
-from scorekeeper.rules.phases import OFFICIAL, parse_phase_list
+from scorekeeper.rules.phases import parse_phase_list
+from scorekeeper.rules.ruleset import OFFICIAL
 
 
 @pytest.fixture

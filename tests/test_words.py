@@ -14,7 +14,8 @@ from scorekeeper import i18n
 from scorekeeper.rules import scoring, solve, words
 from scorekeeper.rules.cards import WILD, Colour, Kind, number_card
 from scorekeeper.rules.house_rules import progression_note
-from scorekeeper.rules.phases import RulesError, make_rules, parse_layout
+from scorekeeper.rules.phases import RulesError, parse_layout
+from scorekeeper.rules.ruleset import make_rules
 from scorekeeper.rules.solve import describe_cards
 
 
@@ -61,8 +62,8 @@ def _bad_set() -> str:
         (lambda: describe_cards([WILD])[0], "a Wild"),
         (lambda: solve._any_number(Colour.YELLOW, "x"), "a yellow card (any number) for x"),
         (lambda: solve._any_card(Colour.BLUE), "any blue card"),
-        (lambda: scoring._count_words(3, "skips"), "3 Skips"),
-        (lambda: scoring._kind_word("super_wilds"), "Super Wild"),
+        (lambda: scoring.count_words(3, "skips"), "3 Skips"),
+        (lambda: scoring.kind_word("super_wilds"), "Super Wild"),
         (lambda: scoring._kinds_word("high"), "cards 10-12"),
         (_bad_set, "a set must hold 2 to 12 cards, not 13"),
         (

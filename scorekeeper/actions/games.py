@@ -16,8 +16,10 @@ from ..i18n import _
 from ..reports import current_game
 from ..rules.game import Game, GameError, Standings
 from ..rules.gamefile import game_to_json, load_game
-from ..rules.phases import Progression, RulesError, make_rules
+from ..rules.options import Progression
+from ..rules.phases import RulesError
 from ..rules.replay import Replayed, replay_from
+from ..rules.ruleset import make_rules
 from ..store import change_notes, tables
 from . import results, saving
 

@@ -25,7 +25,7 @@ from ..rules.nights import (
     seat_round,
     seating_problems,
 )
-from ..rules.phases import PROFILES
+from ..rules.ruleset import PROFILES
 from ..store import change_notes, nights, tables
 from . import games, results, saving
 

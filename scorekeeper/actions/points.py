@@ -10,10 +10,11 @@ from sqlite_utils import Database
 from .. import store
 from ..i18n import _
 from ..reports import current_game
+from ..rules.end_of_hand import laid_down_implied
 from ..rules.game import HandRecord
 from ..rules.reasons import CARD_POINTS
 from ..rules.replay import entry_problems
-from ..rules.scoring import card_worths, laid_down_implied
+from ..rules.scoring import card_worths
 from ..store import sent_points
 from . import results
 

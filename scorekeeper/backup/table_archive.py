@@ -35,8 +35,9 @@ from ..rules.game import Game, GameError
 from ..rules.gamefile import game_to_json, load_game
 from ..rules.names import MAX_TABLE_NAME, NameRefused, valid_name
 from ..rules.nights import MOST_AT_A_TABLE, Mode, TableSeating
-from ..rules.phases import PROFILES, RulesError
+from ..rules.phases import RulesError
 from ..rules.replay import Replayed, replay_from
+from ..rules.ruleset import PROFILES
 from ..store import nights, records
 from ..store.nights import Attendee, Night, NightPlan, Round
 from .json_reader import JsonError, parse_json

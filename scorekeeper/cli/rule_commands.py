@@ -10,7 +10,8 @@ from typing import Any
 from .. import i18n
 from ..i18n import _, ngettext
 from ..rules.cards import parse_card, parse_cards
-from ..rules.phases import GroupKind, Rules, make_rules, parse_option_args
+from ..rules.phases import GroupKind
+from ..rules.ruleset import Rules, make_rules, parse_option_args
 from .common import BadInput, Command, game_arg, json_arg, number, read_game
 
 

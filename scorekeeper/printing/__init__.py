@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from .. import i18n
-from ..rules.phases import make_rules
+from ..rules.ruleset import make_rules
 from .cards import reference_cards
 from .guide import deck_guide
 from .layout import PAGE_SIZES, LayoutError

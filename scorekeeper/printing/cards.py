@@ -29,7 +29,8 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from ..i18n import _, ngettext
 from ..rules.house_rules import profile_title, progression_note, rules_line
-from ..rules.phases import Progression, Rules
+from ..rules.options import Progression
+from ..rules.ruleset import Rules
 from . import text
 from .labels import fit_label
 from .layout import (

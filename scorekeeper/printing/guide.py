@@ -43,7 +43,7 @@ from ..rules.cards import (
     deck,
 )
 from ..rules.house_rules import progression_note, rules_line
-from ..rules.phases import Rules
+from ..rules.ruleset import Rules
 from . import fonts, text
 from .labels import Label, fit_label
 from .layout import (

@@ -19,7 +19,7 @@ from .. import i18n
 from ..clock import duration
 from ..i18n import _, ngettext, pgettext
 from ..rules.game import Game, Standings
-from ..rules.phases import Progression
+from ..rules.options import Progression
 from ..rules.replay import Kept, PlayedHand, played_hands
 from .bidi import isolate, joined
 from .text import number

@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
-from ..rules.phases import Rules
+from ..rules.ruleset import Rules
 from .labels import MIDDLE, Label, fit_label, line_width
 from .layout import FONT, FONT_BOLD, INK, TextRun, plain
 from .record import Cell, Row

@@ -16,7 +16,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
-from ..rules.phases import Progression, Rules
+from ..rules.options import Progression
+from ..rules.ruleset import Rules
 from . import text
 from .labels import ASCENT, fit_label
 from .layout import FONT, FONT_BOLD, INK, Fitted, LayoutError, TextRun, escape, fit

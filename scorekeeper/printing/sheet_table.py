@@ -18,7 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import pgettext
-from ..rules.phases import Rules
+from ..rules.ruleset import Rules
 from .labels import ASCENT, DESCENT, Label, fit_label, line_width
 from .layout import FONT, FONT_BOLD, INK, LIGHT, SHADE, TextRun
 from .record import Row

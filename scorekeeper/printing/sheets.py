@@ -27,8 +27,9 @@ from reportlab.lib.units import mm
 from ..i18n import _, ngettext, pgettext
 from ..rules.game import Game
 from ..rules.house_rules import rules_line
-from ..rules.phases import Progression, Rules
+from ..rules.options import Progression
 from ..rules.replay import Kept
+from ..rules.ruleset import Rules
 from . import bidi
 from .layout import LayoutError, new_canvas, page_size, plain
 from .record import Cell, Played, Record, Row, game_record

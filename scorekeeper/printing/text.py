@@ -27,7 +27,8 @@ from ..rules.cards import (
     suit_word,
 )
 from ..rules.house_rules import profile_title
-from ..rules.phases import PROFILES, Progression, Rules
+from ..rules.options import Progression
+from ..rules.ruleset import PROFILES, Rules
 from ..rules.scoring import card_points as points_for
 
 

@@ -32,8 +32,9 @@ from ..i18n import _, ngettext
 from . import reasons as rule
 from . import words
 from .cards import SUPER_WILD, WILD, Card, Colour, Kind, format_cards, impossible
-from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
+from .phases import GroupKind, GroupSpec, Layout, Phase
 from .reasons import Reason
+from .ruleset import Rules
 
 T = TypeVar("T")
 

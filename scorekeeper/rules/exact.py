@@ -35,7 +35,8 @@ from functools import cache
 from math import comb, factorial, prod
 
 from .cards import DECK_SIZE, DECK_SKIPS, DECK_WILDS, WILD, Card, Colour, number_card
-from .phases import GroupKind, Phase, Rules
+from .phases import GroupKind, Phase
+from .ruleset import Rules
 from .solve import held_phases
 
 DEALT = 10

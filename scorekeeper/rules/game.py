@@ -16,8 +16,9 @@ from typing import Any
 from ..i18n import _, join
 from . import reasons as rule
 from .names import kept_name_problem, name_problem
-from .phases import Progression, Rules
+from .options import Progression
 from .reasons import Reason, Rule, cite, pinned
+from .ruleset import Rules
 from .scoring import CardsLeft
 from .words import listed
 

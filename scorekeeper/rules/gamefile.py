@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 from ..i18n import _
 from .game import Game, GameError, HandRecord
 from .names import NameRefused, clean_name, shown, valid_name
-from .phases import RulesError, make_rules
+from .phases import RulesError
+from .ruleset import make_rules
 from .scoring import CardsLeft
 
 T = TypeVar("T")

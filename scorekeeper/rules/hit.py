@@ -18,8 +18,9 @@ from . import reasons as rule
 from . import words
 from .cards import Card, Colour, format_cards, impossible
 from .check import RunReading, Verdict, check_group, colour_of, is_blue_skip, run_readings
-from .phases import GroupKind, GroupSpec, Rules
+from .phases import GroupKind, GroupSpec
 from .reasons import Reason
+from .ruleset import Rules
 
 
 def _label(kind: GroupKind, group: Sequence[Card]) -> str:

@@ -2,7 +2,7 @@
 
 One sentence for the game page and every printable: 'Official rules. House rules:
 A Wild left in hand scores 20.' Each option's words are defined with the option
-(``phases.OPTIONS``); the lines that depend on the game (the length of its own
+(``options.OPTIONS``); the lines that depend on the game (the length of its own
 phase list, an early finish, the suits, the progression) are said here.
 """
 
@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..i18n import _, ngettext
 from .cards import SUITS, suit_word
-from .phases import OPTIONS, PROFILES, Progression, Rules
+from .options import OPTIONS, Progression
+from .ruleset import PROFILES, Rules
 
 
 def profile_title(rules: Rules) -> str:

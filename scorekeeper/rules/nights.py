@@ -28,9 +28,9 @@ from enum import Enum
 from ..i18n import N_, _
 from . import reasons as rule
 from .game import MAX_PLAYERS, MIN_PLAYERS, Standings
-from .phases import Rules
 from .ranking import final_order
 from .reasons import Reason, cite, pinned
+from .ruleset import Rules
 
 # --- tables --------------------------------------------------------------------------
 

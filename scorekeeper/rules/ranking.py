@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .game import PlayerStanding, Standings
-from .phases import Progression, Rules
+from .options import Progression
+from .ruleset import Rules
 
 
 def final_order(standings: Standings, rules: Rules) -> list[tuple[int, PlayerStanding]]:

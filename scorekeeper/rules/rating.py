@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import deck
-from .phases import Phase, Rules
+from .phases import Phase
+from .ruleset import Rules
 from .solve import MAX_HAND, Work, held_phases
 
 DEALT = 10

@@ -13,11 +13,12 @@ from typing import Any
 
 from ..i18n import _, join
 from . import reasons as rule
+from .end_of_hand import PlayerHand, player_problems
 from .game import Game, GameError, HandRecord, PlayerStanding, Standings
-from .phases import Progression
+from .one_deck import table_problems
+from .options import Progression
 from .ranking import final_order
 from .reasons import Reason, cite, pinned
-from .scoring import PlayerHand, player_problems, table_problems
 from .words import listed
 
 

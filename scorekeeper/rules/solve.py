@@ -40,7 +40,8 @@ from .cards import (
     impossible,
     number_card,
 )
-from .phases import GroupKind, GroupSpec, Layout, Phase, Rules
+from .phases import GroupKind, GroupSpec, Layout, Phase
+from .ruleset import Rules
 
 COLOURS = tuple(Colour)
 _COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}

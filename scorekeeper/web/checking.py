@@ -13,7 +13,8 @@ from ..reports import current_game
 from ..rules.cards import Card, CardError, format_cards, parse_cards
 from ..rules.check import arrange_run, check_phase
 from ..rules.hit import check_hit
-from ..rules.phases import GroupKind, Rules, RulesError, make_rules
+from ..rules.phases import GroupKind, RulesError
+from ..rules.ruleset import Rules, make_rules
 from ..rules.solve import solve
 from .access import db
 from .forms import number_in

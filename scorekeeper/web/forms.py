@@ -19,19 +19,12 @@ from flask import abort, g, request
 from .. import actions
 from ..backup.json_reader import JsonError, parse_json
 from ..i18n import _
+from ..rules.end_of_hand import laid_down_implied
 from ..rules.game import Game, HandRecord, Standings
-from ..rules.phases import Progression
+from ..rules.options import Progression
 from ..rules.reasons import CARDS_LEFT, Reason, Rule
 from ..rules.replay import entry_problems
-from ..rules.scoring import (
-    HAND_SIZE,
-    MADE_BELOW,
-    MOST_OF_A_KIND,
-    MOST_TYPED,
-    CardsLeft,
-    card_kinds,
-    laid_down_implied,
-)
+from ..rules.scoring import HAND_SIZE, MADE_BELOW, MOST_OF_A_KIND, MOST_TYPED, CardsLeft, card_kinds
 
 __all__ = ["JsonError", "request_json", "whole_number", "number_in"]
 

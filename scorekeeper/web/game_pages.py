@@ -18,8 +18,9 @@ from ..i18n import _, isolate, pgettext
 from ..reports import bgstats, current_game
 from ..rules.game import Game, Standings
 from ..rules.house_rules import rules_line
-from ..rules.phases import OPTIONS, PROFILES
+from ..rules.options import OPTIONS
 from ..rules.reasons import Rule
+from ..rules.ruleset import PROFILES
 from ..rules.scoring import card_kinds
 from ..store import sent_points, tables
 from . import device, keeper_fragments, live

@@ -14,7 +14,8 @@ from flask import current_app
 from ..i18n import _
 from ..rules import rating
 from ..rules.draw import draw_phases
-from ..rules.phases import Phase, Rules, RulesError, make_rules, parse_phase_list
+from ..rules.phases import Phase, RulesError, parse_phase_list
+from ..rules.ruleset import Rules, make_rules
 from .checking import BadRequest
 from .forms import number_in
 
@@ -126,6 +127,12 @@ def rate_answer(args: Mapping[str, object], options: Mapping[str, str]) -> tuple
     if draw_text not in ("", *YES, *NO):
         return 400, {"error": _("draw must be true or false"), "field": "draw"}
     draw = draw_text in YES
+    try:
+        # Every house rule sent is judged, those a list of its own replaces too: the API
+        # refuses what its description does not allow (phases=custom with no list, say).
+        make_rules(str(args.get("rules", "official")), options)
+    except RulesError as error:
+        return 400, {"error": str(error), "field": "rules"}
     try:
         ask = read_ask({k: str(v) for k, v in args.items()}, options, text=text, draw=draw)
     except BadRequest as error:

@@ -19,9 +19,11 @@ from ...i18n import _
 from ...reports import current_game
 from ...rules.game import Standings, game_problems
 from ...rules.names import clean_name, lookalike_warning, lookalikes
-from ...rules.phases import OPTIONS, PROFILES, RulesError, make_rules
+from ...rules.options import OPTIONS
+from ...rules.phases import RulesError
 from ...rules.ranking import final_order
 from ...rules.reasons import Reason, Rule
+from ...rules.ruleset import PROFILES, make_rules
 from ...store import change_notes, tables
 from .. import device, live
 from ..access import RENEWED_MEANWHILE, db, game, opened, public_url, qr_svg, this_computer_only

@@ -22,7 +22,7 @@ from ...i18n import N_, _, ngettext
 from ...printing.link import printed_link, site
 from ...reports import night_view
 from ...rules.nights import Mode, Scheme
-from ...rules.phases import PROFILES
+from ...rules.ruleset import PROFILES
 from ...store import nights, tables
 from .. import device, live
 from ..access import db, public_url, qr_svg

@@ -14,7 +14,7 @@ from flask import Blueprint, Flask, make_response, redirect, request, url_for
 from werkzeug.wrappers import Response
 
 from ...i18n import percent
-from ...rules.phases import OPTIONS
+from ...rules.options import OPTIONS
 from ..checking import BadRequest
 from ..game_pages import new_game_form
 from ..ratings import rate, read_ask

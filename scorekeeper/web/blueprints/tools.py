@@ -15,7 +15,7 @@ from werkzeug.datastructures import MultiDict
 
 from ...i18n import _
 from ...rules.cards import CardError, Colour, Kind, parse_card
-from ...rules.phases import PROFILES, make_rules
+from ...rules.ruleset import PROFILES, make_rules
 from ...rules.solve import closer_cards, describe_cards
 from ..checking import (
     BadRequest,
