@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import re
 import secrets
 import signal
 import socket
@@ -19,6 +18,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+
+from webpage import csrf, read
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -114,9 +115,7 @@ def shown_tag(server: Server, path: str) -> str:
     with_page.request("GET", path)
     html = with_page.getresponse().read().decode()
     with_page.close()
-    headers = re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)
-    assert headers, "the page has no live part"
-    return json.loads(headers[1])["If-None-Match"]
+    return read(html).live_tag
 
 
 def wait_until(condition: Callable[[], object], seconds: float, failure: str) -> None:
@@ -181,9 +180,7 @@ class Visitor:
         self.base = base
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         with self.opener.open(base + "/", timeout=10) as page:
-            found = re.search(r'"X-CSRF-Token": "([^"]+)"', page.read().decode())
-        assert found, "the start page carries no CSRF token"
-        self.token = found.group(1)
+            self.token = csrf(page.read())  # the start page's
 
     def upload(self, path: str, field: str, data: bytes, timeout: float = 10) -> tuple[int, str]:
         """The status and text of posting ``data`` as the file in form field ``field``."""

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from html import unescape
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from webutil import csrf, new_game, new_table, record, table_game
+from webpage import read
+from webutil import csrf, new_game, new_table, record, table_game, watch_path
 
 from scorekeeper import store
 from scorekeeper.reports import bgstats
@@ -171,7 +170,8 @@ def finished_table_game(client, clock) -> tuple[str, str]:
 
 
 def link_on(page: str) -> str:
-    return unescape(re.search(r'href="(https://app\.bgstatsapp\.com/[^"]+)"', page).group(1))
+    """The first link on the page that logs a play in BG Stats."""
+    return next(a for a in read(page).links() if a.startswith("https://app.bgstatsapp.com/"))
 
 
 def test_every_screen_of_a_finished_game_offers_the_same_play(client, clock):
@@ -192,7 +192,7 @@ def test_every_screen_of_a_finished_game_offers_the_same_play(client, clock):
     assert {p["name"]: p["sourcePlayerId"] for p in play["players"]} == {
         name: ids[name] for name in PLAYERS
     }
-    view = game_url.rsplit("/", 1)[0].replace("/g/", "/v/")
+    view = watch_path(game_url)
     assert decoded(link_on(client.get(view).get_data(as_text=True))) == play
     listed = client.get(f"{view}/bgstats")
     assert listed.status_code == 303 and decoded(listed.headers["Location"]) == play
@@ -202,7 +202,7 @@ def test_every_screen_of_a_finished_game_offers_the_same_play(client, clock):
     game_id, key = game_url.rsplit("/", 2)[1:]
     answer = client.get(f"/api/games/{game_id}/{key}/bgstats")
     assert answer.status_code == 200
-    assert answer.get_json() == {"play": play, "url": link_on(f'href="{listed.location}"')}
+    assert answer.get_json() == {"play": play, "url": link_on(f'<a href="{listed.location}">')}
 
 
 def test_a_renamed_roster_player_keeps_their_id(client, clock):
@@ -220,7 +220,7 @@ def test_a_game_in_progress_offers_no_link_anywhere(client, clock):
     game_url = new_game(client)
     record(client, game_url, 1, 0, {1: 50, 2: 55})
     assert "bgstatsapp" not in client.get(game_url).get_data(as_text=True)
-    view = game_url.rsplit("/", 1)[0].replace("/g/", "/v/")
+    view = watch_path(game_url)
     assert "bgstatsapp" not in client.get(view).get_data(as_text=True)
     refused = client.get(f"{view}/bgstats")
     assert refused.status_code == 409 and "not over yet" in refused.get_data(as_text=True)

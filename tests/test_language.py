@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import gc
 import io
-import re
 import tracemalloc
 
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
-from webutil import new_game
+from webpage import read
+from webutil import new_game, watch_path
 
 from scorekeeper import i18n
 from scorekeeper.i18n import Pseudo, catalogues
@@ -18,7 +18,7 @@ from scorekeeper.web import language
 
 
 def lang_of(page: str) -> str:
-    return re.search(r'<html lang="([^"]+)"', page).group(1)
+    return read(page).lang
 
 
 @pytest.mark.parametrize(
@@ -57,13 +57,12 @@ def test_the_switcher_is_remembered_on_this_device_over_the_browser(client):
 
 def test_the_switcher_links_back_to_the_same_page_and_marks_the_current_language(client):
     page = client.get("/rules", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    switcher = r'<a href="(/language/[^"]+)" lang="(\w+)" hreflang="\w+"( aria-current)?'
-    links = re.findall(switcher, page)
-    assert [(lang, bool(current)) for _, lang, current in links] == [
+    links = read(page).languages
+    assert [(a["lang"], "aria-current" in a) for a in links] == [
         (code, code == "de") for code in i18n.LANGUAGES
     ]
     assert {"en", "de", "es", "fr", "it"} <= set(i18n.LANGUAGES)
-    assert all("next=/rules" in href for href, _, _ in links)
+    assert all(a["href"].startswith("/language/") and "next=/rules" in a["href"] for a in links)
 
 
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "evil", ""])
@@ -78,7 +77,7 @@ def test_an_unknown_language_is_not_found(client, code):
 
 
 def test_a_watch_page_kept_for_its_version_is_kept_per_language(client):
-    view_url = "/v/" + new_game(client).split("/")[2]
+    view_url = watch_path(new_game(client))
     english = client.get(view_url, headers={"Accept-Language": "en"}).get_data(as_text=True)
     german = client.get(view_url, headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert lang_of(english) == "en" and lang_of(german) == "de"

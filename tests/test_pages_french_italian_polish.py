@@ -3,10 +3,9 @@ browser asks for it or they pick it in the switcher; Polish counts in its three 
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from translated import read_every_page, text_of
+from webpage import read
 
 from scorekeeper import i18n
 
@@ -67,7 +66,7 @@ RULES = {"fr": "Règles", "it": "Regole", "pl": "Zasady"}
 
 
 def lang_of(page: str) -> str:
-    return re.search(r'<html lang="([^"]+)"', page).group(1)
+    return read(page).lang
 
 
 @pytest.mark.parametrize("language", sorted(EXPECTED))
@@ -97,17 +96,15 @@ def test_the_switcher_picks_the_language_over_the_browser(client, language):
     assert switched.status_code == 303 and switched.headers["Location"] == "/new"
     page = client.get("/new", headers={"Accept-Language": "de-DE,de"}).get_data(as_text=True)
     assert lang_of(page) == language
-    current = re.search(r'<a [^>]*lang="(\w+)"[^>]* aria-current="true">([^<]+)</a>', page)
-    assert current.groups() == (language, NAMES[language])
+    current = read(page).one("a[hreflang][aria-current=true]")
+    assert (current["lang"], current.text) == (language, NAMES[language])
     with i18n.using(language):
         assert i18n._("Start the game") in text_of(page)
 
 
 def test_the_switcher_offers_every_language_by_its_own_name(client):
-    page = client.get("/").get_data(as_text=True)
-    offered = re.findall(
-        r'<a href="/language/(\w+)[^"]*" lang="\w+" hreflang="\w+"[^>]*>([^<]+)<', page
-    )
+    links = read(client.get("/").get_data(as_text=True)).languages
+    offered = [(a["href"].split("?")[0].removeprefix("/language/"), a.text) for a in links]
     assert offered == list(i18n.LANGUAGES.items())
     assert {"fr": "Français", "it": "Italiano", "pl": "Polski"}.items() <= dict(offered).items()
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 from translated import every_page, fetch, leftovers, read_every_page, text_of
+from webpage import read
 from webutil import csrf, new_game
 
 # What a German family reads on each page (the glossary's words: Runde, Partie, raus, Tisch).
@@ -110,8 +108,8 @@ def test_switching_language_after_a_refused_hand_comes_back_to_the_game(client):
     headers = {"Accept-Language": "de", "Referer": f"http://table.test{url}"}
     refused = client.post(f"{url}/hands", data=form, headers=headers)
     assert refused.status_code == 422
-    switch = re.search(r'href="(/language/es[^"]*)"', refused.get_data(as_text=True)).group(1)
-    response = client.get(html.unescape(switch))
+    switch = read(refused.get_data(as_text=True)).one("a[hreflang=es]")["href"]
+    response = client.get(switch)
     assert response.status_code == 303 and response.headers["Location"] == url
     page = client.get(url).get_data(as_text=True)
     assert '<html lang="es">' in page and "Ronda 1" in text_of(page)

@@ -21,7 +21,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 from reportlab.lib.units import mm
 from tools import require
-from webutil import new_game, record
+from webutil import new_game, record, watch_path
 
 from scorekeeper import i18n
 from scorekeeper.i18n import catalogues
@@ -385,7 +385,7 @@ def test_the_translated_printables_folders_are_not_stale(language, tmp_path):
 def test_a_games_sheet_prints_in_the_language_of_the_page_it_was_printed_from(client, accept, said):
     game_url = new_game(client)
     assert record(client, game_url, 1, 0, {1: 50, 2: 20}).status_code == 303
-    view = "/v/" + game_url.split("/")[2]
+    view = watch_path(game_url)
     response = client.get(f"{view}/print/score-sheet.pdf", headers={"Accept-Language": accept})
     assert response.status_code == 200
     assert said in words(response.data)

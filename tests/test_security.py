@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 from servers import SLOW_MACHINE_SECONDS, free_port
+from webpage import read
 from webutil import csrf, export, new_game, new_table, player_links, record
 
 from scorekeeper import store
@@ -130,7 +131,7 @@ def test_a_games_short_code_leads_to_its_watch_page_and_never_to_its_edit_key(cl
     url = two_hand_game(client)
     game_id, key = game_parts(url)
     share = client.get(url + "/share").get_data(as_text=True)
-    code = re.search(r'class="watch-code">[^<]*<strong>([0-9A-Z-]+)</strong>', share).group(1)
+    code = read(share).watch_code
     assert key not in code
     for path in (f"/{code}", f"/{code.lower()}", f"/code?code={code}"):
         response = client.get(path)
@@ -318,7 +319,9 @@ def test_a_view_link_or_a_wrong_key_cannot_change_a_game_on_any_route(app, clien
     assert version(app, game_id) == before
     # and the view page offers no way to change anything (only to forget it on this device)
     view = client.get(f"/v/{game_id}").get_data(as_text=True)
-    assert re.findall(r'<form method="post" action="([^"]+)"', view) == [f"/v/{game_id}/forget"]
+    assert [form.action for form in read(view).forms("form[method=post]")] == [
+        f"/v/{game_id}/forget"
+    ]
     assert "hx-post" not in view
 
 

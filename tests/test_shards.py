@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import os
-import re
 import subprocess
 import sys
 import urllib.parse
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 from servers import Server, call, free_port, hand, wait_until
 from tools import missing
+from webpage import csrf, read
 
 from scorekeeper.serve.haproxy import haproxy_config
 
@@ -82,7 +82,7 @@ def _browser() -> urllib.request.OpenerDirector:
 def _post_form(phone, url: str, page_url: str, fields: dict[str, str]) -> str:
     """Send a form as the page at ``page_url`` does (its CSRF token); the URL it lands on."""
     page = phone.open(page_url, timeout=30).read().decode()
-    token = re.search(r'"X-CSRF-Token": "([^"]+)"', page)[1]
+    token = csrf(page)
     data = urllib.parse.urlencode({"csrf_token": token, **fields}).encode()
     with phone.open(url, data=data, timeout=30) as answer:
         return answer.geturl()
@@ -107,7 +107,7 @@ def test_every_link_reaches_the_shard_its_id_names(tmp_path, two_shards):
             watch = urllib.request.urlopen(game["view_url"], timeout=30).read().decode()
             assert "Hand <strong>2</strong>" in watch
             screen = urllib.request.urlopen(game["view_url"] + "/table", timeout=30).read()
-            code = re.search(r"\b([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})\b", screen.decode())[1]
+            code = read(screen).watch_code
             assert code[0] == game["id"][0]  # the code names the shard too
             opened = urllib.request.urlopen(f"{base}/{code.lower()}", timeout=30)
             assert game["id"] in opened.geturl()

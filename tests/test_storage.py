@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from contextlib import closing
 
 import pytest
 from games import damaged_file
+from webpage import read
 from webutil import new_game, record
 
 from scorekeeper import cli, create_app, store
@@ -27,8 +27,9 @@ def page_count(app) -> int:
     )
 
 
-def hidden_fields(page: str) -> dict[str, str]:
-    return dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+def resend(page: str):
+    """The refusal's form that sends what was typed again, in one tap (the first it has)."""
+    return read(page).forms("form[method=post]")[0]
 
 
 def test_acknowledged_writes_are_flushed_to_disk_before_the_answer(app):
@@ -52,15 +53,13 @@ def test_a_full_disk_keeps_what_was_typed_and_saves_nothing_half(app, client):
     assert response.status_code == 507
     page = response.get_data(as_text=True)
     assert "storage is full" in page and "Traceback" not in page
-    fields = hidden_fields(page)
+    fields = resend(page).hidden
     assert fields["points-1"] == "50" and fields["went_out"] == "0"
     assert rows(path) == before
     with closing(sqlite3.connect(path)) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     app.config["MAX_DATABASE_BYTES"] = 2 * 1024**3  # room again: one tap sends it again
-    again = client.post(
-        re.search(r'<form method="post" action="([^"]+)"', page).group(1), data=fields
-    )
+    again = client.post(resend(page).action, data=fields)
     assert again.status_code == 303
     assert len(rows(path)) > len(before)
 
@@ -88,7 +87,7 @@ def test_a_read_only_games_file_gives_a_clear_503_and_keeps_the_form(app, client
         assert response.status_code == 503
         page = response.get_data(as_text=True)
         assert "can only show games" in page
-        assert hidden_fields(page)["points-2"] == "50"
+        assert resend(page).hidden["points-2"] == "50"
         assert client.get(url).status_code == 200  # reading still works
     finally:
         store.connection.connect(app.config["DATABASE"]).execute("PRAGMA query_only = 0")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import html
 import json
-import re
 import sqlite3
 from contextlib import closing
 
 from games import table_backup
+from webpage import read
 from webutil import csrf, new_game, new_table, record, table_game
 
 from scorekeeper import actions, cli, create_app, store
@@ -242,4 +242,4 @@ def test_the_deleted_page_names_the_day_it_is_removed_for_good(client, clock):
     url = new_game(client)
     _post(client, f"{url}/delete")
     page = _text(client.get(url))
-    assert re.search(r'<time datetime="2026-11-30">', page)
+    assert read(page).select('time[datetime="2026-11-30"]')

@@ -7,7 +7,8 @@ import re
 
 import pytest
 from pypdf import PdfReader
-from webutil import csrf, new_game, new_table, table_game
+from webpage import read
+from webutil import csrf, new_game, new_table, table_game, watch_path
 
 from scorekeeper import codes, create_app, store
 from scorekeeper.store import tables
@@ -17,17 +18,11 @@ LIVE = {"HX-Request": "true"}
 
 def shown_code(client, game_url: str) -> str:
     """The code the share page gives to read aloud."""
-    page = client.get(f"{game_url}/share").get_data(as_text=True)
-    return re.search(r'class="watch-code">[^<]*<strong>([0-9A-Z-]+)</strong>', page).group(1)
-
-
-def view_path(game_url: str) -> str:
-    return "/v/" + game_url.rstrip("/").split("/")[-2]
+    return read(client.get(f"{game_url}/share").get_data(as_text=True)).watch_code
 
 
 def main_part(response) -> str:
-    page = response.get_data(as_text=True)
-    return re.search(r"<main.*</main>", page, re.S).group(0)
+    return read(response.get_data(as_text=True)).one("main").text
 
 
 @pytest.fixture
@@ -54,14 +49,14 @@ def test_the_code_opens_the_watch_page_in_any_case_and_grouping(client, game, ty
     for path in (f"/{typed.strip()}", f"/code?code={typed}"):
         response = client.get(path)
         assert response.status_code == 303, path
-        assert response.headers["Location"] == view_path(url), path
-    assert client.get(view_path(url)).status_code == 200
+        assert response.headers["Location"] == watch_path(url), path
+    assert client.get(watch_path(url)).status_code == 200
 
 
 def test_look_alikes_typed_for_digits_read_as_the_digits(client, game):
     url, code = game
     typed = code.replace("0", "o").replace("1", "l")
-    assert client.get(f"/code?code={typed}").headers["Location"] == view_path(url)
+    assert client.get(f"/code?code={typed}").headers["Location"] == watch_path(url)
 
 
 def test_a_wrong_code_is_a_404_exactly_like_any_wrong_link(client, game):
@@ -90,9 +85,8 @@ def test_something_that_cannot_be_a_code_is_a_clear_422(client, typed):
 
 
 def test_the_home_page_box_is_a_plain_form_that_works_without_javascript(client):
-    page = client.get("/").get_data(as_text=True)
-    form = re.search(r'<form method="get" action="/code"[^>]*>(.*?)</form>', page, re.S)
-    assert form and 'name="code"' in form.group(1) and "<button" in form.group(1)
+    form = read(client.get("/").get_data(as_text=True)).form('form[action="/code"]')
+    assert form.method == "get" and "code" in form.fields and form.element.select("button")
 
 
 @pytest.mark.parametrize(
@@ -111,7 +105,7 @@ def test_a_path_that_is_not_a_code_is_the_usual_not_found(client):
 def test_the_code_on_the_share_page_is_the_one_printed_on_the_games_sheets(client, game):
     url, code = game
     for kind in ("score-sheet", "two-deck-guide"):
-        pdf = client.get(f"{view_path(url)}/print/{kind}.pdf")
+        pdf = client.get(f"{watch_path(url)}/print/{kind}.pdf")
         assert pdf.status_code == 200
         text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.data)).pages)
         printed = set(re.findall(r"http://table\.test/([0-9A-Z]{4}(?:-[0-9A-Z]{4}){3})", text))
@@ -122,8 +116,8 @@ def test_the_code_on_the_share_page_is_the_one_printed_on_the_games_sheets(clien
 
 def test_the_table_view_shows_the_code_to_type(client, game):
     url, code = game
-    page = client.get(f"{view_path(url)}/table").get_data(as_text=True)
-    assert re.search(rf'id="watch-code"[^>]*>[^<]*http://table\.test[^<]*<strong>{code}<', page)
+    shown = read(client.get(f"{watch_path(url)}/table").get_data(as_text=True)).one("#watch-code")
+    assert "http://table.test" in shown.leading_text and shown.one("strong").text == code
 
 
 def test_a_tables_screen_shows_the_code_and_the_next_games_comes_with_its_poll(app, client):
@@ -131,13 +125,12 @@ def test_a_tables_screen_shows_the_code_and_the_next_games_comes_with_its_poll(a
     db = store.connection.connect(app.config["DATABASE"])
     screen = "/tv/" + tables.get_table(db, table_url.rsplit("/", 1)[1]).screen
     first = table_game(client, table_url)
-    page = client.get(screen).get_data(as_text=True)
-    assert f"<strong>{shown_code(client, first)}</strong>" in page
-    assert "hx-swap-oob" not in re.search(r'<p id="watch-code"[^>]*>', page).group(0)
+    shown = read(client.get(screen).get_data(as_text=True)).one("p#watch-code")
+    assert shown.one("strong").text == shown_code(client, first)
+    assert "hx-swap-oob" not in shown
     second = table_game(client, table_url, players=("Ann", "Bob"))
-    poll = client.get(screen, headers=LIVE).get_data(as_text=True)
-    oob = re.search(r'<p id="watch-code"[^>]*hx-swap-oob="true">(.*?)</p>', poll, re.S)
-    assert oob and f"<strong>{shown_code(client, second)}</strong>" in oob.group(1)
+    oob = read(client.get(screen, headers=LIVE).get_data(as_text=True)).one("p#watch-code")
+    assert oob.get("hx-swap-oob") == "true" and oob.one("strong").text == shown_code(client, second)
 
 
 @pytest.fixture
@@ -168,6 +161,6 @@ def test_looking_codes_up_is_rate_limited_across_the_link_and_the_box(limited):
     assert answers[:3] == [303, 404, 404] and answers[3:] == [429, 429]
     refused = client.get(f"/{code}")
     assert "Wait a minute" in refused.get_data(as_text=True)
-    assert client.get(view_path(url)).status_code == 200  # the watch link itself is not
+    assert client.get(watch_path(url)).status_code == 200  # the watch link itself is not
     assert client.post("/api/games", json={"players": ["Ann", "Bob"]}).status_code == 201
     assert csrf(client)  # nor is the start page

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import io
-import re
 
 from pypdf import PdfReader
-from webutil import csrf, new_game, new_table, plain_names, record, table_game
+from webpage import read
+from webutil import csrf, new_game, new_table, plain_names, record, table_game, watch_path
 
 
 def two_hands(client, game_url: str) -> None:
@@ -45,7 +45,7 @@ def test_ending_the_game_says_so_everywhere(client, clock):
     assert "End the game now" not in page
     history = plain_names(client.get(f"{game_url}/history").get_data(as_text=True))
     assert "Game ended early after hand 2: Cy wins" in history
-    view = game_url.rsplit("/", 1)[0].replace("/g/", "/v/")
+    view = watch_path(game_url)
     for url in (view, f"{view}/table"):
         watched = client.get(url).get_data(as_text=True)
         assert "Ended early after hand 2." in watched
@@ -98,10 +98,9 @@ def test_a_table_lists_a_game_ended_early_and_its_length(client, clock):
     two_hands(client, game_url)
     clock.at = "2026-11-23T21:00:00+00:00"
     client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
-    page = plain_names(client.get(table_url).get_data(as_text=True))
-    finished = page.split("Finished games", 1)[1]
-    assert "ended early after hand 2" in finished and "2 h" in finished
-    assert re.search(r'href="/v/[\w-]+/bgstats"', finished)
+    finished = read(client.get(table_url).get_data(as_text=True)).section("Finished games")
+    assert "ended early after hand 2" in finished.text and "2 h" in finished.text
+    assert [a for a in finished.links() if a.startswith("/v/") and a.endswith("/bgstats")]
 
 
 def test_statistics_give_the_average_length_and_the_games_ended_early(client, clock):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
+from webpage import read
 from webutil import csrf, export, field_errors, new_game, plain_names, record
 
 from scorekeeper.cli import main as cli
@@ -140,9 +140,9 @@ def test_too_many_cards_for_a_laid_down_phase_says_when_the_total_made_the_assum
     assert export(client, url)["hands"] == []
 
 
-def _control(page: str, name: str) -> list[str]:
-    """Every input or select of the page with this name, as its opening tag."""
-    return re.findall(rf'<(?:input|select)[^>]*name="{name}"[^>]*>', page)
+def _controls(page, name: str) -> list:
+    """Every input or select of the page with this name."""
+    return [c for c in page.controls(name) if c.tag in ("input", "select")]
 
 
 @pytest.mark.parametrize(
@@ -161,14 +161,14 @@ def test_a_refused_hand_marks_each_field_it_complains_about_for_screen_readers(
     url = new_game(client, going_out="discard")
     data = {"csrf_token": csrf(client), "hand_number": "1", "went_out": "0", "points-1": "50"}
     data.update({"points-2": "20", **fields})
-    page = client.post(f"{url}/hands", data=data).get_data(as_text=True)
+    page = read(client.post(f"{url}/hands", data=data).get_data(as_text=True))
     for name in names:
-        assert f'id="{name}-error"' in page, name
-        for tag in _control(page, name):
-            assert 'aria-invalid="true"' in tag and f'aria-describedby="{name}-error"' in tag
-    marked = re.findall(r'<(?:input|select)[^>]*aria-invalid="true"[^>]*name="([^"]+)"', page)
-    marked += re.findall(r'<(?:input|select)[^>]*name="([^"]+)"[^>]*aria-invalid="true"', page)
-    assert set(marked) == set(names)
+        assert page.select(f"#{name}-error"), name
+        for control in _controls(page, name):
+            assert control.get("aria-invalid") == "true"
+            assert control.get("aria-describedby") == f"{name}-error"
+    marked = page.select("input[aria-invalid=true], select[aria-invalid=true]")
+    assert {control.get("name") for control in marked} == set(names)
 
 
 def test_counting_cards_adds_them_up(client):
@@ -250,7 +250,7 @@ def test_a_hand_typed_while_another_phone_saved_it_is_kept_as_the_next_hand(clie
     saved = "Hand 1 was saved on another phone while you typed it: Ann out, "
     assert saved + "Bob 50, Cy 20" in page
     assert "kept below as hand 2" in page and "fix that hand" not in page
-    assert re.search(r'name="points-0"[^>]*value="45"', page)  # what was typed, as hand 2
+    assert "45" in read(page).values("points-0")  # what was typed, as hand 2
     assert 'name="hand_number" value="2"' in page
     assert export(client, url)["hands"][0]["went_out"] == "Ann"
 
@@ -266,7 +266,7 @@ def test_a_half_typed_hand_for_a_hand_already_saved_is_told_which_hand_first(cli
     page = answer.get_data(as_text=True)
     assert "Hand 1 was saved on another phone while you typed it" in page
     assert "kept below as hand 2" in page and field_errors(answer) == []
-    assert re.search(r'name="points-0"[^>]*value="90"', page)
+    assert "90" in read(page).values("points-0")
     assert 'name="hand_number" value="2"' in page
     assert len(export(client, url)["hands"]) == 1
 
@@ -344,6 +344,12 @@ def test_a_refused_deletion_says_which_hand_no_longer_fits_and_links_its_rule(cl
     assert len(export(client, url)["hands"]) == 3
 
 
+def restorable(history: str) -> list[int]:
+    """The versions the history page offers to go back to, as its forms post them."""
+    actions = [form.action.split("/") for form in read(history).forms("form[method=post]")]
+    return [int(parts[-2]) for parts in actions if parts[-1] == "restore"]
+
+
 def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):
     url = new_game(client)
     record(client, url, 1, went_out=0, points={1: 50, 2: 60})
@@ -353,7 +359,7 @@ def test_deleting_a_hand_is_recorded_and_can_be_brought_back(client):
     assert len(export(client, url)["hands"]) == 1
     history = client.get(f"{url}/history").get_data(as_text=True)
     assert "Hand 2 deleted" in history
-    version = int(re.findall(r"/history/(\d+)/restore", history)[0])
+    version = restorable(history)[0]
     client.post(f"{url}/history/{version}/restore", data={"csrf_token": token})
     assert len(export(client, url)["hands"]) == 2
 
@@ -363,7 +369,7 @@ def test_going_back_in_history_says_what_it_did_as_undo_does(client):
     record(client, url, 1, went_out=0, points={1: 50, 2: 20})
     record(client, url, 2, went_out=1, points={0: 10, 2: 60})
     history = client.get(f"{url}/history").get_data(as_text=True)
-    version = min(int(v) for v in re.findall(r"/history/(\d+)/restore", history))
+    version = min(restorable(history))
     token = csrf(client)
     response = client.post(
         f"{url}/history/{version}/restore", data={"csrf_token": token}, follow_redirects=True
@@ -603,10 +609,10 @@ def test_a_change_made_from_a_stale_or_broken_page_is_refused(client, version, s
 def test_the_game_page_names_the_rules_in_the_familys_language(client, language, rules, house_rule):
     headers = {"Accept-Language": f"{language},en;q=0.5"}
     plain = client.get(new_game(client), headers=headers).get_data(as_text=True)
-    line = re.search(r'<p class="hint" id="rules-line">(.*?)</p>', plain).group(1)
+    line = read(plain).one("p#rules-line").text
     assert line.startswith(rules) and "official" not in line
     house = client.get(new_game(client, wild_points="20"), headers=headers).get_data(as_text=True)
-    line = re.search(r'<p class="hint" id="rules-line">(.*?)</p>', house).group(1)
+    line = read(house).one("p#rules-line").text
     assert line.startswith(rules) and house_rule in line and "20" in line
     assert "wild points" not in line and "wild_points" not in line
 

@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
+from webpage import read
 from webutil import csrf, new_game, record
 
 
 def _rows(client, url) -> list[list[str]]:
     """The hands table as the page shows it: each row's cells, without markup."""
-    page = client.get(url).get_data(as_text=True)
-    body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return [
-        [
-            " ".join(re.sub(r"<[^>]+>", " ", cell).split())
-            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row)
-        ]
-        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
-    ]
+    return read(client.get(url).get_data(as_text=True)).rows("table.hands")
 
 
 def _play(client, url, hands: int) -> None:

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 
 import pytest
-from webutil import csrf, new_game, player_links, record
+from webpage import read
+from webutil import csrf, new_game, player_links, record, watch_path
 
 HX = {"HX-Request": "true"}
 
 
 def shown(client, path: str) -> dict[str, str]:
     """What the page at ``path`` sends with its poll: htmx's header and what it shows."""
-    html = client.get(path).get_data(as_text=True)
-    tag = json.loads(re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)[1])
-    return {**HX, **tag}
+    return {**HX, **read(client.get(path).get_data(as_text=True)).live()}
 
 
 def polling(app, path: str, headers: dict[str, str]):
@@ -62,13 +59,13 @@ def test_points_sent_from_a_players_phone_wake_the_scorekeepers_poll(holding, cl
     )
     assert sent.status_code == 303
     answer = join().get_data(as_text=True)
-    assert re.search(r'name="points-1"[^>]*data-phone="25:0:0"', answer)
+    assert "25:0:0" in [c.get("data-phone") for c in read(answer).controls("points-1")]
 
 
 def test_a_poll_with_nothing_new_is_a_304_once_its_hold_is_over(app, client):
     app.config["POLL_HOLD"] = 0.2
     url = new_game(client)
-    for path in (url, f"/v/{url.split('/')[2]}"):
+    for path in (url, watch_path(url)):
         headers = shown(client, path)
         idle = client.get(path, headers=headers)
         assert idle.status_code == 304 and idle.headers["ETag"] == headers["If-None-Match"]

@@ -3,16 +3,15 @@ by its own link and short code, refused clearly when the form is wrong."""
 
 from __future__ import annotations
 
-import html
 import io
 import json
-import re
 import zipfile
 
 import pytest
 from flask import template_rendered
 from printed import words as pdf_words
-from webutil import csrf, new_table, plain_names, record
+from webpage import read
+from webutil import csrf, new_table, plain_names, record, table_game
 
 from scorekeeper import codes
 
@@ -40,50 +39,55 @@ def start_night(client, table_url, players=PLAYERS, newcomers="", **choices) -> 
 def table_url(client) -> str:
     url = new_table(client, "Thursday club")
     for players in (PLAYERS[:3], PLAYERS[3:]):  # the roster: from games played before
-        page = client.get(f"{url}/new?" + "&".join(f"player={p}" for p in players))
-        form = client.get(page.headers["Location"]).get_data(as_text=True)
-        table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
-        data = {"csrf_token": csrf(client), "profile": "official", "dealer": "0"}
-        data.update({f"player-{i}": name for i, name in enumerate(players)})
-        assert client.post("/new", data={**data, "table": table_id}).status_code == 303
+        table_game(client, url, players=players)
     return url
 
 
 def keeper_links(page: str) -> list[str]:
-    return re.findall(r'class="button keep-score" href="([^"]+)"', page)
+    return read(page).links("a.keep-score")
 
 
 def seating(page: str) -> list[list[str]]:
     """Each table's names in seat order, as the page lists them."""
-    tables = re.findall(r'<li class="night-table" data-table="\d+">(.*?)</li>', page, re.S)
-    return [
-        [html.unescape(n).strip() for n in re.findall(r'<span class="seat">([^<]+)', t)]
-        for t in tables
-    ]
+    return [table.texts("span.seat > bdi") for table in read(page).select("li.night-table")]
+
+
+def read_only_link(page: str) -> str:
+    """The night's read-only link (its path), as the organiser's page gives it to copy."""
+    (link,) = read(page).copy_links
+    assert link.startswith("http://table.test/e/"), link
+    return link.removeprefix("http://table.test")
+
+
+def leaderboard(page: str) -> dict[str, str]:
+    return dict(read(page).leaderboard)
 
 
 def test_the_table_page_offers_a_night_with_its_roster_ticked(client, table_url):
     page = client.get(table_url).get_data(as_text=True)
     assert "Start a night" in page
     form = client.get(f"{table_url}/nights/new").get_data(as_text=True)
+    ticked = read(form).checked("player")
     for name in PLAYERS:
-        assert f'name="player" value="{name}" checked' in form
+        assert name in ticked
     assert "#night" in form  # rule 11 on the rules page
 
 
 def test_a_night_is_seated_started_and_each_table_gets_its_scorekeeper_link(client, table_url):
     url = start_night(client, table_url, newcomers="Flo\n")
-    page = plain_names(client.get(url).get_data(as_text=True))
+    shown = client.get(url).get_data(as_text=True)
+    page = plain_names(shown)
     assert "Round 1 of 2: seated" in page and "(deals)" in page
-    tables = seating(page)
+    tables = seating(shown)
     assert sorted(len(t) for t in tables) == [3, 3]
     assert sorted(n for t in tables for n in t) == sorted([*PLAYERS, "Flo"])
     started = client.post(f"{url}/start", data={"csrf_token": csrf(client)})
     assert started.status_code == 303
-    page = plain_names(client.get(url).get_data(as_text=True))
-    links = keeper_links(page)
+    shown = client.get(url).get_data(as_text=True)
+    page = plain_names(shown)
+    links = keeper_links(shown)
     assert len(links) == 2 and "Round 1 of 2: playing" in page
-    assert seating(page) == tables  # as seated, seat 1 dealing
+    assert seating(shown) == tables  # as seated, seat 1 dealing
     game = client.get(links[0]).get_data(as_text=True)
     assert "Ten hands" in game
     listed = client.get(table_url).get_data(as_text=True)
@@ -93,47 +97,42 @@ def test_a_night_is_seated_started_and_each_table_gets_its_scorekeeper_link(clie
 def test_the_read_only_link_and_the_code_say_where_a_player_sits(client, table_url):
     url = start_night(client, table_url)
     organiser = client.get(url).get_data(as_text=True)
-    view = re.search(r'value="(http://table.test/e/[^"]+)"', organiser).group(1)
-    code = re.search(r"type <strong>([A-Z0-9-]+)</strong>", organiser).group(1)
+    view = read_only_link(organiser)
+    code = read(organiser).one("section.share p strong").text  # "... and type CODE"
     assert codes.normalise(code) is not None
     opened = client.get(f"/{code.lower()}")
-    assert opened.status_code == 303 and opened.headers["Location"].endswith(
-        view.split("table.test")[-1]
-    )
+    assert opened.status_code == 303 and opened.headers["Location"].endswith(view)
     client.post(f"{url}/start", data={"csrf_token": csrf(client)})
-    tables = seating(plain_names(client.get(url).get_data(as_text=True)))
+    tables = seating(client.get(url).get_data(as_text=True))
     number, seat = next((i, t.index("Cy") + 1) for i, t in enumerate(tables, 1) if "Cy" in t)
     mine = plain_names(client.get(f"{view}?player=Cy").get_data(as_text=True))
     assert f"Round 1: go to table {number}, seat {seat}" in mine
     reopened = client.get(f"/{code.lower()}", follow_redirects=True)  # the code typed again
     again = plain_names(reopened.get_data(as_text=True))
     assert f"Round 1: go to table {number}, seat {seat}" in again  # the phone remembers Cy
-    assert 'value="Cy" selected' in again
+    assert read(again).checked("player") == ["Cy"]
     assert "/g/" not in mine and "csrf_token" not in mine  # read only: no scorekeeper link
     tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
-    assert "Leaderboard" in tv and tv.count('class="card night-game"') == 2
+    assert "Leaderboard" in tv and len(read(tv).select(".card.night-game")) == 2
 
 
 def test_the_leaderboard_follows_a_game_finished_through_the_form(client, table_url):
     url = start_night(client, table_url)  # 5 players: tables of 3 and 2
     client.post(f"{url}/start", data={"csrf_token": csrf(client)})
     page = client.get(url).get_data(as_text=True)
-    first_table = seating(plain_names(page))[0]
+    first_table = seating(page)[0]
     link = keeper_links(page)[0].replace("http://table.test", "")
     for hand in range(1, 11):
         response = record(client, link, hand, went_out=0, points={1: 50, 2: 60})
         assert response.status_code == 303, response.get_data(as_text=True)
-    board = client.get(url).get_data(as_text=True)
-    points = dict(re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', board))
+    points = leaderboard(client.get(url).get_data(as_text=True))
     assert [points[name] for name in first_table] == ["120", "60", "0"]
     game_id = link.split("/")[2]
     play = client.get(f"/v/{game_id}/bgstats.json")  # each game still logs to BG Stats
     assert play.status_code == 200 and len(json.loads(play.data)["players"]) == 3
-    figures = client.get(f"{table_url}/stats").get_data(as_text=True)
-    winner = re.search(
-        rf'data-player="{first_table[0]}"><th scope="row">.*?</th>(.*?)</tr>', figures
-    ).group(1)
-    assert re.findall(r"<td>([^<]+)</td>", winner) == ["1", "1", "120.0"]
+    figures = read(client.get(f"{table_url}/stats").get_data(as_text=True))
+    winner = figures.one(f'tr[data-player="{first_table[0]}"]')
+    assert winner.texts("td") == ["1", "1", "120.0"]
     assert client.post(f"{url}/seat", data={"csrf_token": csrf(client)}).status_code == 303
     page = plain_names(client.get(url).get_data(as_text=True))
     assert "Round 1 of 2: playing" in page  # the other table plays on: no round 2 yet
@@ -145,8 +144,9 @@ def test_a_player_leaves_and_a_late_one_arrives_between_rounds(client, table_url
     token = csrf(client)
     client.post(f"{url}/players", data={"csrf_token": token, "action": "leave", "name": "Ed"})
     client.post(f"{url}/players", data={"csrf_token": token, "action": "arrive", "name": "Gus"})
-    page = plain_names(client.get(url).get_data(as_text=True))
-    names = sorted(n for t in seating(page) for n in t)
+    shown = client.get(url).get_data(as_text=True)
+    page = plain_names(shown)
+    names = sorted(n for t in seating(shown) for n in t)
     assert names == sorted(["Ann", "Bob", "Cy", "Di", "Gus"])
     assert "(left)" in page
     history = page.split('id="night-history"')[1]
@@ -197,15 +197,14 @@ def test_a_night_needs_the_tables_link_and_a_form_its_csrf_token(client, table_u
 
 
 def live_tag(page: str) -> str:
-    attribute = re.search(r"hx-headers='([^']+)'", page.split('id="night-live"', 1)[1]).group(1)
-    return json.loads(html.unescape(attribute))["If-None-Match"]
+    return read(page).live("#night-live")["If-None-Match"]
 
 
 def test_the_room_screen_waits_on_the_night_and_wakes_for_its_games(client, table_url):
     url = start_night(client, table_url)
     client.post(f"{url}/start", data={"csrf_token": csrf(client)})
     organiser = client.get(url).get_data(as_text=True)
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
+    view = read_only_link(organiser)
     page = client.get(f"{view}/tv").get_data(as_text=True)
     tag = live_tag(page)
     poll = {"HX-Request": "true", "If-None-Match": tag}
@@ -225,7 +224,7 @@ def test_a_hand_is_rendered_once_for_every_players_phone_of_the_night(app, clien
     url = start_night(client, table_url)
     client.post(f"{url}/start", data={"csrf_token": csrf(client)})
     organiser = client.get(url).get_data(as_text=True)
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
+    view = read_only_link(organiser)
     link = keeper_links(organiser)[0].replace("http://table.test", "")
     assert record(client, link, 1, went_out=0, points={1: 50, 2: 60}).status_code == 303
     rendered: list[str] = []
@@ -234,19 +233,19 @@ def test_a_hand_is_rendered_once_for_every_players_phone_of_the_night(app, clien
         rendered.append(template.name)
 
     with template_rendered.connected_to(count, app):
-        seats = {}
-        for name in PLAYERS:
-            page = plain_names(
-                client.get(f"{view}?player={name}", headers={"HX-Request": "true"}).get_data(
-                    as_text=True
-                )
-            )
-            seats[name] = re.search(r"Round 1: go to table (\d), seat (\d)", page).groups()
+        phones = {
+            name: client.get(f"{view}?player={name}", headers={"HX-Request": "true"})
+            for name in PLAYERS
+        }
     assert rendered.count("_night_view_shared.html") == 1
     assert rendered.count("_night_view.html") == len(PLAYERS)
-    tables = seating(plain_names(organiser))
-    for name, (table, seat) in seats.items():  # each phone still says where its player sits
-        assert tables[int(table) - 1][int(seat) - 1] == name
+    tables = seating(organiser)
+    places = {
+        name: (t, seat) for t, seats in enumerate(tables, 1) for seat, name in enumerate(seats, 1)
+    }
+    for name, phone in phones.items():  # each phone still says where its player sits
+        said = read(phone.get_data(as_text=True)).one("p.lead strong").text
+        assert said == "Round 1: go to table {}, seat {}".format(*places[name])
 
 
 def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, client, table_url):
@@ -259,8 +258,8 @@ def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, cl
     client.post(
         f"{url}/players", data={"csrf_token": csrf(client), "action": "leave", "name": "Di"}
     )
-    board = re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', page)
-    before = plain_names(client.get(url).get_data(as_text=True))
+    board = read(page).leaderboard
+    before = client.get(url).get_data(as_text=True)
     backup = client.get(f"{table_url}/export.zip").data
     with zipfile.ZipFile(io.BytesIO(backup)) as zf:
         (night,) = json.loads(zf.read("table.json"))["nights"]
@@ -273,31 +272,26 @@ def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, cl
     )
     assert response.status_code == 303, response.get_data(as_text=True)
     imported = other.get(response.headers["Location"]).get_data(as_text=True)
-    night_url = re.search(r'href="(/t/[^"]+/nights/[^"/]+)"', imported).group(1)
+    (night_url,) = read(imported).links("#nights a.game-link")
     assert night_url.rsplit("/", 1)[1] != url.rsplit("/", 1)[1]  # a new link
-    after = plain_names(other.get(night_url).get_data(as_text=True))
+    after = other.get(night_url).get_data(as_text=True)
     assert seating(after) == seating(before) and board  # seated the same
-    points = re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', after)
-    assert points == re.findall(r'data-player="([^"]+)">.*?<td class="points">(\d+)</td>', before)
-    assert "(left)" in after
+    assert read(after).leaderboard == read(before).leaderboard
+    assert "(left)" in plain_names(after)
 
 
 def test_the_number_of_tables_may_be_asked_and_a_wrong_one_is_explained(client, table_url):
     url = start_night(client, table_url, tables="2")
-    assert sorted(len(t) for t in seating(plain_names(client.get(url).get_data(as_text=True)))) == [
-        2,
-        3,
-    ]
+    assert sorted(len(t) for t in seating(client.get(url).get_data(as_text=True))) == [2, 3]
     token = csrf(client)
     client.post(f"{url}/seat", data={"csrf_token": token, "tables": "1"})
-    page = plain_names(client.get(url).get_data(as_text=True))
-    assert "5 players sit at 1 to 2 tables" not in page  # one table of 5 is within the rule
-    assert [len(t) for t in seating(page)] == [5]
+    shown = client.get(url).get_data(as_text=True)
+    assert "5 players sit at 1 to 2 tables" not in plain_names(shown)  # 5 at one: within the rule
+    assert [len(t) for t in seating(shown)] == [5]
     client.post(f"{url}/seat", data={"csrf_token": token, "tables": "3"})
-    page = plain_names(client.get(url).get_data(as_text=True))
-    assert "5 players sit at 1 to 2 tables, not 3" in page and [len(t) for t in seating(page)] == [
-        5
-    ]
+    shown = client.get(url).get_data(as_text=True)
+    assert "5 players sit at 1 to 2 tables, not 3" in plain_names(shown)
+    assert [len(t) for t in seating(shown)] == [5]
     client.post(f"{url}/seat", data={"csrf_token": token, "tables": "many"})
     assert "Type how many tables" in client.get(url).get_data(as_text=True)
     refused = client.post(
@@ -319,13 +313,13 @@ def test_the_nights_printables_are_its_seating_and_standings_read_back(client, t
     watch code once started) and the standings, as the pages show them."""
     url = start_night(client, table_url)
     organiser = client.get(url).get_data(as_text=True)
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', organiser).group(1)
-    assert f"{view}/print/seating-1.pdf?size=a4" in html.unescape(organiser)
+    view = read_only_link(organiser)
+    assert f"{view}/print/seating-1.pdf?size=a4" in read(organiser).links()
     assert client.get(f"{view}/print/standings.pdf").status_code == 404  # nothing played yet
     seated = client.get(f"{view}/print/seating-1.pdf")
     assert seated.status_code == 200 and seated.mimetype == "application/pdf"
     before = pdf_words(seated.data)
-    tables = seating(plain_names(organiser))
+    tables = seating(organiser)
     for number, seats in enumerate(tables, 1):
         assert f"Table {number}" in before or f"Table{number}" in before.replace(" ", "")
         assert all(name in before for name in seats)
@@ -333,7 +327,7 @@ def test_the_nights_printables_are_its_seating_and_standings_read_back(client, t
     page = client.get(url).get_data(as_text=True)
     link = keeper_links(page)[0].replace("http://table.test", "")
     started = pdf_words(client.get(f"{view}/print/seating-1.pdf").data).replace(" ", "")
-    watch = re.findall(r'class="watch-code">Watch code: ([A-Z0-9-]+)<', page)
+    watch = read(page).watch_codes
     assert len(watch) == len(tables)
     for code in watch:  # grouped as on the page, or as the sheets group it
         assert codes.normalise(code) is not None
@@ -343,7 +337,7 @@ def test_the_nights_printables_are_its_seating_and_standings_read_back(client, t
     sheet = client.get(f"{view}/print/standings.pdf?size=a4")
     assert sheet.status_code == 200
     text = pdf_words(sheet.data)
-    first = seating(plain_names(page))[0]
+    first = seating(page)[0]
     assert "after 1 round" in text and in_order(text, first[0], first[1], first[2])
     assert client.get(f"{view}/print/seating-3.pdf").status_code == 404
     assert client.get(f"{view}/print/seating-1.pdf?size=poster").status_code == 400

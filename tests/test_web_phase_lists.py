@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
+from webpage import read
 from webutil import csrf
 
 from scorekeeper.rules import rating
@@ -27,14 +25,12 @@ def form(client, **fields) -> dict[str, str]:
 
 
 def custom_phases(page: str) -> str:
-    found = re.search(r'<textarea id="opt-custom_phases"[^>]*>([^<]*)</textarea>', page, re.S)
-    return html.unescape(found.group(1))
+    return read(page).one("textarea#opt-custom_phases").value
 
 
 def rows(page: str) -> list[str]:
     """The rating table's phases, top to bottom, as shown."""
-    cells = re.findall(r'<th scope="row"><span class="number">(\d+)\.</span> ([^<]+)</th>', page)
-    return [f"{number}. {words}" for number, words in cells]
+    return [th.text for th in read(page).select("th[scope=row]") if th.select("span.number")]
 
 
 def test_drawing_puts_ten_rated_phases_in_the_form_easiest_first(client):
@@ -44,7 +40,7 @@ def test_drawing_puts_ten_rated_phases_in_the_form_easiest_first(client):
     text = custom_phases(page)
     phases = parse_phase_list(text)
     assert len(phases) == 10
-    assert re.search(r'<option value="custom"\s+selected>', page)
+    assert read(page).select("option[value=custom][selected]")
     assert 'value="Ann"' in page and 'value="Bob"' in page  # what was typed stays
     expected = rating.rate(phases, OFFICIAL, trials=200, seed=3, ordered=False)  # seed: both
     chances = [p.chance for p in expected.phases]

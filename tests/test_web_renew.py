@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
 
+from webpage import read
 from webutil import csrf, new_game, new_table, plain_names, player_links, record, table_game
 
 from scorekeeper import store
@@ -23,7 +23,7 @@ def log_of(app, game_id: str) -> list[tuple]:
 
 
 def notices(page: str) -> list[str]:
-    return re.findall(r'<p class="notice" role="status">([^<]*)</p>', page)
+    return read(page).texts("p.notice[role=status]")
 
 
 def renew(client, url: str):

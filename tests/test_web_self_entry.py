@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
+from webpage import read
 from webutil import csrf, export, new_game, plain_names, player_links, record
 
 
 def phone_lines(client, game_url) -> dict[str, str]:
     """What the scorekeeper's live poll brings of the points sent from phones:
     {seat: "points:made:went out"}, as its form marks each field filled from a phone."""
-    html = client.get(game_url, headers={"HX-Request": "true"}).get_data(as_text=True)
-    return dict(re.findall(r'name="points-(\d)"[^>]*data-phone="([^"]+)"', html))
+    form = read(client.get(game_url, headers={"HX-Request": "true"}).get_data(as_text=True))
+    return {
+        field["name"].removeprefix("points-"): field["data-phone"]
+        for field in form.select("input[data-phone]")
+        if field.get("name", "").startswith("points-")
+    }
 
 
 def send(client, link, hand_number=1, **fields):
@@ -55,9 +57,10 @@ def test_sent_points_wait_for_the_scorekeeper_and_fill_in_the_form(app, client, 
     assert send(phone, links["Ann"], went_out="1").status_code == 303
     assert export(client, url)["hands"] == []  # nothing saved yet
     page = client.get(url).get_data(as_text=True)
-    assert re.search(r'name="points-1"[^>]*value="25"', page)
-    assert re.search(r'name="made-1" value="1" checked', page)
-    assert re.search(r'id="out-0" name="went_out" value="0" checked', page)
+    form = read(page)
+    assert "25" in form.values("points-1")
+    assert "1" in form.checked("made-1")
+    assert "0" in form.checked("went_out")  # Ann's
     assert "Sent from phones (check, then save): Ann: went out; Bob: 25, made phase" in plain_names(
         page
     )
@@ -157,10 +160,8 @@ def test_a_players_points_are_checked_as_they_are_typed_and_nothing_is_sent(clie
 
 def said_to(phone, link) -> str:
     """What a screen reader on a player's page hears when a live update brings this status."""
-    page = phone.get(link).get_data(as_text=True)
-    return html.unescape(
-        plain_names(re.search(r'id="player-status"[^>]*data-announce="([^"]*)"', page)[1])
-    )
+    status = read(phone.get(link).get_data(as_text=True)).one("#player-status")
+    return plain_names(status["data-announce"])
 
 
 def test_a_players_status_carries_the_sentence_said_when_it_changes(app, client, game):

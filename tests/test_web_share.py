@@ -8,6 +8,7 @@ import re
 import subprocess
 
 import pytest
+from webpage import read
 from webutil import csrf, export, new_game, record
 
 from scorekeeper.web.access import qr_svg
@@ -104,16 +105,12 @@ def test_polling_costs_nothing_while_the_game_is_unchanged(client):
     assert "<html" not in changed.get_data(as_text=True)  # the scoreboard alone
 
 
-def _poll_tag(html: str) -> str:
-    return re.search(r'<section id="scoreboard"[^>]*>', html).group(0)
-
-
 def _poll(client, path: str, html: str):
     """What htmx sends for the polling element in `html`: its URL and its If-None-Match."""
-    tag = _poll_tag(html)
-    etag = json.loads(re.search(r"hx-headers='([^']+)'", tag).group(1))["If-None-Match"]
-    assert re.search(r'hx-trigger="every \d+s, live-refresh"', tag)
-    url = re.search(r'hx-get="([^"]+)"', tag).group(1).replace("&amp;", "&")
+    board = read(html).one("section#scoreboard")
+    etag = json.loads(board["hx-headers"])["If-None-Match"]
+    assert re.fullmatch(r"every \d+s, live-refresh", board["hx-trigger"])
+    url = board["hx-get"]
     assert url == path  # the page's own address
     return client.get(url, headers={"If-None-Match": etag, **HX})
 
@@ -219,7 +216,7 @@ def test_an_idle_poll_is_answered_from_the_games_row_alone(app, client, monkeypa
     pages = {}
     for path in (f"/v/{game_id}", f"/v/{game_id}/table", url):
         html = client.get(path).get_data(as_text=True)
-        pages[path] = json.loads(re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", html)[1])
+        pages[path] = read(html).live()
 
     def no_reading(*args, **kwargs):
         raise AssertionError("an idle poll read the game")

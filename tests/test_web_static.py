@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from webpage import read
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -52,7 +54,16 @@ def test_the_manifest_lets_a_phone_add_the_app_to_its_home_screen(client):
 
 
 def _linked(page: str, name: str) -> str:
-    return re.search(rf'"(/static/{re.escape(name)}\?v=[0-9a-f]{{12}})"', page).group(1)
+    """The address the page's head links the static file by: with its version."""
+    head = read(page).one("head")
+    (address,) = [
+        a
+        for e in head.select("link, script")
+        if (a := e.get("href") or e.get("src"))
+        if a.split("?")[0] == f"/static/{name}"
+    ]
+    assert re.fullmatch(r"/static/[\w.-]+\?v=[0-9a-f]{12}", address), address
+    return address
 
 
 def test_pages_link_static_files_by_version_and_phones_keep_them_for_a_year(client):

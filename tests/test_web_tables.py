@@ -6,11 +6,11 @@ import csv
 import io
 import json
 import os
-import re
 import zipfile
 
 import pytest
 from games import fill_table
+from webpage import read
 from webutil import csrf, export, new_game, new_table, plain_names, record, table_game
 
 from scorekeeper import store
@@ -270,10 +270,8 @@ def play_known_history(client) -> str:
 
 
 def figures(page: str, player: str) -> dict[str, str]:
-    card = page[page.index(f"<h2>{player}</h2>") :]
-    card = card[: card.index("</article>")]
-    pairs = re.findall(r"<dt>([^<]+)</dt><dd>(.*?)</dd>", card)
-    return {name: re.sub(r"<[^>]+>", "", value) for name, value in pairs}
+    card = read(page).section(player)
+    return dict(zip(card.texts("dt"), card.texts("dd"), strict=True))
 
 
 def test_statistics_match_the_history_worked_out_by_hand(client):
@@ -460,7 +458,7 @@ def test_the_table_page_shows_fifty_games_a_page_with_links_to_the_others(client
     assert plain_names(first).count("winner: ") == 50
     assert ids[-1] in first and ids[-50] in first and ids[-51] not in first  # latest first
     assert "Page 1 of 3" in first and 'rel="prev"' not in first
-    older = re.search(r'<a class="button" rel="next" href="([^"]+)"', first).group(1)
+    (older,) = read(first).links("a[rel=next]")
     second = client.get(older).get_data(as_text=True)
     assert ids[-51] in second and ids[-100] in second and ids[-1] not in second
     assert "Page 2 of 3" in second and 'rel="prev"' in second

@@ -139,25 +139,19 @@ def every_page(client) -> dict[str, tuple[str, str, dict | None, int]]:
     Builds a table with a finished game (Ann won), a game in progress with one hand
     recorded (Ann, Bob, Cy), and remembers both on this client (this device).
     """
-    from webutil import csrf, new_game, record
+    from webpage import read
+    from webutil import csrf, new_game, new_table, record, table_game
 
     token = csrf(client)
-    table = client.post("/tables/new", data={"csrf_token": token, "name": "Die Müllers"})
-    table_url = table.headers["Location"]
-    form_page = client.get(f"{table_url}/new?player=Ann&player=Bob&player=Cy").headers["Location"]
-    form = client.get(form_page).get_data(as_text=True)
-    table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
-    data = {"csrf_token": token, "profile": "official", "dealer": "0", "table": table_id}
-    data.update({f"player-{i}": name for i, name in enumerate(("Ann", "Bob", "Cy"))})
-    finished = client.post("/new", data=data).headers["Location"]
+    table_url = new_table(client, "Die Müllers")
+    finished = table_game(client, table_url)
     for hand in range(1, 11):
         assert record(client, finished, hand, went_out=0, points={1: 60, 2: 60}).status_code == 303
     game = new_game(client)
     assert record(client, game, 1, went_out=1, points={0: 25, 2: 75}, made_0="1").status_code == 303
     client.get(finished), client.get(game)  # this device now remembers both
-    players = client.get(f"{game}/players").get_data(as_text=True)
-    pick = re.search(r'value="http://table.test(/p/[^"]+)"', players).group(1)
-    entry = re.findall(r'value="http://table.test(/p/[^"]+)"', players)[1]
+    players = read(client.get(f"{game}/players").get_data(as_text=True)).copy_links
+    pick, entry = (link.removeprefix("http://table.test") for link in players[:2])
     game_id = game.rstrip("/").split("/")[-2]
     refused = {"csrf_token": token, "hand_number": "2", "went_out": "0"}
     refused.update({"points-1": "50", "points-2": "7"})

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import html
-import re
+import webpage
+from webpage import read
 
 
 def csrf(client) -> str:
     """The session's CSRF token, as a page would carry it."""
-    page = client.get("/").get_data(as_text=True)
-    return re.search(r'"X-CSRF-Token": "([^"]+)"', page).group(1)
+    return webpage.csrf(client.get("/").get_data(as_text=True))
 
 
 def new_game(client, players=("Ann", "Bob", "Cy"), profile="official", dealer=0, **options):
@@ -30,8 +29,13 @@ def record(client, game_url, hand_number, went_out, points, **extra):
 
 
 def field_errors(response) -> list[str]:
-    page = response.get_data(as_text=True)
-    return [html.unescape(m) for m in re.findall(r'class="field-error"[^>]*>([^<]*)<', page)]
+    """The messages beside a form's fields (without the links to the rules after them)."""
+    return [e.leading_text for e in read(response.get_data(as_text=True)).select(".field-error")]
+
+
+def watch_path(game_url: str) -> str:
+    """The watch-only page of the game at this scorekeeper link (/g/<id>/<key> -> /v/<id>)."""
+    return "/v/" + game_url.rstrip("/").split("/")[-2]
 
 
 def export(client, game_url) -> dict:
@@ -40,14 +44,11 @@ def export(client, game_url) -> dict:
 
 def player_links(client, game_url) -> tuple[str, dict[str, str]]:
     """The players' links from the scorekeeper's page for them: (pick your name, {name: link})."""
-    page = client.get(f"{game_url}/players").get_data(as_text=True)
-    links = re.findall(r'<input readonly value="(http://table.test/p/[^"]+)"', page)
-    names = re.findall(
-        r'<details class="player-code">\s*<summary>[^<]*<strong>(?:<bdi>)?([^<]+)', page
-    )
-    return links[0], {
-        html.unescape(name): link for name, link in zip(names, links[1:], strict=True)
-    }
+    page = read(client.get(f"{game_url}/players").get_data(as_text=True))
+    pick, *links = page.copy_links
+    assert all(link.startswith("http://table.test/p/") for link in [pick, *links]), links
+    names = page.texts("details.player-code summary strong")
+    return pick, dict(zip(names, links, strict=True))
 
 
 def new_table(client, name="The Smiths") -> str:
@@ -59,10 +60,11 @@ def new_table(client, name="The Smiths") -> str:
 def table_game(client, table_url, players=("Ann", "Bob", "Cy"), dealer=0, **options) -> str:
     page = client.get(f"{table_url}/new?" + "&".join(f"player={p}" for p in players))
     assert page.status_code == 303
-    form = client.get(page.headers["Location"]).get_data(as_text=True)
-    table_id = re.search(r'name="table" value="([^"]+)"', form).group(1)
-    for i, name in enumerate(players):
-        assert f'id="player-{i}" name="player-{i}"' in form and f'value="{name}"' in form
+    form = read(client.get(page.headers["Location"]).get_data(as_text=True))
+    (table_id,) = form.values("table")
+    for i, name in enumerate(players):  # the form comes filled in with the table's players
+        assert form.one(f"#player-{i}")["name"] == f"player-{i}"
+        assert name in form.values(f"player-{i}")
     data = {"csrf_token": csrf(client), "profile": "official", "dealer": str(dealer)}
     data.update({f"player-{i}": name for i, name in enumerate(players)})
     data["table"] = table_id
