@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 import pytest
 from flask import render_template
 from games import game_with_totals
+from webpage import read
 
 from scorekeeper.reports.statistics import PlayerStats, TableStats
 from scorekeeper.rules.game import Game
 from scorekeeper.web.charts import FONT, WIN_LINES, WIN_POINTS, score_chart, text_width, wins_chart
 
-ISOLATES = dict.fromkeys(map(ord, "\u2068\u2069"))  # the marks around a name: no width
-TEXT = re.compile(r'<text x="([\d.]+)" y="([\d.]+)" class="([^"]+)"( text-anchor="end")?>(.*?)<')
+
+def _drawn(svg: str) -> tuple[dict, list[tuple[float, float, str, bool, str]]]:
+    """A chart's size (its viewBox) and each text it draws: (x, y, class, anchored at its
+    end, words as read, without the marks that isolate a name, which have no width)."""
+    page = read(svg)
+    left, top, width, height = page.one("svg")["viewBox"].split()
+    assert (left, top) == ("0", "0")
+    texts = [
+        (float(t["x"]), float(t["y"]), t["class"], t.get("text-anchor") == "end", t.text)
+        for t in page.select("text")
+    ]
+    return {"width": int(width), "height": int(height)}, texts
 
 
 def _drawn_text(app, game: Game) -> tuple[dict, list[tuple[float, float, str, bool, str]]]:
     chart = score_chart(game)
     with app.test_request_context():
-        svg = render_template("_chart.html", chart=chart)
-    view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
-    size = {"width": int(view.group(1)), "height": int(view.group(2))}
-    texts = [
-        (float(x), float(y), kind, bool(end), html.unescape(words).translate(ISOLATES))
-        for x, y, kind, end, words in TEXT.findall(svg)
-    ]
-    return size, texts
+        return _drawn(render_template("_chart.html", chart=chart))
 
 
 @pytest.mark.parametrize(
@@ -91,13 +92,9 @@ def test_every_label_of_the_wins_chart_fits_inside_it(app, winners):
     assert chart is not None
     with app.test_request_context():
         svg = render_template("_stats_charts.html", wins=chart)
-    view = re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)
-    width, height = int(view.group(1)), int(view.group(2))
-    labels = [
-        (float(x), float(y), html.unescape(words))
-        for x, y, kind, _end, words in TEXT.findall(svg)
-        if kind == "label"
-    ]
+    size, texts = _drawn(svg)
+    width, height = size["width"], size["height"]
+    labels = [(x, y, words) for x, y, kind, _end, words in texts if kind == "label"]
     assert len(labels) == len(names)
     for x, y, words in labels:
         assert x + text_width(words) <= width, words

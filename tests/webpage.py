@@ -56,14 +56,15 @@ class Element:
         shown = " ".join(f'{k}="{v}"' for k, v in self.attrs.items())
         return f"<{self.tag}{' ' + shown if shown else ''}>"
 
+    # HTML's attribute names are read in lower case (an SVG's viewBox too)
     def get(self, name: str, default: str | None = None) -> str | None:
-        return self.attrs.get(name, default)
+        return self.attrs.get(name.lower(), default)
 
     def __getitem__(self, name: str) -> str:
-        return self.attrs[name]
+        return self.attrs[name.lower()]
 
     def __contains__(self, name: str) -> bool:
-        return name in self.attrs
+        return name.lower() in self.attrs
 
     @property
     def classes(self) -> list[str]:
@@ -376,7 +377,7 @@ def _compound(text: str) -> list[tuple[str, str, str | None]]:
             value = next(
                 (v for v in (match["dq"], match["sq"], match["bare"]) if v is not None), None
             )
-            conditions.append(("attr", match["attr"], value))
+            conditions.append(("attr", match["attr"].lower(), value))
         at = match.end()
     return conditions
 
