@@ -13,6 +13,7 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
+import pytest
 from games import played_games
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -77,6 +78,7 @@ def import_all(client, files) -> dict[str, str]:
     return moved
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(games=st.lists(played_games(), min_size=1, max_size=3), data=st.data())
 def test_every_game_exported_and_imported_into_an_empty_database_stands_the_same(games, data):

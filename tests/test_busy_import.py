@@ -5,8 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from games import table_backup
 from servers import PLAYERS, Phone, Server, call, hand, wait_until
+
+pytestmark = pytest.mark.server  # imports a big table on a real server
 
 IMPORTED = 1000  # games: replayed one by one, they take the import several seconds
 # A Save that queued behind the import waited for all of it (47 s for a 103 KB backup, issue

@@ -18,6 +18,8 @@ from contextlib import ExitStack, contextmanager
 import pytest
 from servers import Server, call, hand, shown_tag, wait_until
 
+pytestmark = pytest.mark.server  # holds thousands of connections to a real server
+
 HOLD = "600"  # seconds a poll is held: far longer than any test runs
 
 

@@ -361,6 +361,7 @@ def laid_phase(draw):
     return rules, number, laid
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(laid_phase())
 def test_the_verdict_agrees_with_the_oracle(case):

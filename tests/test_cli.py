@@ -217,6 +217,7 @@ def test_every_command_has_help_with_an_example():
         assert EXAMPLES[name] in sub.format_help()
 
 
+@pytest.mark.server
 def test_the_installed_command_runs():
     out = subprocess.run(
         [sys.executable, "-m", "scorekeeper.cli", "score", "W", "--json"],
@@ -303,6 +304,7 @@ def test_print_refuses_bad_links_and_oversized_large_print(capsys, tmp_path, arg
     assert not (tmp_path / "x.pdf").exists()
 
 
+@pytest.mark.printing
 def test_printables_can_carry_the_apps_address_on_the_guide(capsys, tmp_path):
     from io import BytesIO
 

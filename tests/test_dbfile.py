@@ -178,6 +178,7 @@ def test_another_processs_commit_rings_the_bell_of_its_game(db, path):
         assert not _heard(other)
 
 
+@pytest.mark.server
 def test_a_commit_in_another_process_is_told_at_once(path, monkeypatch):
     """``serve``'s workers tell each other of each commit (live/across_processes.py): the page here
     wakes though it would look for other processes' commits only once an hour."""

@@ -15,6 +15,8 @@ from scorekeeper.rules.phases import parse_phase
 from scorekeeper.rules.ruleset import OFFICIAL, make_rules
 from scorekeeper.rules.solve import held_phases
 
+pytestmark = pytest.mark.exhaustive  # counts every deal of every phase
+
 # Issue 29: an independent exact enumeration of every 10-card hand (a published Monte Carlo
 # agrees), in %, for the official phases 1-10.
 ISSUE_29 = {

@@ -360,6 +360,7 @@ def test_a_huge_custom_phase_list_is_refused_clearly(client):
 
 
 @pytest.mark.parametrize("size", ["letter", "a4"])
+@pytest.mark.printing
 def test_the_longest_allowed_custom_list_still_prints(client, size):
     phases = "; ".join([" or ".join([WORDY] * 4)] * 30)
     response = client.post(

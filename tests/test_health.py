@@ -76,6 +76,7 @@ def serve(path: Path) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.server
 def test_serve_refuses_a_file_with_a_broken_index(tmp_path):
     path = tmp_path / "games.sqlite3"
     index_out_of_step(path)
@@ -88,6 +89,7 @@ def test_serve_refuses_a_file_with_a_broken_index(tmp_path):
 # --- a zero-length file -----------------------------------------------------------------
 
 
+@pytest.mark.server
 def test_a_zero_length_file_is_refused_with_its_own_message_not_started_afresh(tmp_path, capsys):
     path = tmp_path / "games.sqlite3"
     path.write_bytes(b"")
@@ -207,6 +209,7 @@ def run_on_read_only_storage(folder: Path, *argv: str) -> subprocess.CompletedPr
     pytest.skip(f"cannot mount a folder read-only here: {done.stderr.strip()}")
 
 
+@pytest.mark.server
 def test_a_whole_wal_file_on_read_only_storage_is_called_read_only_not_damaged(tmp_path):
     folder = tmp_path / "storage"
     folder.mkdir()

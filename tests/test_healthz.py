@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 from games import damaged_file
 from tools import missing
 from webutil import new_game
@@ -84,6 +85,7 @@ READ_ONLY_LATER = textwrap.dedent(
 )
 
 
+@pytest.mark.server
 def test_a_games_file_turned_read_only_answers_503_read_only(tmp_path):
     folder = tmp_path / "data"
     folder.mkdir()

@@ -285,6 +285,7 @@ def hits(draw):
     return rules, kind, group, card
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=600, deadline=None)
 @given(hits())
 def test_a_hit_agrees_with_the_oracle(case):

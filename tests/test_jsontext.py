@@ -138,6 +138,7 @@ def test_a_surrogate_pair_is_one_character():
     assert parse_json('["\\ud83c\\udfb2"]') == ["\U0001f3b2"]
 
 
+@pytest.mark.server
 def test_a_live_server_answers_the_attacks_bodies_and_keeps_answering_meanwhile(tmp_path):
     """Issue 32: 32 KB and 64 KB of unclosed quotes to the API and a 1 MB table.json of them
     (zipped to about a kilobyte) each stopped the whole server for seconds to hours. Each

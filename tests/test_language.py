@@ -88,6 +88,7 @@ def test_pages_vary_by_language(client):
     assert {"Accept-Language", "Cookie"} <= set(response.vary)
 
 
+@pytest.mark.exhaustive
 def test_every_text_the_code_uses_is_translated_in_every_shipped_language():
     assert catalogues.problems() == []
 
@@ -194,6 +195,7 @@ def test_only_the_start_of_a_long_header_is_read():
     assert language.accepted_languages(",".join(["nl"] * 20 + ["fr"])) == ["nl"] * 16
 
 
+@pytest.mark.exhaustive
 def test_distinct_long_headers_leave_nothing_behind(client):
     """1,024 distinct 20 KB headers, even to /healthz: what the app holds afterwards has
     not grown with them (the choice was cached by the raw header: 20 MB kept)."""

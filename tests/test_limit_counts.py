@@ -15,6 +15,8 @@ from scorekeeper import create_app, store
 from scorekeeper.store import limit_counts
 from scorekeeper.store.limit_counts import SQLiteCounts
 
+pytestmark = pytest.mark.server  # counts limits across a real server's workers
+
 
 @pytest.fixture
 def workers(tmp_path):

@@ -38,6 +38,8 @@ from scorekeeper.rules.nights import (
 )
 from scorekeeper.rules.replay import replay
 
+pytestmark = pytest.mark.printing  # prints a night's cards and standings
+
 FOURTEEN = [
     "Ann", "Bob", "Cy", "Dee", "Émile", "Flo", "Gus",
     "Hana", "Ivo", "Jo", "Kai", "Lea", "Mo", "Nils",

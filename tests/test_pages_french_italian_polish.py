@@ -70,6 +70,7 @@ def lang_of(page: str) -> str:
 
 
 @pytest.mark.parametrize("language", sorted(EXPECTED))
+@pytest.mark.exhaustive
 def test_every_page_speaks_the_browsers_language_with_no_english_left(client, language):
     assert read_every_page(client, language, EXPECTED[language]) == {}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from translated import every_page, fetch, leftovers, read_every_page, text_of
 from webpage import read
 from webutil import csrf, new_game
@@ -80,6 +81,7 @@ GERMAN = {
 }
 
 
+@pytest.mark.exhaustive
 def test_every_page_speaks_german_with_no_english_template_text_left(client):
     assert read_every_page(client, "de", GERMAN) == {}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from translated import read_every_page
 
 # What a Spanish-speaking family reads on each page (the glossary's words: ronda, partida, cerrar).
@@ -88,5 +89,6 @@ SPANISH = {
 }
 
 
+@pytest.mark.exhaustive
 def test_every_page_speaks_spanish_with_no_english_template_text_left(client):
     assert read_every_page(client, "es", SPANISH) == {}

@@ -45,6 +45,8 @@ from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.replay import played_hands, replay, replay_from
 from scorekeeper.rules.ruleset import make_rules
 
+pytestmark = pytest.mark.printing  # builds every printable and reads it back
+
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 HOSTILE = '<b>Ann & "Bob"</b>'
 # RULES.md 3, in the words the app prints ("one colour" for the rules' "1 colour").

@@ -18,6 +18,8 @@ from scorekeeper.printing.sheet_page import LARGE_FLOOR
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
 
+pytestmark = pytest.mark.printing  # measures every printable's boxes, in every language
+
 LANGUAGES = tuple(i18n.LANGUAGES)  # every language the app speaks
 NAMES = ["José", "Zoë", "Дмитрий", "李雷", "王芳", "שרה", "محمد", "Ελένη"]
 VIEW_URL = "http://192.168.1.20:5010/v/g0plOYlSOpy2OZGv_wCYYQ"

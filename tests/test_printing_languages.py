@@ -42,6 +42,8 @@ from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.house_rules import profile_title
 from scorekeeper.rules.ruleset import Rules, make_rules
 
+pytestmark = pytest.mark.printing  # prints every printable in every language
+
 PRINTABLES = Path(__file__).resolve().parents[1] / "printables"
 TRANSLATED = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
 PLACEHOLDER = re.compile(r"%\(\w+\)\d*[sr]")

@@ -17,6 +17,8 @@ from tools import require
 from scorekeeper.printing import STANDARD_SET, game_sheet
 from scorekeeper.printing import cards as card_layout
 
+pytestmark = pytest.mark.printing  # checks the PDFs with poppler's tools
+
 PRINTABLES = {name: build for name, build in STANDARD_SET}
 SAMPLES = ["score-sheet-a4.pdf", "phase-cards-mixed-up-letter.pdf", "two-deck-guide-a4.pdf"]
 GREY_IN_RGB = re.compile(rb"(?<![\d.])([\d.]+) \1 \1 (?:rg|RG)\b")

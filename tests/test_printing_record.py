@@ -20,6 +20,8 @@ from scorekeeper.printing import STANDARD_SET, game_sheet
 from scorekeeper.printing.record import Played, time_zone
 from scorekeeper.rules.gamefile import load_game
 
+pytestmark = pytest.mark.printing  # prints and reads back the game record
+
 STARTED = datetime(2026, 11, 27, 18, 5, tzinfo=UTC)  # 19:05 in Berlin
 
 

@@ -29,6 +29,8 @@ from scorekeeper.printing import cjk, fonts, game_sheet
 from scorekeeper.printing.layout import plain
 from scorekeeper.rules.gamefile import load_game
 
+pytestmark = pytest.mark.printing  # prints names in every script
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "printing"
 LONG = "Ana María de la Santísima Trinidad Rojas"  # 40 letters, the most a name may have
 SCRIPTS = ["प्रिया", "สมชาย", "Գոհար", "ნინო", "מִרְיָם", "مُحَمَّد"]

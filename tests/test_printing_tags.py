@@ -31,6 +31,8 @@ from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.nights import Mode, NightRow, Scheme, seat_round
 from scorekeeper.rules.ruleset import make_rules
 
+pytestmark = pytest.mark.printing  # reads the tagged structure of the PDFs
+
 PRINTABLES = dict(STANDARD_SET)
 LINK = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
 PLAYERS = ["Ann", "مُحَمَّد", "王小明", "דנה כהן"]  # Arabic with its vowel marks, Chinese, Hebrew

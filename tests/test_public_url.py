@@ -16,6 +16,8 @@ import pytest
 from printed import qr_codes, svg_qr_codes
 from servers import PLAYERS, SLOW_MACHINE_SECONDS, Server, call, free_port
 
+pytestmark = pytest.mark.server  # starts `scorekeeper serve` in its own process
+
 
 def fetch(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=10) as answer:

@@ -90,6 +90,7 @@ def test_a_long_list_gets_fewer_trials_so_one_rating_stays_bounded():
 SLOW = parse_phase_list("; ".join(["3 x 2 of one colour + 2 runs of 2"] * 10))
 
 
+@pytest.mark.exhaustive
 def test_a_list_slow_to_judge_gets_fewer_deals_so_its_work_stays_bounded():
     found = rating.rate(SLOW, make_rules("super-wild"), turns=0, trials=1000)
     assert found.trials < 1000 and found.to_json()["trials"] == found.trials
@@ -98,6 +99,7 @@ def test_a_list_slow_to_judge_gets_fewer_deals_so_its_work_stays_bounded():
     assert found.phases[0].trials == found.trials  # every figure over the deals made
 
 
+@pytest.mark.exhaustive
 def test_a_rating_cut_short_makes_the_same_deals_as_one_asked_for_that_many():
     cut = rating.rate(SLOW, make_rules("super-wild"), turns=0, trials=1000, ordered=False)
     assert cut.trials < 1000
@@ -105,6 +107,7 @@ def test_a_rating_cut_short_makes_the_same_deals_as_one_asked_for_that_many():
     assert again.trials == cut.trials and again.phases[0].made == cut.phases[0].made
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize(
     ("rules", "turns"), [("official", 5), ("official", 10), ("plus10", 10), ("super-wild", 10)]
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def _round_trip(standings: Standings) -> Standings:
     return Standings.from_json(json.loads(json.dumps(standings.to_json())))
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.data())
 def test_replaying_from_any_kept_hand_equals_replaying_them_all(game, data):

@@ -166,6 +166,7 @@ def test_json_answers_carrying_a_key_are_not_cached(client):
         assert response.headers["Cache-Control"] == "no-store", response.request.path
 
 
+@pytest.mark.server
 def test_the_real_server_never_logs_the_edit_key(tmp_path):
     port = free_port()
     process = subprocess.Popen(

@@ -22,6 +22,8 @@ from scorekeeper.cli import lan_address, network, phone_address, startup_message
 from scorekeeper.live import across_processes
 from scorekeeper.serve import workers
 
+pytestmark = pytest.mark.server  # starts `scorekeeper serve` in its own process
+
 
 def test_serve_prints_the_address_and_serves_the_app(tmp_path):
     port = free_port()

@@ -301,6 +301,7 @@ def hands(draw):
     return rules, phase, hand
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands())
 def test_the_solver_agrees_with_the_oracle(case):
@@ -381,6 +382,7 @@ def full_hands(draw):
     return rules, phase, shuffle.sample(deck(super_wild=rules.super_wild), 11)
 
 
+@pytest.mark.exhaustive
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(full_hands())
 def test_the_cards_closer_to_an_eleven_card_hand_are_those_of_each_discard(case):
@@ -397,6 +399,7 @@ def test_with_super_wild_missing_counts_places_and_the_super_wild_fills_two():
     assert solve(SUPER, 4, [*hand, SUPER_WILD]).can_make
 
 
+@pytest.mark.exhaustive
 def test_held_phases_agrees_with_the_solver_on_random_deals():
     """The rating's quick reading of one-group phases gives the solver's own answer."""
     singles = parse_phase_list(

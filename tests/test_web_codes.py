@@ -102,6 +102,7 @@ def test_a_path_that_is_not_a_code_is_the_usual_not_found(client):
     assert "There is nothing here" in main_part(response)
 
 
+@pytest.mark.printing
 def test_the_code_on_the_share_page_is_the_one_printed_on_the_games_sheets(client, game):
     url, code = game
     for kind in ("score-sheet", "two-deck-guide"):

@@ -13,6 +13,8 @@ from scorekeeper import codes, store
 from scorekeeper.printing import STANDARD_SET
 from scorekeeper.web.blueprints import printables
 
+pytestmark = pytest.mark.printing  # prints what the pages offer and reads it back
+
 
 def pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)

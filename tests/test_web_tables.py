@@ -467,6 +467,7 @@ def test_the_table_page_shows_fifty_games_a_page_with_links_to_the_others(client
     assert client.get(f"{url}?page=x").status_code == 200  # page 1
 
 
+@pytest.mark.exhaustive
 def test_a_table_of_two_thousand_games_in_progress_gives_a_small_page(client, app, monkeypatch):
     """Issue 32: 2,000 small games in progress made a 0.91 MB table page, read in full."""
     url = new_table(client)
@@ -507,6 +508,7 @@ def test_a_table_page_grows_with_its_roster_not_with_its_square(client):
     assert "more than 300 players" in refused.get_data(as_text=True)
 
 
+@pytest.mark.exhaustive
 def test_a_big_tables_statistics_and_backup_are_worked_out_once_per_version(
     client, app, monkeypatch
 ):
