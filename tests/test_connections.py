@@ -23,6 +23,8 @@ from servers import Server, call, hand, shown_tag, wait_until
 from scorekeeper import create_app, store
 from scorekeeper.web.proxy import trust_setting
 
+pytestmark = pytest.mark.server  # caps connections on a real server
+
 PROXY = "127.0.0.1"
 CAPPED = {"SCOREKEEPER_LIVE_PER_ADDRESS": "3"}  # so six connections an address
 HOLD = "600"  # seconds a poll is held, and a quiet connection kept: longer than any test

@@ -9,9 +9,9 @@ later is tried here without anyone remembering to add it.
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
+from webpage import read
 from webutil import csrf, new_game, new_table, player_links, record, table_game
 
 from scorekeeper import actions, create_app, store
@@ -57,8 +57,8 @@ def _filed(client, table: str) -> str:
 
 
 def _undo_links(client, table: str) -> list[str]:
-    page = client.get(table).get_data(as_text=True)
-    return re.findall(r'<form method="post" action="(/t/[^"]+/undo)"', page)
+    forms = read(client.get(table).get_data(as_text=True)).forms("form[method=post]")
+    return [f.action for f in forms if f.action.startswith("/t/") and f.action.endswith("/undo")]
 
 
 # --- the finding: Undo from a game's link took the game out of its table ---------------
@@ -83,8 +83,7 @@ def test_a_guest_with_a_games_link_cannot_undo_it_out_of_the_familys_table(app, 
     assert "The game's table lists it with its new link" in _text(guest.get(share))
     renewed = share.removesuffix("/share")
     assert client.get(game).status_code == 404  # the old link stops, as it should
-    links = re.findall(r'href="(/g/[^"]+)"', client.get(family).get_data(as_text=True))
-    assert renewed in links
+    assert renewed in read(client.get(family).get_data(as_text=True)).links()
     assert client.get(renewed).status_code == 200
 
 
@@ -132,6 +131,7 @@ def test_every_route_a_games_link_reaches_is_tried_below(app):
     assert len(SCOPE_ENDPOINTS) >= 24
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("endpoint", SCOPE_ENDPOINTS)
 def test_a_route_a_games_link_reaches_leaves_its_table_alone(app, client, endpoint):
     """Each GET and POST under /g/<game>/<key>/, the API's /api/games/<id>/<key>/ and the

@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from servers import SLOW_MACHINE_SECONDS, Server, call, free_port, wait_until
+from webpage import read
 
 from scorekeeper.cli import lan_address, network, phone_address, startup_message
 from scorekeeper.live import across_processes
@@ -273,7 +273,6 @@ def test_lan_address_on_a_machine_whose_name_does_not_resolve(monkeypatch):
 def test_the_server_logs_each_error_once(tmp_path):
     """Issue 24: every error was logged twice, by Flask's handler and by the root logger
     that waitress sets up. A game with damaged stored data logs one line when opened."""
-    import json
     import sqlite3
 
     port = free_port()
@@ -328,8 +327,7 @@ def test_serve_starts_by_removing_the_wake_up_sockets_of_a_server_that_was_kille
         assert status == 201
         watch = urllib.parse.urlsplit(game["view_url"]).path
         with urllib.request.urlopen(killed.base + watch, timeout=30) as page:
-            live = re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", page.read().decode())
-        tag = json.loads(live[1])["If-None-Match"]
+            tag = read(page.read()).live_tag
         poll = http.client.HTTPConnection("127.0.0.1", killed.port, timeout=60)
         poll.request("GET", watch, headers={"HX-Request": "true", "If-None-Match": tag})
         place = across_processes._place_for(str(db))  # a page waits: the process listens there
