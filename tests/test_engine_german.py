@@ -6,10 +6,10 @@ grupo, escalera, comodín, Salto). Card codes typed by players stay as typed.
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
+from webpage import read
 
 from scorekeeper import i18n
 from scorekeeper.i18n import catalogues
@@ -416,8 +416,7 @@ def test_a_hand_that_tries_the_wrong_phase_is_refused_in_german_on_the_right_fie
 
 
 def page_text(response) -> str:
-    text = re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))
-    return " ".join(html.unescape(text).split())
+    return read(response.get_data(as_text=True)).text
 
 
 def test_the_phase_checker_page_gives_the_engines_reason_in_the_browsers_language(client):
