@@ -9,8 +9,10 @@ glossary (docs/i18n-glossary.md) gives to the other translators.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
+from webpage import Page, read
 
 from scorekeeper import SOURCE, i18n
 from scorekeeper.rules.options import OPTIONS
@@ -18,8 +20,6 @@ from scorekeeper.rules.reasons import ALL_RULES
 from scorekeeper.web.blueprints.home import DOCUMENT, document, rules_html
 
 LANGUAGES = [language for language in i18n.LANGUAGES if language != i18n.DEFAULT]
-HEADING = re.compile(r'<h([1-6])(?: id="([a-z0-9-]+)")?>(.*?)</h\1>')
-SECTION = re.compile(r'<h2 id="[a-z0-9-]+">(\d+)\. ')
 
 
 def page(lang: str = i18n.DEFAULT) -> str:
@@ -27,15 +27,20 @@ def page(lang: str = i18n.DEFAULT) -> str:
     return rules_html(lang)
 
 
-def outline(html: str) -> list[tuple[int, str | None, str | None]]:
+@cache
+def parsed(lang: str = i18n.DEFAULT) -> Page:
+    return read(page(lang))
+
+
+def outline(lang: str) -> list[tuple[int, str | None, str | None]]:
     """Each heading's level, anchor and section number ("8" for "## 8. Going out")."""
     return [
         (
-            int(level),
-            anchor or None,
-            number.group(1) if (number := re.match(r"(\d+)\. ", text)) else None,
+            int(heading.tag[1]),
+            heading.get("id"),
+            first if (first := heading.text.split(". ", 1)[0]).isdigit() else None,
         )
-        for level, anchor, text in HEADING.findall(html)
+        for heading in parsed(lang).select("h1, h2, h3, h4, h5, h6")
     ]
 
 
@@ -63,31 +68,32 @@ def test_a_reader_gets_the_rules_in_their_language_with_the_same_anchors(client,
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_translation_has_every_english_anchor_in_the_same_order(lang):
-    english = [anchor for _, anchor, _ in outline(page())]
-    assert [anchor for _, anchor, _ in outline(page(lang))] == english
+    english = [anchor for _, anchor, _ in outline(i18n.DEFAULT)]
+    assert [anchor for _, anchor, _ in outline(lang)] == english
     assert None not in english  # every English heading has its anchor
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_translation_keeps_the_heading_levels_and_section_numbers(lang):
-    assert outline(page(lang)) == outline(page())
+    assert outline(lang) == outline(i18n.DEFAULT)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.anchor)
 def test_every_rule_a_verdict_cites_is_in_the_translation_under_its_number(lang, rule):
-    html = page(lang)
-    assert f'id="{rule.anchor}"' in html
-    at = html.index(f'id="{rule.anchor}"')
-    assert int(SECTION.findall(html[: at + 40])[-1]) == rule.number
+    assert parsed(lang).numbered_sections()[rule.anchor] == rule.number
+
+
+def within(page: Page) -> list[str]:
+    """The anchors the page's links lead to within it."""
+    return [link[1:] for link in page.links("a[href]") if link.startswith("#")]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_links_within_a_translation_are_the_english_ones_and_land_on_a_section(lang):
-    html = page(lang)
-    targets = re.findall(r'href="#([a-z0-9-]+)"', html)
-    assert sorted(targets) == sorted(re.findall(r'href="#([a-z0-9-]+)"', page()))
-    assert set(targets) <= set(re.findall(r'id="([a-z0-9-]+)"', html))
+    targets = within(parsed(lang))
+    assert sorted(targets) == sorted(within(parsed()))
+    assert set(targets) <= {element["id"] for element in parsed(lang).select("[id]")}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -102,8 +108,7 @@ def test_house_rules_keep_the_words_you_type(lang):
     html = page(lang)
     for key in OPTIONS:
         assert f"<code>{key}</code>" in html, key
-    typed = set(re.findall(r"<code>(.*?)</code>", page()))
-    assert typed <= set(re.findall(r"<code>(.*?)</code>", html))
+    assert set(parsed().texts("code")) <= set(parsed(lang).texts("code"))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -132,19 +137,23 @@ def glossary_phases() -> dict[str, dict[int, str]]:
     return phases
 
 
-def phase_tables(html: str) -> dict[int, str]:
+def phase_tables(lang: str) -> dict[int, str]:
     """Every phase table row of a rules page: phase number -> what to lay down."""
-    rows = re.findall(r"<tr>\s*<td>(\d+)</td>\s*<td>(.*?)</td>\s*</tr>", html)
-    return {int(number): words for number, words in rows if int(number) <= 20}
+    rows = [row.texts("th, td") for row in parsed(lang).select("tr")]
+    return {
+        int(cells[0]): cells[1]
+        for cells in rows
+        if len(cells) == 2 and cells[0].isdigit() and int(cells[0]) <= 20
+    }
 
 
 def test_the_glossary_writes_the_english_phases_as_the_rules_page_does():
-    assert glossary_phases()["en"] == phase_tables(page())
+    assert glossary_phases()["en"] == phase_tables(i18n.DEFAULT)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_translation_writes_the_phases_in_the_glossary_words(lang):
-    assert phase_tables(page(lang)) == glossary_phases()[lang]
+    assert phase_tables(lang) == glossary_phases()[lang]
     assert len(glossary_phases()[lang]) == 20
 
 

@@ -28,16 +28,9 @@ def test_the_rules_page_is_served_for_phones(client):
 
 
 @cache
-def numbered_sections() -> dict[str, int]:
-    """Each anchor of the rules (docs/rules.md as served) -> the number of its section: the
-    last numbered heading ("11. Club nights") at or before it."""
-    found, number = {}, None
-    for element in read(rules_html()).elements():
-        if element.tag == "h2" and "id" in element:
-            number = int(n) if (n := element.text.split(". ", 1)[0]).isdigit() else number
-        if "id" in element:
-            found[element["id"]] = number
-    return found
+def numbered_sections() -> dict[str, int | None]:
+    """Each anchor of the rules (docs/rules.md as served) -> the number of its section."""
+    return read(rules_html()).numbered_sections()
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.anchor)

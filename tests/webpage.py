@@ -234,6 +234,18 @@ class Page(Element):
             found |= {json.loads(element["hx-headers"]).get("X-CSRF-Token")} - {None}
         return found
 
+    def numbered_sections(self) -> dict[str, int | None]:
+        """Each id on the page -> the number of the section it stands in: the last <h2> up to
+        it that begins with one ("8. Going out"), as the rules page numbers its sections."""
+        found: dict[str, int | None] = {}
+        number = None
+        for element in self.elements():
+            if element.tag == "h2" and (first := element.text.split(". ", 1)[0]).isdigit():
+                number = int(first)
+            if "id" in element:
+                found[element["id"]] = number
+        return found
+
     @property
     def languages(self) -> list[Element]:
         """The language switcher's links, in its order (``a[hreflang]``)."""
