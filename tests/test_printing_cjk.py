@@ -30,6 +30,8 @@ from tools import missing
 from scorekeeper.printing import cjk, fonts, game_sheet
 from scorekeeper.rules.gamefile import load_game
 
+pytestmark = pytest.mark.printing  # prints Chinese, Japanese and Korean names and reads them back
+
 
 @pytest.fixture(autouse=True)
 def cjk_font() -> None:

@@ -31,6 +31,8 @@ from scorekeeper.rules.house_rules import house_rules
 from scorekeeper.rules.names import MAX_NAME, MAX_TABLE_NAME, NameRefused, valid_name
 from scorekeeper.rules.ruleset import make_rules
 
+pytestmark = pytest.mark.printing  # prints within the limits of time, memory and requests
+
 LANGUAGES = tuple(i18n.LANGUAGES)
 VIEW_URL = "https://phase10.test/v/abcdefghijklmnop"  # a QR code: the header is narrower
 
