@@ -148,6 +148,7 @@ SHAPES = {  # a game of each shape, by seed
 }
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_table_is_charged_what_its_games_add_to_the_file(tmp_path, shape):
     """Issue 38: a table was charged the texts of its games, a third to two thirds of what
@@ -179,6 +180,7 @@ def test_a_table_is_charged_what_its_games_add_to_the_file(tmp_path, shape):
     store.connection.close_all()
 
 
+@pytest.mark.exhaustive
 @pytest.mark.parametrize("shape", SHAPES)
 def test_a_backup_is_estimated_before_its_import_at_what_it_then_takes(tmp_path, shape):
     """A backup is measured whole before its first write (``NewGame.size``, estimated from
@@ -194,6 +196,7 @@ def test_a_backup_is_estimated_before_its_import_at_what_it_then_takes(tmp_path,
     store.connection.close_all()
 
 
+@pytest.mark.exhaustive
 def test_an_older_file_s_games_are_charged_what_they_take_once_it_is_upgraded(tmp_path):
     """A file from before issue 38 counted each game's texts: its upgrade estimates what
     each game's rows take in the file, within a tenth of what its writes measured."""

@@ -8,9 +8,9 @@ bench/bench_big_table.py prints what it costs.
 
 from __future__ import annotations
 
-import re
-
+import pytest
 from games import club_backup
+from webpage import read
 from webutil import plain_names
 
 from scorekeeper import actions, create_app, store
@@ -19,6 +19,8 @@ from scorekeeper.reports import statistics
 from scorekeeper.store import tables
 from scorekeeper.web import charts
 from scorekeeper.web.blueprints import tables as table_pages
+
+pytestmark = pytest.mark.exhaustive  # a club's table of 2,000 games among 300 players
 
 GAMES, PLAYERS = 2000, 300
 MOST_BYTES = 500 * 1024  # one page of a club's statistics
@@ -65,7 +67,7 @@ def test_a_club_s_statistics_come_a_page_of_players_at_a_time_from_figures_kept(
         assert page.count('class="chart-name"') == 30  # the phase charts of those 30
         rivals = page.count("<li><strong>")
         assert 30 <= rivals <= 30 * table_pages.OPPONENTS
-        lines = re.findall(r'<polyline points="([^"]*)"', page)
+        lines = [line["points"] for line in read(page).select("polyline")]
         assert len(lines) == charts.WIN_LINES  # the players with the most wins
         assert all(len(line.split()) <= charts.WIN_POINTS + 1 for line in lines)
     assert "The 6 players with the most wins." in first
