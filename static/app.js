@@ -654,10 +654,19 @@
     screen.dataset.page = tv.page + 1;
     screen.dataset.pages = tv.pages.length;
   }
+  // A small night's screen is drawn larger, as large as lets each part fit one page.
+  var SCALES = [1.75, 1.5, 1.25, 1];
   function layOutScreen() {
     var screen = document.querySelector(".night-tv");
     if (!screen) { return; }
-    tv.pages = cutPages(screen);
+    var parts = screen.querySelectorAll(".tv-section").length;
+    screen.style.fontSize = "";
+    var base = parseFloat(getComputedStyle(screen).fontSize);
+    for (var i = 0; i < SCALES.length; i++) {
+      screen.style.fontSize = SCALES[i] === 1 ? "" : base * SCALES[i] + "px";
+      tv.pages = cutPages(screen);
+      if (tv.pages.length <= parts) { break; }
+    }
     showPage(screen);
   }
   setInterval(function () {

@@ -153,7 +153,7 @@ def test_a_player_leaves_and_a_late_one_arrives_between_rounds(client, table_url
     page = plain_names(client.get(url).get_data(as_text=True))
     names = sorted(n for t in seating(page) for n in t)
     assert names == sorted(["Ann", "Bob", "Cy", "Di", "Gus"])
-    assert "(left)" in page
+    assert "(left the night)" in page
     history = page.split('id="night-history"')[1]
     for words in ("The night began with 5 players", "Ed left the night", "Gus joined the night"):
         assert words in history
@@ -284,7 +284,7 @@ def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, cl
     assert seating(after) == seating(before) and board  # seated the same
     points = re.findall(BOARD_POINTS, after)
     assert points == re.findall(BOARD_POINTS, before)
-    assert "(left)" in after
+    assert "(left the night)" in after
 
 
 def test_the_number_of_tables_may_be_asked_and_a_wrong_one_is_explained(client, table_url):
@@ -607,3 +607,21 @@ def test_a_table_whose_game_ends_in_a_shared_win_says_so(client, table_url):
     view = view_link(client, url)
     tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
     assert "The win is shared:" in tv
+
+
+def test_the_organiser_marks_a_player_who_keeps_a_table(client, table_url):
+    url = start_night(client, table_url)
+    tables = seating(plain_names(client.get(url).get_data(as_text=True)))
+    keeper = tables[1][0]
+    page = client.get(url).get_data(as_text=True)
+    assert f'Keeps table 2<span class="visually-hidden"> {keeper}</span>' in page
+    answer = client.post(
+        f"{url}/players",
+        data={"csrf_token": csrf(client), "action": "keep", "name": keeper, "table": "2"},
+        follow_redirects=True,
+    )
+    text = plain_names(answer.get_data(as_text=True))
+    assert f"{keeper} keeps table 2 in every round." in text and "(keeps table 2)" in text
+    play_round(client, url)
+    client.post(f"{url}/seat", data={"csrf_token": csrf(client)})
+    assert keeper in seating(plain_names(client.get(url).get_data(as_text=True)))[1]

@@ -119,6 +119,12 @@ class NightNow:
             return None
         return latest, table, table.seats.index(name) + 1
 
+    def latest_table(self, name: str) -> int | None:
+        """The table ``name`` sits at in the latest round (the one to keep), if any."""
+        latest = self.latest
+        table = next((t for t in latest.tables if name in t.seats), None) if latest else None
+        return table.number if table else None
+
     def game_of(self, number: int, name: str) -> current_game.Current | None:
         """The game ``name`` plays in round ``number``."""
         seated = self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
