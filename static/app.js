@@ -604,8 +604,14 @@
       }
     });
   }
-  setInterval(tickClocks, 1000);
+  setInterval(tickClocks, 250);  // a quarter second: the shown second is never late by more
   document.addEventListener("htmx:afterSettle", tickClocks);
+  // Counted from when the page got the seconds, not from the first tick a second later.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", tickClocks);
+  } else {
+    tickClocks();
+  }
 
   // The room's screen (a club night's TV): what does not fit one screen is cut into pages,
   // each as much as fits, shown in turn every TURN seconds, with the page count; "Pause the

@@ -164,8 +164,9 @@ def test_the_round_clock_counts_down_from_the_servers_time_and_calls_the_last_ha
     clock.at = "2026-11-23T19:29:55+00:00"  # 5 seconds left
     room_context = browser.new_context(**FULL_HD)
     phone_context = browser.new_context(**PHONE)
-    for context in (room_context, phone_context):
-        context.clock.install()
+    for context in (room_context, phone_context):  # the pages' time stands still until moved
+        context.clock.install(time=1_000_000)
+        context.clock.pause_at(1_001_000)
     room = room_context.new_page()
     room.goto(screen_link(organiser))
     phone = phone_context.new_page()
@@ -175,10 +176,16 @@ def test_the_round_clock_counts_down_from_the_servers_time_and_calls_the_last_ha
     for page in (room, phone):
         expect(page.locator(".round-clock .clock-time")).to_have_text("0:05")
         expect(page.locator(".round-clock .clock-up")).to_be_hidden()
+    # The server's clock moves with the pages' (a live update may draw the clock again)
+    clock.at = "2026-11-23T19:29:57+00:00"
+    for page in (room, phone):  # 2.5 s: the page ticks each second from when it loaded
+        page.clock.run_for(2500)
     for page in (room, phone):
-        page.clock.run_for(2000)
         expect(page.locator(".round-clock .clock-time")).to_have_text("0:03")
+    clock.at = "2026-11-23T19:30:01+00:00"
+    for page in (room, phone):
         page.clock.run_for(4000)
+    for page in (room, phone):
         expect(page.locator(".round-clock .clock-up")).to_be_visible()
         expect(page.locator(".round-clock .clock-up")).to_contain_text("last hand")
     shot(room, "night-13-tv-last-hand")
