@@ -1,5 +1,6 @@
 // Small enhancements; every flow also works without JavaScript.
 (function () {
+  document.documentElement.classList.add("js");  // what only works with JavaScript (CSS)
   // The family's own clock: the server shows every date and time in this phone's time zone,
   // which it learns from this cookie (web/language.py).
   try {
@@ -561,6 +562,139 @@
     var refused = document.getElementById("refused");
     if (refused && event.detail.target === document.body) { refused.focus({ preventScroll: true }); }
   });
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); });
+  // A live part that holds a form someone is choosing in (a club night's swap, move or plan)
+  // is not replaced under them: saving it says whether the night moved meanwhile. Any other
+  // swap keeps the <details> that were open (the room's controls) open.
+  var openDetails = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || !target.hasAttribute || !target.hasAttribute("data-live")) { return; }
+    if (target.querySelector("form[data-keep-typed][data-typing]")) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    openDetails = Array.prototype.map.call(target.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    openDetails.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details) { details.open = true; }
+    });
+    openDetails = [];
+  });
+
+  // The round clock of a club night: the server says how many seconds are left (its own
+  // time, so no phone's clock matters), and the page counts down from when it got them, on
+  // the monotonic clock. At 0 it calls the last hand; nothing is enforced.
+  function tickClocks() {
+    document.querySelectorAll(".round-clock[data-left]").forEach(function (clock) {
+      if (clock.ends === undefined) {
+        clock.ends = performance.now() + parseInt(clock.dataset.left, 10) * 1000;
+      }
+      var left = Math.max(0, Math.ceil((clock.ends - performance.now()) / 1000));
+      var time = clock.querySelector(".clock-time");
+      if (time) { time.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0"); }
+      if (left === 0 && !clock.classList.contains("last-hand")) {
+        clock.classList.add("last-hand");
+        clock.querySelector(".clock-running").hidden = true;
+        var up = clock.querySelector(".clock-up");
+        up.hidden = false;
+        var announcer = document.getElementById("announcer");
+        if (announcer) { announcer.textContent = up.textContent.trim(); }
+      }
+    });
+  }
+  setInterval(tickClocks, 250);  // a quarter second: the shown second is never late by more
+  document.addEventListener("htmx:afterSettle", tickClocks);
+  // Counted from when the page got the seconds, not from the first tick a second later.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", tickClocks);
+  } else {
+    tickClocks();
+  }
+
+  // The room's screen (a club night's TV): what does not fit one screen is cut into pages,
+  // each as much as fits, shown in turn every TURN seconds, with the page count; "Pause the
+  // pages" stops them (WCAG 2.2.2) and "Next page" turns one by hand. Pages are cut again
+  // after every live update and when the window changes size; the page shown stays.
+  var TURN = 12;
+  var tv = { page: 0, paused: false, pages: [] };
+  function cutPages(screen) {
+    var pages = [];
+    var sections = Array.prototype.slice.call(screen.querySelectorAll(".tv-section"));
+    sections.forEach(function (section) { section.hidden = true; });
+    sections.forEach(function (section) {
+      var flow = section.querySelector(".tv-flow");
+      var items = Array.prototype.slice.call(section.querySelectorAll(".tv-item"));
+      section.hidden = false;
+      var rest = items;
+      while (rest.length) {
+        items.forEach(function (item) { item.hidden = rest.indexOf(item) < 0; });
+        var box = flow.getBoundingClientRect();
+        var count = 0;
+        while (count < rest.length) {
+          var r = rest[count].getBoundingClientRect();
+          if (r.right > box.right + 1 || r.bottom > box.bottom + 1) { break; }
+          count++;
+        }
+        count = Math.max(count, 1);  // one item taller than the screen: alone on its page
+        pages.push({ section: section, items: rest.slice(0, count) });
+        rest = rest.slice(count);
+      }
+      if (!items.length) { pages.push({ section: section, items: [] }); }
+      section.hidden = true;
+    });
+    return pages;
+  }
+  function showPage(screen) {
+    if (!tv.pages.length) { return; }
+    tv.page = tv.page % tv.pages.length;
+    var shown = tv.pages[tv.page];
+    screen.querySelectorAll(".tv-section").forEach(function (section) { section.hidden = section !== shown.section; });
+    shown.section.querySelectorAll(".tv-item").forEach(function (item) { item.hidden = shown.items.indexOf(item) < 0; });
+    var pager = screen.querySelector(".tv-pager");
+    var count = screen.querySelector(".tv-count");
+    pager.hidden = tv.pages.length < 2;
+    count.textContent = count.dataset.text.replace("{page}", tv.page + 1).replace("{pages}", tv.pages.length);
+    screen.querySelector(".tv-pause").setAttribute("aria-pressed", tv.paused ? "true" : "false");
+    screen.dataset.page = tv.page + 1;
+    screen.dataset.pages = tv.pages.length;
+  }
+  // A small night's screen is drawn larger, as large as lets each part fit one page.
+  var SCALES = [1.75, 1.5, 1.25, 1];
+  function layOutScreen() {
+    var screen = document.querySelector(".night-tv");
+    if (!screen) { return; }
+    var parts = screen.querySelectorAll(".tv-section").length;
+    screen.style.fontSize = "";
+    var base = parseFloat(getComputedStyle(screen).fontSize);
+    for (var i = 0; i < SCALES.length; i++) {
+      screen.style.fontSize = SCALES[i] === 1 ? "" : base * SCALES[i] + "px";
+      tv.pages = cutPages(screen);
+      if (tv.pages.length <= parts) { break; }
+    }
+    showPage(screen);
+  }
+  setInterval(function () {
+    var screen = document.querySelector(".night-tv");
+    if (!screen || tv.paused || tv.pages.length < 2) { return; }
+    tv.page = (tv.page + 1) % tv.pages.length;
+    showPage(screen);
+  }, TURN * 1000);
+  document.addEventListener("click", function (event) {
+    var screen = document.querySelector(".night-tv");
+    if (!screen || !event.target.closest) { return; }
+    if (event.target.closest(".tv-pause")) {
+      tv.paused = !tv.paused;
+      showPage(screen);
+    } else if (event.target.closest(".tv-next") && tv.pages.length) {
+      tv.page = (tv.page + 1) % tv.pages.length;
+      showPage(screen);
+    }
+  });
+  document.addEventListener("htmx:afterSettle", layOutScreen);
+  window.addEventListener("resize", layOutScreen);
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); keepAwake(); layOutScreen(); tickClocks(); });
   document.addEventListener("htmx:load", function (event) { enhance(event.target); });
 })();

@@ -110,7 +110,8 @@ def test_round_two_meets_new_people_and_a_player_who_left_is_not_seated(db, tabl
     actions.nights.start_round(db, night)
     for game in night_view.night_now(db, night).games.values():
         play_ten_hands(db, game.stored.id)
-    assert actions.nights.set_here(db, night, "P05", False) is None
+    left = actions.nights.set_here(db, night, "P05", False)
+    assert left == actions.nights.HereChange("P05", actions.nights.Here.LEFT)
     second = actions.nights.seat_next(db, night)
     assert isinstance(second, nights.Round) and second.number == 2
     seated = [name for table in second.tables for name in table.seats]
@@ -125,7 +126,8 @@ def test_round_two_meets_new_people_and_a_player_who_left_is_not_seated(db, tabl
 
 def test_a_late_arrival_reseats_the_waiting_round_and_a_bad_name_changes_nothing(db, table_id):
     night = start_night(db, table_id, players=FOURTEEN[:5])
-    assert actions.nights.set_here(db, night, "Zoë", True) is None
+    arrived = actions.nights.set_here(db, night, "Zoë", True)
+    assert arrived == actions.nights.HereChange("Zoë", actions.nights.Here.ARRIVED, seated=1)
     seated = night_view.night_now(db, night).seated
     assert sorted(n for t in seated.tables for n in t.seats) == sorted([*FOURTEEN[:5], "Zoë"])
     before = len(nights.history(db, night.id))
@@ -264,7 +266,8 @@ def test_a_late_arrival_keeps_the_number_of_tables_the_organiser_asked_for(db, t
     """Seating a waiting round again for a newcomer keeps the organiser's 3 tables (rule 11
     would suggest 4 for 15 players), and a backup keeps what was asked."""
     night = start_night(db, table_id, tables_asked=3)
-    assert actions.nights.set_here(db, night, "Late", True) is None
+    arrived = actions.nights.set_here(db, night, "Late", True)
+    assert isinstance(arrived, actions.nights.HereChange) and arrived.seated == 1
     seated = night_view.night_now(db, night).seated
     assert seated is not None and seated.asked == 3
     assert [len(t.seats) for t in seated.tables] == [5, 5, 5]
@@ -273,3 +276,191 @@ def test_a_late_arrival_keeps_the_number_of_tables_the_organiser_asked_for(db, t
     assert [r.asked for r in kept.played] == [3]
     again = actions.nights.seat_next(db, night)  # a new draw at the suggested number
     assert isinstance(again, nights.Round) and again.asked is None and len(again.tables) == 4
+
+
+# --- issue 40: the night's loose ends, room control, the round clock -----------------------
+
+
+def play_round(db, night) -> None:
+    """Start the seated round and play every table's ten hands."""
+    started = actions.nights.start_round(db, night)
+    assert isinstance(started, nights.Round), started
+    for (number, _table), game in night_view.night_now(db, night).games.items():
+        if number == started.number:
+            play_ten_hands(db, game.stored.id)
+
+
+def test_an_arrival_after_the_last_round_has_started_or_the_night_is_over_is_refused(db, table_id):
+    """Issue 40, 1: "Very Late", added after round 3 of 3, was "seated from the next round"
+    and printed 16th of 17, above a player who had played."""
+    night = start_night(db, table_id, players=FOURTEEN[:5], rounds=1)
+    actions.nights.start_round(db, night)
+    refused = actions.nights.set_here(db, night, "Very Late", True)
+    assert isinstance(refused, actions.results.Refused) and "last round has started" in (
+        refused.message
+    )
+    for game in night_view.night_now(db, night).games.values():
+        play_ten_hands(db, game.stored.id)
+    refused = actions.nights.set_here(db, night, "Very Late", True)
+    assert isinstance(refused, actions.results.Refused) and "night is over" in refused.message
+    now = night_view.night_now(db, night)
+    assert now.over and "Very Late" not in [row.name for row in now.board]
+
+
+def test_the_night_can_end_after_any_finished_round_and_its_standings_are_final(db, table_id):
+    """Issue 40, 2: no way to end a night early; the standings never said "final"."""
+    night = start_night(db, table_id, players=FOURTEEN[:6])
+    refused = actions.nights.end_night(db, night)
+    assert isinstance(refused, actions.results.Refused) and "first round" in refused.message
+    actions.nights.start_round(db, night)
+    refused = actions.nights.end_night(db, night)
+    assert isinstance(refused, actions.results.Refused) and "finished" in refused.message
+    for game in night_view.night_now(db, night).games.values():
+        play_ten_hands(db, game.stored.id)
+    assert isinstance(actions.nights.seat_next(db, night), nights.Round)  # round 2 seated
+    assert actions.nights.end_night(db, night) is None
+    now = night_view.night_now(db, night)
+    assert now.over and now.ended_early and now.finished_rounds == 1
+    assert [r.number for r in now.rounds] == [1]  # the round seated, never played, is gone
+    assert now.winners == [row.name for row in now.board if row.place == 1] != []
+    refused = actions.nights.seat_next(db, night)
+    assert isinstance(refused, actions.results.Refused) and "over" in refused.message
+    assert actions.nights.reopen(db, night) is None  # taken back: the night goes on
+    assert not night_view.night_now(db, night).over
+    assert isinstance(actions.nights.seat_next(db, night), nights.Round)
+
+
+def test_the_number_of_rounds_changes_until_the_last_round_starts(db, table_id):
+    night = start_night(db, table_id, players=FOURTEEN[:4], rounds=3)
+    assert actions.nights.change_plan(db, night, 2, None) is None
+    play_round(db, night)
+    actions.nights.seat_next(db, night)
+    refused = actions.nights.change_plan(db, night, 1, None)
+    assert isinstance(refused, actions.results.Refused) and "at least 2 rounds" in refused.message
+    actions.nights.start_round(db, night)  # round 2 of 2: the last
+    refused = actions.nights.change_plan(db, night, 4, None)
+    assert isinstance(refused, actions.results.Refused) and "cannot change" in refused.message
+    assert actions.nights.change_plan(db, night, 2, 40) is None  # the clock still may
+    assert nights.get_night(db, night.id).minutes == 40
+    words = [action for _at, action, _facts in nights.history(db, night.id)]
+    assert words.count("plan") == 2
+
+
+def test_a_second_organiser_acting_on_a_night_that_moved_is_told_so(db, table_id):
+    """Issue 40, 7: two organisers seating at once, the last won silently."""
+    night = start_night(db, table_id, players=FOURTEEN[:8])
+    play_round(db, night)
+    seen = nights.latest_change(db, night.id)  # both phones show "Round 1 is over"
+    first = actions.nights.seat_next(db, night, Mode.BY_STANDING, seen=seen)
+    assert isinstance(first, nights.Round)
+    second = actions.nights.seat_next(db, night, Mode.RANDOM, seen=seen)
+    assert isinstance(second, actions.results.Conflict)
+    assert "Round 2 seated: By standing" in second.message
+    assert night_view.night_now(db, night).seated.mode is Mode.BY_STANDING  # kept
+    stale = actions.nights.start_round(db, night, seen=seen)
+    assert isinstance(stale, actions.results.Conflict)
+    assert night_view.night_now(db, night).seated is not None  # not started by the stale page
+
+
+def test_a_name_the_night_has_already_in_another_case_is_that_player(db, table_id):
+    """Issue 40, 8: "zoë" arriving when Zoë is here said "is here: seated from the next
+    round" instead of "already here"."""
+    night = start_night(db, table_id, players=[*FOURTEEN[:4], "Zoë"])
+    before = len(nights.history(db, night.id))
+    again = actions.nights.set_here(db, night, "zoë", True)
+    assert again == actions.nights.HereChange("Zoë", actions.nights.Here.ALREADY_HERE)
+    assert len(nights.history(db, night.id)) == before
+
+
+def test_two_players_swap_and_one_moves_before_the_round_starts(db, table_id):
+    night = start_night(db, table_id)  # 4, 4, 3, 3
+    seated = night_view.night_now(db, night).seated
+    a, b = seated.tables[0].seats[0], seated.tables[2].seats[1]
+    swapped = actions.nights.swap(db, night, a, b)
+    assert isinstance(swapped, nights.Round)
+    after = night_view.night_now(db, night).seated
+    assert after.tables[0].seats[0] == b and after.tables[2].seats[1] == a
+    moved = actions.nights.move(db, night, a, 4)
+    assert isinstance(moved, nights.Round)
+    after = night_view.night_now(db, night).seated
+    assert [len(t.seats) for t in after.tables] == [4, 4, 2, 4] and after.tables[3].seats[-1] == a
+    assert after.seed == seated.seed  # the same round, rearranged
+    actions.nights.start_round(db, night)
+    games = night_view.night_now(db, night).games
+    assert games[1, 4].game.players == after.tables[3].seats  # the games follow
+    refused = actions.nights.swap(db, night, a, b)
+    assert isinstance(refused, actions.results.Refused) and "before" in refused.message
+
+
+def test_a_player_who_keeps_a_table_is_seated_at_it_in_later_rounds(db, table_id):
+    night = start_night(db, table_id)
+    table = night_view.night_now(db, night).seated.tables[2]
+    keeper = table.seats[0]
+    assert actions.nights.keep_table(db, night, keeper, table.number) is None
+    for _round in range(2):
+        play_round(db, night)
+        seated = actions.nights.seat_next(db, night)
+        assert isinstance(seated, nights.Round)
+        assert keeper in seated.tables[table.number - 1].seats
+    moved = actions.nights.move(db, night, keeper, 1)  # moved on purpose: keeps that table
+    assert isinstance(moved, nights.Round)
+    assert night_view.night_now(db, night).attendee(keeper).keeps == 1
+
+
+def test_a_player_taken_out_of_a_round_leaves_their_game_which_goes_on(db, table_id):
+    night = start_night(db, table_id, players=FOURTEEN[:4], rounds=2)
+    actions.nights.start_round(db, night)
+    (game,) = night_view.night_now(db, night).games.values()
+    seats = game.game.players
+    hand = HandRecord(seats[0], (seats[0],), {name: 50 for name in seats[1:]})
+    assert isinstance(actions.hands.record(db, game.stored.id, 1, hand), actions.results.Saved)
+    out = seats[3]
+    done = actions.nights.take_out(db, night, out, 1)
+    assert isinstance(done, actions.results.Saved)
+    now = night_view.night_now(db, night)
+    assert now.taken_out(out) and now.games[1, 1].game.left_after == {out: 1}
+    for number in range(2, 11):  # the others play on, three of them
+        hand = HandRecord(seats[0], (seats[0],), {name: 50 for name in seats[1:3]})
+        saved = actions.hands.record(db, game.stored.id, number, hand)
+        assert isinstance(saved, actions.results.Saved), saved
+    board = {row.name: row for row in night_view.night_now(db, night).board}
+    assert board[out].place == 4 and board[out].points == 0 and board[out].games == 1
+    again = actions.nights.take_out(db, night, out, 1)
+    assert isinstance(again, actions.results.Conflict)  # round 1 is over now
+    assert "take-out" in [action for _at, action, _facts in nights.history(db, night.id)]
+
+
+def test_undo_on_the_game_takes_a_player_back_into_it(db, table_id):
+    night = start_night(db, table_id, players=FOURTEEN[:3], rounds=1)
+    actions.nights.start_round(db, night)
+    (game,) = night_view.night_now(db, night).games.values()
+    out = game.game.players[2]
+    assert isinstance(actions.nights.take_out(db, night, out, 1), actions.results.Saved)
+    undone = actions.undo.undo(db, game.stored.id, current_game.load(db, game.stored.id).version)
+    assert isinstance(undone, actions.results.Saved), undone
+    assert current_game.load(db, game.stored.id).game.left_after == {}
+
+
+def test_the_round_clock_counts_from_the_rounds_start_on_the_servers_clock(db, table_id, clock):
+    clock.at = "2026-11-23T19:00:00+00:00"
+    night = start_night(db, table_id, players=FOURTEEN[:4], minutes=30)
+    assert night_view.round_clock(night_view.night_now(db, night), clock.at) is None  # seated
+    clock.at = "2026-11-23T19:05:00+00:00"
+    actions.nights.start_round(db, night)
+    now = night_view.night_now(db, night)
+    running = night_view.round_clock(now, "2026-11-23T19:30:10+00:00")
+    assert (running.round, running.left, running.last_hand) == (1, 290, False)
+    up = night_view.round_clock(now, "2026-11-23T19:35:00+00:00")
+    assert up.left == 0 and up.last_hand
+    refused = actions.nights.create_night(
+        db,
+        table_id,
+        name="N",
+        players=FOURTEEN[:4],
+        rounds=1,
+        profile="official",
+        mode=Mode.RANDOM,
+        scheme=Scheme.PLACEMENT,
+        minutes=0,
+    )
+    assert isinstance(refused, actions.results.Refused) and "round clock" in refused.message

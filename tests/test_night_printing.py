@@ -17,7 +17,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from geometry import problems
-from printed import pages, qr_codes, words
+from printed import pages, qr_codes, word_boxes, words
 from pypdf import PdfReader
 from tools import require
 
@@ -192,6 +192,18 @@ def test_a_card_prints_its_tables_watch_link_to_type_and_as_a_qr_code(tmp_path):
         typed = "".join(text.split("Live scores: scan the code, or type this link:")[1].split())
         assert typed == f"http://192.168.1.20:5010/{codes.grouped(code(table.number))}"
     assert sorted(qr_codes(data, tmp_path)) == sorted(links.values())
+
+
+def test_a_cards_printed_link_never_breaks_inside_its_code(tmp_path):
+    """Issue 40, 8: the link under the QR code wrapped at a dash of the code, which then
+    read as two codes; the code is a line of its own, whole."""
+    seating = seated()
+    links = {table.number: link(table.number) for table in seating.tables}
+    watch = {table.number: code(table.number) for table in seating.tables}
+    data = seating_cards("Club", 1, seating.tables, codes=watch, links=links, room_list=False)
+    printed = {word for page in word_boxes(data, tmp_path) for *_box, word in page}
+    for table in seating.tables:
+        assert codes.grouped(code(table.number)) in printed
 
 
 def test_without_a_link_a_card_gives_the_code_to_read_aloud_and_no_qr_code(tmp_path):

@@ -443,3 +443,133 @@ def test_the_schemes_and_modes_have_words_for_the_organisers_form():
     with using("de"):
         assert Mode.BY_STANDING.label != "By standing"
     assert Mode("new_opponents") is Mode.NEW_OPPONENTS and Scheme("cumulative") is Scheme.CUMULATIVE
+
+
+# --- issue 40: fewer games never help; a player taken out; tables kept; swaps and moves -----
+
+
+def test_equal_points_from_fewer_games_come_after_more_games():
+    """Issue 40, 6: 2 games and 180 points (total 515) was placed above 3 games and 180
+    points (total 1,125), its lower total coming only from a game fewer."""
+    night = [
+        [result("Two", 1, 3, score=15), result("X", 2, 3, score=200), result("Y", 3, 3, 300)],
+        [result("Three", 1, 2, score=25), result("Z", 2, 2, score=400)],
+        [result("Two", 2, 3, score=500), result("Three", 3, 3, 600), result("W", 1, 3, 0)],
+        [result("Three", 2, 3, score=500), result("V", 1, 3, 0), result("U", 3, 3, 700)],
+    ]
+    rows = {row.name: row for row in night_standings(night, Scheme.PLACEMENT)}
+    assert (rows["Two"].points, rows["Two"].games, rows["Two"].score) == (180, 2, 515)
+    assert (rows["Three"].points, rows["Three"].games, rows["Three"].score) == (180, 3, 1125)
+    assert rows["Three"].place < rows["Two"].place
+
+
+def test_a_player_with_no_game_is_never_above_one_who_played():
+    """Issue 40, 6: a late arrival with no game was printed above a player who had played
+    one and come last (0 points each, and 0 is the lower total)."""
+    night = [[result("Ann", 1, 2, score=0), result("Last", 2, 2, score=300)]]
+    rows = night_standings(night, Scheme.PLACEMENT, players=["Very Late"])
+    assert [(r.place, r.name, r.games) for r in rows] == [
+        (1, "Ann", 1),
+        (2, "Last", 1),
+        (3, "Very Late", 0),
+    ]
+
+
+def taken_out_game():
+    """Four players; Dee leaves after hand 1 and the others play the first phase out."""
+    data = {
+        "players": ["Ann", "Bob", "Cy", "Dee"],
+        "options": {"first": 2},
+        "left_after": {"Dee": 1},
+        "hands": [
+            {"went_out": "Ann", "made": ["Ann", "Dee"], "points": {"Bob": 50, "Cy": 60, "Dee": 5}},
+            {"went_out": "Bob", "made": ["Bob", "Ann"], "points": {"Ann": 20, "Cy": 70}},
+        ],
+    }
+    return load_game(data)
+
+
+def test_a_player_taken_out_of_a_game_is_placed_after_everyone_who_stayed():
+    game = taken_out_game()
+    standings = replay(game)
+    assert standings.over and standings.winner == "Ann"
+    assert standings.player("Dee").left_after == 1
+    ranked = results(standings, game.rules)
+    assert [(r.name, r.place, r.left) for r in ranked] == [
+        ("Ann", 1, False),
+        ("Bob", 2, False),
+        ("Cy", 3, False),
+        ("Dee", 4, True),  # a phase made as Bob, a lower total, but left after hand 1
+    ]
+
+
+@pytest.mark.parametrize("scheme", list(Scheme))
+def test_the_night_counts_a_player_taken_out_as_last_or_as_a_missed_game(scheme):
+    game = taken_out_game()
+    rows = {row.name: row for row in night_standings([results(replay(game), game.rules)], scheme)}
+    if scheme is Scheme.PLACEMENT:  # the last place's points, a game played
+        assert (rows["Dee"].points, rows["Dee"].games, rows["Dee"].place) == (0, 1, 4)
+        assert rows["Cy"].points == 40  # beat one player at a table of four
+    else:  # 5 points would be the lowest total: the game counts as missed
+        assert (rows["Dee"].games, rows["Dee"].score, rows["Dee"].place) == (0, 0, 4)
+
+
+def test_a_player_who_keeps_a_table_sits_at_it_in_every_mode():
+    earlier = [FOURTEEN[i : i + 4] for i in range(0, 14, 4)]
+    for mode in Mode:
+        for seed in range(8):
+            seating = seat_round(
+                FOURTEEN,
+                mode,
+                seed=seed,
+                earlier=earlier,
+                standing=FOURTEEN,
+                keep={"P09": 2, "P14": 4},
+            )
+            assert "P09" in seating.tables[1].seats and "P14" in seating.tables[3].seats
+            assert [len(t.seats) for t in seating.tables] == [4, 4, 3, 3]
+            assert sorted(n for t in seating.tables for n in t.seats) == FOURTEEN
+
+
+def test_new_opponents_still_avoids_repeats_around_a_kept_table():
+    first = seat_round(FOURTEEN, Mode.RANDOM, seed=1)
+    keeper = first.tables[2].seats[0]
+    second = seat_round(
+        FOURTEEN, Mode.NEW_OPPONENTS, seed=2, earlier=groups(first), keep={keeper: 3}
+    )
+    assert keeper in second.tables[2].seats and second.repeats == 0
+
+
+def test_a_kept_table_not_set_up_this_round_is_the_last_and_too_many_are_refused():
+    seating = seat_round(FOURTEEN[:6], Mode.RANDOM, seed=3, keep={"P01": 4})
+    assert "P01" in seating.tables[-1].seats  # two tables for six players
+    with pytest.raises(NightError, match="3 players keep table 2, which seats 2 this round"):
+        seat_round(FOURTEEN[:4], Mode.RANDOM, seed=3, tables=2, keep=dict.fromkeys(FOURTEEN[:3], 2))
+
+
+def test_swapping_two_players_trades_their_tables_and_seats():
+    seating = seat_round(FOURTEEN, Mode.RANDOM, seed=5).tables
+    a, b = seating[0].seats[0], seating[3].seats[2]
+    after = nights.swapped(seating, a, b)
+    assert after[0].seats[0] == b and after[3].seats[2] == a
+    assert [t.seats for t in after[1:3]] == [t.seats for t in seating[1:3]]
+    with pytest.raises(NightError, match="not seated"):
+        nights.swapped(seating, a, "Nobody")
+
+
+def test_moving_a_player_takes_the_last_seat_of_a_table_that_has_room():
+    seating = seat_round(FOURTEEN, Mode.RANDOM, seed=5).tables  # 4, 4, 3, 3
+    mover = seating[0].seats[0]
+    after = nights.moved(seating, mover, 3)
+    assert [len(t.seats) for t in after] == [3, 4, 4, 3] and after[2].seats[-1] == mover
+    assert after[0].dealer == seating[0].seats[1]  # seat 2 now deals first
+    with pytest.raises(NightError, match="there is no table 5"):
+        nights.moved(seating, mover, 5)
+    with pytest.raises(NightError, match="already sits at table 1"):
+        nights.moved(seating, mover, 1)
+    pair = seat_round(FOURTEEN[:5], Mode.RANDOM, seed=1).tables  # 3, 2
+    with pytest.raises(NightError, match="table 2 would keep only one player"):
+        nights.moved(pair, pair[1].seats[0], 1)
+    full = seat_round(FOURTEEN[:8], Mode.RANDOM, seed=1, tables=2, most=4).tables
+    with pytest.raises(NightError, match="table 2 seats 4 already"):
+        nights.moved(full, full[0].seats[0], 2, most=4)

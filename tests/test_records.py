@@ -83,7 +83,8 @@ def test_a_renamed_or_json_column_is_declared_with_its_field():
         "tables_asked": 3,
     }
     assert records.read(Round, row) == seated
-    assert records.row(Attendee("Ann", False)) == {"name": "Ann", "here": 0}
+    assert records.row(Attendee("Ann", False)) == {"name": "Ann", "here": 0, "keeps_table": None}
+    assert records.row(Attendee("Ann", True, 2)) == {"name": "Ann", "here": 1, "keeps_table": 2}
     assert records.read(Attendee, {"name": "Ann", "here": 0}) == Attendee("Ann", False)
 
 

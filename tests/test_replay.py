@@ -126,3 +126,53 @@ def test_in_masters_a_total_is_judged_in_the_phase_tried_or_in_any_when_not_said
     assert entries(before, HandRecord(None, ("Bob",), {"Bob": 47}), "Bob") == [
         "Bob: 47 is not a multiple of 5: every card is worth 5, 10, 15 or 25"
     ]
+
+
+# --- a player who leaves part way (issue 40: taken out of a club night's round) ------------
+
+
+def four_left(left_after: dict, *hands: dict):
+    return load_game(
+        {
+            "players": ["Ann", "Bob", "Cy", "Dee"],
+            "dealer": "Cy",
+            "left_after": left_after,
+            "hands": list(hands),
+        }
+    )
+
+
+HAND = {"went_out": "Ann", "made": ["Ann"], "points": {"Bob": 50, "Cy": 60, "Dee": 55}}
+WITHOUT_DEE = {"went_out": "Bob", "made": ["Bob"], "points": {"Ann": 50, "Cy": 60}}
+
+
+def test_the_others_play_on_and_the_deal_passes_over_who_left():
+    game = four_left({"Dee": 1}, HAND, WITHOUT_DEE, WITHOUT_DEE)
+    hands, standings = played_hands(game)
+    assert [hand.dealer for hand in hands] == ["Cy", "Ann", "Bob"]  # Dee would deal hand 2
+    assert standings.dealer == "Cy" and standings.player("Dee").left_after == 1
+    assert standings.player("Dee").score == 55 and "Dee" not in hands[1].points
+
+
+def test_a_hand_naming_a_player_who_left_is_refused_with_the_rule():
+    game = four_left({"Dee": 1}, HAND)
+    hand = HandRecord("Bob", ("Bob",), {"Ann": 50, "Cy": 60, "Dee": 50})
+    with pytest.raises(GameError) as caught:
+        replay(game.with_hand(hand))
+    assert caught.value.rule is reasons.NIGHT_CHANGES
+    assert "Dee: left the game after hand 1" in str(caught.value)
+    problems = entry_problems(game, hand, ["Dee"])
+    assert [p.rule for p in problems] == [reasons.NIGHT_CHANGES]
+
+
+def test_a_player_who_left_is_still_in_the_hands_before_and_the_file_keeps_it():
+    game = four_left({"Dee": 1}, HAND)
+    before = game.before(1)
+    assert before.left_after == {} and replay(before).player("Dee").left_after is None
+    assert four_left({}, HAND) != game
+    with pytest.raises(GameError, match="at least 2 players stay"):
+        four_left({"Dee": 0, "Cy": 0, "Bob": 0})
+    with pytest.raises(GameError, match="not a player"):
+        four_left({"Eve": 0})
+    with pytest.raises(GameError, match="left_after must map"):
+        four_left({"Dee": "two"})

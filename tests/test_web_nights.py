@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -113,7 +114,8 @@ def test_the_read_only_link_and_the_code_say_where_a_player_sits(client, table_u
     assert read(again).checked("player") == ["Cy"]
     assert "/g/" not in mine and "csrf_token" not in mine  # read only: no scorekeeper link
     tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
-    assert "Leaderboard" in tv and len(read(tv).select(".card.night-game")) == 2
+    assert "Round 1: the tables" in tv and len(read(tv).select(".night-game.tv-item")) == 2
+    assert "Leaderboard" not in tv  # nothing to rank before the first game ends
 
 
 def test_the_leaderboard_follows_a_game_finished_through_the_form(client, table_url):
@@ -148,9 +150,9 @@ def test_a_player_leaves_and_a_late_one_arrives_between_rounds(client, table_url
     page = plain_names(shown)
     names = sorted(n for t in seating(shown) for n in t)
     assert names == sorted(["Ann", "Bob", "Cy", "Di", "Gus"])
-    assert "(left)" in page
+    assert "(left the night)" in page
     history = page.split('id="night-history"')[1]
-    for words in ("The night began with 5 players", "Ed left", "Gus arrived"):
+    for words in ("The night began with 5 players", "Ed left the night", "Gus joined the night"):
         assert words in history
     assert history.count("Round 1 seated: At random") == 3  # seated, then again twice
 
@@ -277,7 +279,7 @@ def test_a_tables_backup_keeps_its_nights_and_an_import_brings_them_back(app, cl
     after = other.get(night_url).get_data(as_text=True)
     assert seating(after) == seating(before) and board  # seated the same
     assert read(after).leaderboard == read(before).leaderboard
-    assert "(left)" in plain_names(after)
+    assert "(left the night)" in plain_names(after)
 
 
 def test_the_number_of_tables_may_be_asked_and_a_wrong_one_is_explained(client, table_url):
@@ -338,7 +340,9 @@ def test_the_nights_printables_are_its_seating_and_standings_read_back(client, t
     assert sheet.status_code == 200
     text = pdf_words(sheet.data)
     first = seating(page)[0]
-    assert "after 1 round" in text and in_order(text, first[0], first[1], first[2])
+    # issue 40, 8: one table finished, the other still playing: not "after 1 round"
+    assert "Standings during round 1" in text and "after 1 round" not in text
+    assert in_order(text, first[0], first[1], first[2])
     assert client.get(f"{view}/print/seating-3.pdf").status_code == 404
     assert client.get(f"{view}/print/seating-1.pdf?size=poster").status_code == 400
 
@@ -351,3 +355,263 @@ def in_order(text: str, *parts: str) -> bool:
             return False
         at += len(part)
     return True
+
+
+# --- issue 40: the night's loose ends, room control and the round clock, through the pages ---
+
+
+def view_link(client, url) -> str:
+    return read_only_link(client.get(url).get_data(as_text=True))
+
+
+def play_round(client, url, ended_early_after: int | None = None) -> list[list[str]]:
+    """Start the seated round and play every table through its scorekeeper's form: seat 1
+    goes out every hand, seat n + 1 keeps 50 + 10 n; ``ended_early_after``: table 1 stops
+    there ("End the game now")."""
+    assert client.post(f"{url}/start", data={"csrf_token": csrf(client)}).status_code == 303
+    page = client.get(url).get_data(as_text=True)
+    tables = seating(page)
+    for index, (link, seats) in enumerate(zip(keeper_links(page), tables, strict=True)):
+        link = link.replace("http://table.test", "")
+        hands = ended_early_after if index == 0 and ended_early_after else 10
+        for hand in range(1, hands + 1):
+            points = {seat: 50 + 10 * seat for seat in range(1, len(seats))}
+            assert record(client, link, hand, went_out=0, points=points).status_code == 303
+        if hands < 10:
+            data = {"csrf_token": csrf(client), "version": str(hands + 1)}
+            assert client.post(f"{link}/end", data=data).status_code == 303
+    return tables
+
+
+def test_the_tv_and_every_phone_say_the_night_is_over_with_its_winner(client, table_url):
+    """Issue 40, 3: the TV kept "Round 1 of 1" with finished tables and no winner; a
+    player's phone kept "Round 1: go to table 1, seat 3"."""
+    url = start_night(client, table_url, players=PLAYERS[:3], rounds="1")
+    (seats,) = play_round(client, url)
+    view = view_link(client, url)
+    for page in (f"{view}/tv", f"{view}?player={seats[2]}", url):
+        text = plain_names(client.get(page).get_data(as_text=True))
+        assert "The night is over." in text, page
+        assert f"Winner of the night: {seats[0]}" in text, page
+        assert "Final standings" in text, page
+        assert "go to table" not in text, page
+    mine = plain_names(client.get(f"{view}?player={seats[2]}").get_data(as_text=True))
+    assert "You finished in place 3 with 0 points." in mine
+
+
+def test_a_shared_win_is_said_on_every_page(client, table_url):
+    url = start_night(client, table_url, rounds="1")  # 5 players: tables of 3 and 2
+    play_round(client, url)
+    view = view_link(client, url)
+    text = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
+    assert "The win is shared:" in text and " and " in text
+
+
+def test_a_player_not_seated_this_round_is_told_so_not_shown_an_old_seat(client, table_url):
+    """Issue 40, 4: Finn, who left after round 1, was shown "Round 1: go to table 1, seat 3"
+    in round 3; the same would meet a late arrival."""
+    url = start_night(client, table_url, players=PLAYERS[:4], rounds="3")
+    view = view_link(client, url)
+    play_round(client, url)
+    between = plain_names(client.get(f"{view}?player=Ann").get_data(as_text=True))
+    assert "Round 1 is over" in between and "go to table" not in between
+    token = csrf(client)
+    client.post(f"{url}/players", data={"csrf_token": token, "action": "leave", "name": "Di"})
+    client.post(f"{url}/seat", data={"csrf_token": token})
+    client.post(f"{url}/start", data={"csrf_token": token})
+    client.post(f"{url}/players", data={"csrf_token": token, "action": "arrive", "name": "Flo"})
+    left = plain_names(client.get(f"{view}?player=Di").get_data(as_text=True))
+    assert "You are not seated in round 2: you left the night." in left
+    assert "go to table" not in left
+    late = plain_names(client.get(f"{view}?player=Flo").get_data(as_text=True))
+    assert "You are not seated in round 2." in late and "from the next round" in late
+    stranger = plain_names(client.get(f"{view}?player=Nobody").get_data(as_text=True))
+    assert "Nobody called Nobody is at this night" in stranger
+    assert "is not seated yet" not in stranger
+
+
+def test_the_night_is_ended_early_from_the_organisers_page(client, table_url):
+    url = start_night(client, table_url, rounds="3")
+    play_round(client, url)
+    page = client.get(url).get_data(as_text=True)
+    assert "End the night after round 1" in page
+    ended = client.post(f"{url}/end", data={"csrf_token": csrf(client)}, follow_redirects=True)
+    text = plain_names(ended.get_data(as_text=True))
+    assert "The night is over." in text and "It was ended after round 1 of 3." in text
+    view = view_link(client, url)
+    sheet = pdf_words(client.get(f"{view}/print/standings.pdf").data)
+    assert "Final standings after 1 round" in sheet
+    late = client.post(
+        f"{url}/players",
+        data={"csrf_token": csrf(client), "action": "arrive", "name": "Very Late"},
+        follow_redirects=True,
+    )
+    assert "The night is over" in late.get_data(as_text=True)
+    assert "Very Late" not in client.get(f"{view}/tv").get_data(as_text=True)
+
+
+def test_the_rounds_and_the_clock_change_from_the_organisers_page(client, table_url):
+    url = start_night(client, table_url, rounds="3")
+    data = {"csrf_token": csrf(client), "rounds": "4", "minutes": "45"}
+    page = client.post(f"{url}/plan", data=data, follow_redirects=True).get_data(as_text=True)
+    assert "Round 1 of 4: seated" in page and 'name="minutes" inputmode="numeric"' in page
+    assert 'value="45"' in page
+    wrong = client.post(f"{url}/plan", data={**data, "minutes": "soon"}, follow_redirects=True)
+    assert "Type the minutes of a round" in wrong.get_data(as_text=True)
+
+
+def test_a_second_organisers_stale_page_is_refused_with_what_changed(client, table_url):
+    """Issue 40, 7: both phones were told "Round 2 is seated."; the last one won."""
+    url = start_night(client, table_url)
+    play_round(client, url)
+    page = client.get(url).get_data(as_text=True)
+    seen = re.search(r'name="seen" value="(\d+)"', page).group(1)
+    token = csrf(client)
+    first = client.post(f"{url}/seat", data={"csrf_token": token, "seen": seen, "mode": "random"})
+    assert first.status_code == 303
+    assert "Round 2 is seated." in client.get(url).get_data(as_text=True)  # the first phone
+    second = client.post(
+        f"{url}/seat",
+        data={"csrf_token": token, "seen": seen, "mode": "by_standing"},
+        follow_redirects=True,
+    )
+    text = second.get_data(as_text=True)
+    assert "Another phone changed the night a moment ago (Round 2 seated: At random)" in text
+    assert "Round 2 is seated." not in text
+    history = text.split('id="night-history"')[1]
+    assert history.count("Round 2 seated") == 1
+
+
+def test_the_finished_tables_say_a_shared_win_and_an_early_end(client, table_url):
+    """Issue 40, 8: a shared win showed only "finished", an early end no "ended early after
+    hand 6"."""
+    url = start_night(client, table_url, rounds="2")
+    play_round(client, url, ended_early_after=6)
+    client.get(url)  # the keepers' notes ("Hand 6 saved.") are said once
+    page = plain_names(client.get(url).get_data(as_text=True))
+    tables = re.findall(r'<li class="night-table" data-table="\d+">(.*?)</li>', page, re.S)
+    assert re.search(r"ended early after hand 6: \w+ wins", tables[0])
+    assert re.search(r"finished: \w+ wins", tables[1])
+
+
+def test_a_players_page_starts_on_choose_your_name_and_marks_their_row(client, table_url):
+    """Issue 40, 8: the page started on the first name, and did not mark the player's row;
+    read as text the Points and Games cells ran together ("1601")."""
+    url = start_night(client, table_url)
+    view = view_link(client, url)
+    first = client.get(view).get_data(as_text=True)
+    assert '<option value="" selected>Choose your name</option>' in first
+    play_round(client, url)
+    mine = client.get(f"{view}?player=Cy").get_data(as_text=True)
+    assert '<tr data-player="Cy" class="yours" aria-current="true">' in mine
+    assert mine.count('class="yours"') == 1 and "(you)" in mine
+    row = re.search(r'<tr data-player="Cy".*?</tr>', mine, re.S).group(0)
+    cells = re.sub(r"<[^>]+>", "", row).split()
+    assert len([cell for cell in cells if cell.isdigit()]) == 4  # place, points, games, total
+    other = client.get(f"{view}?player=Ann").get_data(as_text=True)
+    assert 'data-player="Cy" class="yours"' not in other
+
+
+def test_an_arrival_already_here_in_another_case_is_said_so(client, table_url):
+    """Issue 40, 8: "zoë" when Zoë is here said "is here: seated from the next round"."""
+    url = start_night(client, table_url, newcomers="Zoë\n")
+    answer = client.post(
+        f"{url}/players",
+        data={"csrf_token": csrf(client), "action": "arrive", "name": "zoë"},
+        follow_redirects=True,
+    )
+    assert "Zoë is already here." in plain_names(answer.get_data(as_text=True))
+
+
+def test_swaps_and_moves_before_a_round_starts_and_the_seating_cards_follow(client, table_url):
+    url = start_night(client, table_url)  # 5 players: 3 and 2
+    view = view_link(client, url)
+    before = seating(client.get(url).get_data(as_text=True))
+    a, b = before[0][0], before[1][0]
+    token = csrf(client)
+    client.post(f"{url}/swap", data={"csrf_token": token, "first": a, "second": b})
+    after = seating(client.get(url).get_data(as_text=True))
+    assert after[0][0] == b and after[1][0] == a
+    client.post(f"{url}/move", data={"csrf_token": token, "player": after[0][1], "table": "2"})
+    moved = seating(client.get(url).get_data(as_text=True))
+    assert [len(t) for t in moved] == [2, 3] and moved[1][-1] == after[0][1]
+    cards = pdf_words(client.get(f"{view}/print/seating-1.pdf").data)
+    assert in_order(cards, *moved[1])
+    wrong = client.post(
+        f"{url}/move",
+        data={"csrf_token": token, "player": moved[0][0], "table": "2"},
+        follow_redirects=True,
+    )
+    assert "table 1 would keep only one player" in wrong.get_data(as_text=True)
+
+
+def test_a_player_is_taken_out_of_a_round_and_their_game_goes_on(client, table_url):
+    url = start_night(client, table_url, players=PLAYERS[:4], rounds="1")
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    page = client.get(url).get_data(as_text=True)
+    (seats,) = seating(page)
+    out = seats[3]
+    answer = client.post(
+        f"{url}/take-out",
+        data={"csrf_token": csrf(client), "player": out, "round": "1"},
+        follow_redirects=True,
+    )
+    assert f"{out} is out of round 1" in plain_names(answer.get_data(as_text=True))
+    link = keeper_links(page)[0].replace("http://table.test", "")
+    game = plain_names(client.get(link).get_data(as_text=True))
+    assert 'name="points-3"' not in game  # no points asked of who left
+    assert record(client, link, 1, went_out=0, points={1: 50, 2: 60}).status_code == 303
+    view = view_link(client, url)
+    mine = plain_names(client.get(f"{view}?player={out}").get_data(as_text=True))
+    assert "you were taken out of this round" in mine
+
+
+def test_the_round_clock_shows_what_is_left_on_the_servers_clock(client, table_url, clock):
+    clock.at = "2026-11-23T19:00:00+00:00"
+    url = start_night(client, table_url, minutes="30")
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    view = view_link(client, url)
+    clock.at = "2026-11-23T19:12:30+00:00"
+    for page in (url, f"{view}?player=Ann", f"{view}/tv"):
+        text = client.get(page).get_data(as_text=True)
+        assert 'data-left="1050"' in text and "17:30" in text, page
+    clock.at = "2026-11-23T19:31:00+00:00"
+    for page in (url, f"{view}?player=Ann", f"{view}/tv"):
+        text = client.get(page).get_data(as_text=True)
+        assert 'data-left="0"' in text and "Time is up: this is the last hand." in text, page
+
+
+def test_a_table_whose_game_ends_in_a_shared_win_says_so(client, table_url):
+    """Issue 40, 8: a shared win (a ten-hands tie) showed only "finished"."""
+    url = start_night(client, table_url, players=PLAYERS[:2], rounds="1")
+    client.post(f"{url}/start", data={"csrf_token": csrf(client)})
+    page = client.get(url).get_data(as_text=True)
+    link = keeper_links(page)[0].replace("http://table.test", "")
+    for hand in range(1, 11):  # each goes out in turn, the other keeping 50: 250 each
+        out = hand % 2
+        assert record(client, link, hand, went_out=out, points={1 - out: 50}).status_code == 303
+    client.get(url)  # the keeper's notes are said once
+    page = plain_names(client.get(url).get_data(as_text=True))
+    table = re.search(r'<li class="night-table" data-table="1">(.*?)</li>', page, re.S).group(1)
+    assert re.search(r"finished: \w+ and \w+ share the win", table)
+    view = view_link(client, url)
+    tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
+    assert "The win is shared:" in tv
+
+
+def test_the_organiser_marks_a_player_who_keeps_a_table(client, table_url):
+    url = start_night(client, table_url)
+    tables = seating(client.get(url).get_data(as_text=True))
+    keeper = tables[1][0]
+    page = client.get(url).get_data(as_text=True)
+    assert f'Keeps table 2<span class="visually-hidden"> {keeper}</span>' in page
+    answer = client.post(
+        f"{url}/players",
+        data={"csrf_token": csrf(client), "action": "keep", "name": keeper, "table": "2"},
+        follow_redirects=True,
+    )
+    text = plain_names(answer.get_data(as_text=True))
+    assert f"{keeper} keeps table 2 in every round." in text and "(keeps table 2)" in text
+    play_round(client, url)
+    client.post(f"{url}/seat", data={"csrf_token": csrf(client)})
+    assert keeper in seating(client.get(url).get_data(as_text=True))[1]

@@ -181,6 +181,37 @@ def end_early(db: Database, game_id: str, seen: int) -> results.Result:
     return saving.save_or_conflict(db, now, seen, game, state, "end", summary, detail, now.kept)
 
 
+def leave(db: Database, game_id: str, name: str) -> results.Result:
+    """``name`` leaves the game after the hands played, and the others play on without them
+    (rule 11, "Changes during the night": a night's organiser takes a player out of a round).
+
+    One more change in the log ({"leave": name, "after": N}), so Undo takes it back.
+    """
+    now = current_game.load(db, game_id)
+    if now is None:
+        return results.Refused(_(results.NO_GAME))
+    if now.standings.over:
+        return results.Conflict(_("The game is over already."), now)
+    if name not in now.game.players:
+        return results.Refused(_("%(player)s is not a player in this game.", player=name))
+    if name in now.game.left_after:
+        return results.Refused(_("%(player)s has left this game already.", player=name))
+    if name in now.standings.tiebreak:
+        return results.Refused(
+            _("%(player)s is in the tiebreak: let it be played first.", player=name)
+        )
+    after = len(now.game.hands)
+    try:
+        game = replace(now.game, left_after={**now.game.left_after, name: after})
+    except GameError as error:
+        return results.Refused(error.reason, rule=error.rule)
+    summary = change_notes.note("leave", player=name, after=after)
+    detail = {"leave": name, "after": after}
+    return saving.save_or_conflict(
+        db, now, now.version, game, game_to_json(game), "leave", summary, detail, now.kept
+    )
+
+
 def ending_now(now: current_game.Current) -> Standings | results.Refused:
     """The standings ending the game now would give (who it declares the winner), or why
     it cannot end yet."""

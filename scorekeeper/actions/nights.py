@@ -1,16 +1,23 @@
-"""Club nights: start one, seat a round, start it, and players arriving or leaving.
+"""Club nights: start one, seat a round, start it, players arriving or leaving, the room
+controlled (swaps and moves, a table kept, a player taken out), the night ended early or
+its rounds and round clock changed.
 
 The organiser's choices and each round's seating are the night's own changes (its log,
 ``store.nights``); each round's games are ordinary games of the table, started here as
 any new game is. The leaderboard is never stored: ``reports.night_view`` works it out
 from the games, so a corrected hand counts.
+
+A change that depends on what the organiser's page showed (seating, starting, a swap, the
+night's end or plan) names the night's latest change it saw (``seen``): when another
+organiser's phone changed the night since, it is a ``Conflict`` and nothing is written.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from enum import Enum
 
 from sqlite_utils import Database
 
@@ -22,17 +29,28 @@ from ..rules.nights import (
     Mode,
     NightError,
     Scheme,
+    TableSeating,
+    moved,
     seat_round,
     seating_problems,
+    swapped,
 )
 from ..rules.ruleset import PROFILES
 from ..store import change_notes, nights, tables
 from . import games, results, saving
 
 MOST_ROUNDS = 20
+MOST_MINUTES = 600  # a round clock: ten hours is no clock
 MOST_AT_A_NIGHT = 180  # 30 tables of 6, or 45 of 4: the seating search stays under a second
 TOO_MANY = N_("A night seats at most %(most)s players.")
 ROUND_IN_PLAY = N_("This round's games are not all finished yet.")
+NIGHT_OVER = N_("The night is over: its standings are final.")
+MOVED_ON = N_(
+    "Another phone changed the night a moment ago (%(change)s), so nothing was changed "
+    "here. Look at the night as it is now and try again."
+)
+ROUNDS_WORDS = N_("A night has 1 to %(most)s rounds.")
+MINUTES_WORDS = N_("A round clock has 1 to %(most)s minutes, or none.")
 
 
 def create_night(
@@ -46,9 +64,11 @@ def create_night(
     mode: Mode,
     scheme: Scheme,
     tables_asked: int | None = None,
+    minutes: int | None = None,
 ) -> nights.Night | results.Refused:
     """A new night at the table, its first round seated at random (not started yet), at
-    ``tables_asked`` tables (None: as many as rule 11 suggests).
+    ``tables_asked`` tables (None: as many as rule 11 suggests); ``minutes``: its round
+    clock (None: none).
 
     The players join the table's roster when their first game starts, as any game's do.
     """
@@ -58,7 +78,9 @@ def create_night(
     except NameRefused as refused:
         return results.Refused(str(refused))
     if not 1 <= rounds <= MOST_ROUNDS:
-        return results.Refused(_("A night has 1 to %(most)s rounds.", most=MOST_ROUNDS))
+        return results.Refused(_(ROUNDS_WORDS, most=MOST_ROUNDS))
+    if minutes is not None and not 1 <= minutes <= MOST_MINUTES:
+        return results.Refused(_(MINUTES_WORDS, most=MOST_MINUTES))
     if profile not in PROFILES:
         return results.Refused(_("Choose how a round is played from the list."))
     if len(here) > MOST_AT_A_NIGHT:
@@ -80,6 +102,7 @@ def create_night(
                 profile=profile,
                 mode=mode,
                 scheme=scheme,
+                minutes=minutes,
             )
             _seat(db, night_view.night_now(db, night), 1, _new_seed(), tables=tables_asked)
     except _Abandoned as abandoned:
@@ -122,6 +145,7 @@ def _seat(
             tables=tables,
             earlier=earlier,
             standing=[row.name for row in now.board],
+            keep={a.name: a.keeps for a in now.attendees if a.here and a.keeps},
         )
     except NightError as error:
         first = error.problems[0]
@@ -129,22 +153,37 @@ def _seat(
     nights.seat(db, now.night.id, number, seed, mode, seating.tables, tables)
 
 
+def _moved_on(db: Database, night: nights.Night, seen: int | None) -> results.Conflict | None:
+    """A Conflict when the night changed since the organiser's page saw change ``seen``
+    (None: the caller names no change, and acts on the night as it is)."""
+    if seen is None or seen == nights.latest_change(db, night.id):
+        return None
+    _at, action, facts = nights.history(db, night.id)[0]
+    return results.Conflict(_(MOVED_ON, change=night_view.change_words(action, facts)))
+
+
 def seat_next(
-    db: Database, night: nights.Night, mode: Mode | None = None, tables: int | None = None
-) -> nights.Round | results.Refused:
+    db: Database,
+    night: nights.Night,
+    mode: Mode | None = None,
+    tables: int | None = None,
+    seen: int | None = None,
+) -> nights.Round | results.Refused | results.Conflict:
     """Seat the round not started yet anew (a new draw), or the next round once the
     current one is over; ``mode``: how, for this round (else the night's); ``tables``: at
     how many tables (else as rule 11 suggests)."""
     try:
         with store.connection.transaction(db):
+            if stale := _moved_on(db, night, seen):
+                return stale
             now = night_view.night_now(db, night)
             seated = now.seated
+            if now.over:
+                return results.Refused(_(NIGHT_OVER))
             if seated is not None:
                 number = seated.number
             elif now.playing is not None:
                 return results.Refused(_(ROUND_IN_PLAY))
-            elif now.over:
-                return results.Refused(_("The night's last round is over."))
             else:
                 number = (now.latest.number if now.latest else 0) + 1
             _seat(db, now, number, _new_seed(), mode, tables)
@@ -153,16 +192,22 @@ def seat_next(
         return abandoned.refused
 
 
-def start_round(db: Database, night: nights.Night) -> nights.Round | results.Refused:
+def start_round(
+    db: Database, night: nights.Night, seen: int | None = None
+) -> nights.Round | results.Refused | results.Conflict:
     """Start the seated round: a game at each table, seat 1 dealing first."""
     try:
-        return _start_round(db, night)
+        return _start_round(db, night, seen)
     except store.budget.OverBudget as over:  # the transaction wrote nothing
         return saving.over_budget(over)
 
 
-def _start_round(db: Database, night: nights.Night) -> nights.Round | results.Refused:
+def _start_round(
+    db: Database, night: nights.Night, seen: int | None
+) -> nights.Round | results.Refused | results.Conflict:
     with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
         now = night_view.night_now(db, night)
         seated = now.seated
         if seated is None:
@@ -193,10 +238,35 @@ def _start_round(db: Database, night: nights.Night) -> nights.Round | results.Re
     return replace(seated, started=store.connection.now())
 
 
-def set_here(db: Database, night: nights.Night, name: str, here: bool) -> results.Refused | None:
+class Here(Enum):
+    """What became of a player the organiser said arrived or left."""
+
+    ARRIVED = "arrived"  # new tonight, or back after leaving
+    LEFT = "left"
+    ALREADY_HERE = "already here"  # nothing to do: the night had them already
+    ALREADY_LEFT = "already left"
+
+
+@dataclass(frozen=True)
+class HereChange:
+    """A player's arrival or departure: ``name`` as the night spells it, and what it did;
+    ``seated``: the round waiting to start that was seated again from who is here."""
+
+    name: str
+    what: Here
+    seated: int | None = None
+
+
+def set_here(
+    db: Database, night: nights.Night, name: str, here: bool
+) -> HereChange | results.Refused:
     """A player leaves the night, comes back, or arrives late; a round seated and not
     started yet is seated again from who is here now (with its own seed and mode, at the
-    number of tables the organiser asked for, else as many as rule 11 suggests)."""
+    number of tables the organiser asked for, else as many as rule 11 suggests).
+
+    Nobody new is seated once the last round has started, nor after the night is over;
+    a name the night has already (in any case: "zoë" for Zoë) is that player.
+    """
     try:
         name = valid_name(name)
     except NameRefused as refused:
@@ -209,9 +279,15 @@ def set_here(db: Database, night: nights.Night, name: str, here: bool) -> result
             if found is None and not here:
                 return results.Refused(_("%(player)s is not at this night", player=name))
             if found is not None:
-                if found.here == here:
-                    return None
                 name = found.name
+                if found.here == here:
+                    return HereChange(name, Here.ALREADY_HERE if here else Here.ALREADY_LEFT)
+            if here and now.over:
+                return results.Refused(_(NIGHT_OVER))
+            if here and now.last_started:
+                return results.Refused(
+                    _("The night's last round has started: nobody new can be seated tonight.")
+                )
             if here and len(now.here) >= MOST_AT_A_NIGHT:
                 return results.Refused(_(TOO_MANY, most=MOST_AT_A_NIGHT))
             nights.set_here(db, night.id, name, here)
@@ -226,4 +302,180 @@ def set_here(db: Database, night: nights.Night, name: str, here: bool) -> result
                 )
     except _Abandoned as abandoned:  # the round cannot be seated so: nothing changes
         return abandoned.refused
+    what = Here.ARRIVED if here else Here.LEFT
+    return HereChange(name, what, seated.number if seated is not None else None)
+
+
+# --- the room: swaps and moves before a round starts, a table kept, a player taken out ---
+
+
+def _waiting(now: night_view.NightNow) -> nights.Round | results.Refused:
+    """The round seated and not started: the only one whose seats may change."""
+    if now.seated is None:
+        return results.Refused(_("Players can be swapped or moved only before their round starts."))
+    return now.seated
+
+
+def _refused(error: NightError) -> results.Refused:
+    first = error.problems[0]
+    return results.Refused(first.message, error.problems, first.rule)
+
+
+def swap(
+    db: Database, night: nights.Night, first: str, second: str, seen: int | None = None
+) -> nights.Round | results.Refused | results.Conflict:
+    """Two players of the round waiting to start change places (table and seat); the
+    seating cards printed from now on follow. A player who keeps a table keeps the one
+    they move to."""
+    with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
+        now = night_view.night_now(db, night)
+        waiting = _waiting(now)
+        if isinstance(waiting, results.Refused):
+            return waiting
+        try:
+            tables = swapped(waiting.tables, first, second)
+        except NightError as error:
+            return _refused(error)
+        nights.rearrange(db, night.id, waiting.number, tables, "swap", players=[first, second])
+        _follow_kept(db, now, tables, first, second)
+        return replace(waiting, tables=tables)
+
+
+def move(
+    db: Database, night: nights.Night, name: str, table: int, seen: int | None = None
+) -> nights.Round | results.Refused | results.Conflict:
+    """A player of the round waiting to start moves to the last seat of another table."""
+    with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
+        now = night_view.night_now(db, night)
+        waiting = _waiting(now)
+        if isinstance(waiting, results.Refused):
+            return waiting
+        try:
+            tables = moved(waiting.tables, name, table)
+        except NightError as error:
+            return _refused(error)
+        nights.rearrange(db, night.id, waiting.number, tables, "move", player=name, table=table)
+        _follow_kept(db, now, tables, name)
+        return replace(waiting, tables=tables)
+
+
+def _follow_kept(
+    db: Database, now: night_view.NightNow, tables: Sequence[TableSeating], *names: str
+) -> None:
+    """A player who keeps a table and was moved keeps the table they were moved to."""
+    for name in names:
+        attendee = now.attendee(name)
+        number = next(t.number for t in tables if name in t.seats)
+        if attendee is not None and attendee.keeps not in (None, number):
+            nights.keep_table(db, now.night.id, name, number)
+
+
+def keep_table(
+    db: Database, night: nights.Night, name: str, table: int | None
+) -> results.Refused | None:
+    """``name`` keeps table ``table`` in every round from the next seating on (an
+    accessible seat; None: seated anywhere again)."""
+    with store.connection.transaction(db):
+        now = night_view.night_now(db, night)
+        attendee = now.attendee(name)
+        if attendee is None or not attendee.here:
+            return results.Refused(_("%(player)s is not at this night", player=name))
+        if table is not None and not 1 <= table <= MOST_AT_A_NIGHT // 2:
+            return results.Refused(_("Choose one of the night's tables."))
+        if attendee.keeps != table:
+            nights.keep_table(db, night.id, attendee.name, table)
+    return None
+
+
+def take_out(
+    db: Database, night: nights.Night, name: str, number: int
+) -> results.Result | results.Refused:
+    """``name`` is taken out of round ``number``, being played: their game goes on without
+    them (rule 11, "Changes during the night"). The round named is the one the organiser's
+    page showed: once another has started, it is a Conflict."""
+    with store.connection.transaction(db):
+        now = night_view.night_now(db, night)
+        playing = now.playing
+        if playing is None or playing.number != number:
+            return results.Conflict(_("Round %(round)s is no longer being played.", round=number))
+        current = now.game_of(number, name)
+        if current is None:
+            return results.Refused(_("%(player)s is not playing in this round.", player=name))
+        done = games.leave(db, current.stored.id, name)
+        if isinstance(done, results.Saved):
+            nights.take_out(db, night.id, number, name, current.stored.id)
+        return done
+
+
+# --- the night as a whole: ended early, taken up again, its rounds and round clock -------
+
+
+def end_night(
+    db: Database, night: nights.Night, seen: int | None = None
+) -> results.Refused | results.Conflict | None:
+    """End the night after its last finished round: the standings are final. A round
+    seated and not started is dropped; a round being played must finish first."""
+    with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
+        now = night_view.night_now(db, night)
+        if now.over:
+            return results.Refused(_(NIGHT_OVER))
+        if now.playing is not None:
+            return results.Refused(_("End the night once this round's games are finished."))
+        if not now.finished_rounds:
+            return results.Refused(_("A night can end once its first round has been played."))
+        nights.end_night(db, night.id, now.finished_rounds)
+    return None
+
+
+def reopen(
+    db: Database, night: nights.Night, seen: int | None = None
+) -> results.Refused | results.Conflict | None:
+    """A night ended early goes on: its next round may be seated (within its rounds)."""
+    with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
+        now = night_view.night_now(db, night)
+        if not now.ended_early:
+            return results.Refused(_("This night was not ended early."))
+        nights.reopen(db, night.id)
+    return None
+
+
+def change_plan(
+    db: Database, night: nights.Night, rounds: int, minutes: int | None, seen: int | None = None
+) -> results.Refused | results.Conflict | None:
+    """The night's number of rounds (until its last round starts, and never fewer than the
+    rounds seated so far) and its round clock (minutes a round; None: none)."""
+    with store.connection.transaction(db):
+        if stale := _moved_on(db, night, seen):
+            return stale
+        now = night_view.night_now(db, night)
+        if now.over:
+            return results.Refused(_(NIGHT_OVER))
+        if minutes is not None and not 1 <= minutes <= MOST_MINUTES:
+            return results.Refused(_(MINUTES_WORDS, most=MOST_MINUTES))
+        if rounds != now.night.rounds:
+            if not 1 <= rounds <= MOST_ROUNDS:
+                return results.Refused(_(ROUNDS_WORDS, most=MOST_ROUNDS))
+            if now.last_started:
+                return results.Refused(
+                    _("The last round has started: the number of rounds cannot change now.")
+                )
+            seated = now.latest.number if now.latest else 0
+            if rounds < seated:
+                return results.Refused(
+                    _(
+                        "Round %(round)s is seated already: the night has at least "
+                        "%(round)s rounds.",
+                        round=seated,
+                    )
+                )
+        if (rounds, minutes) != (now.night.rounds, now.night.minutes):
+            nights.set_plan(db, night.id, rounds=rounds, minutes=minutes)
     return None

@@ -52,6 +52,7 @@ MAX_INDEX = 1024 * 1024  # table.json: 2,000 games, the roster and aliases take 
 MAX_GAME_FILE = 1024 * 1024  # one game file: 500 hands of 6 players take ~200 KB
 MAX_NIGHTS = 500  # a club night a week for ten years
 MAX_ROUNDS = 20  # a night's rounds (actions.MOST_ROUNDS)
+MOST_CLOCK_MINUTES = 600  # a round clock's minutes (actions.nights.MOST_MINUTES)
 MAX_NIGHT_PLAYERS = 200  # thirty tables of six, and some who came late
 MAX_UNPACKED = 20 * 1024 * 1024  # bytes read in all, each file counted every time it is named
 _READ_CHUNK = 64 * 1024
@@ -166,7 +167,10 @@ def _night_json(night: ArchivedNight) -> dict:
     their number in "games" (from 1)."""
     return {
         **records.plain(night, NightPlan),
-        "players": [records.plain(attendee) for attendee in night.players],
+        "players": [
+            {key: value for key, value in records.plain(attendee).items() if value is not None}
+            for attendee in night.players
+        ],
         "played": [
             {
                 "round": r.number,
@@ -464,7 +468,10 @@ def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> Archiv
         )
     return ArchivedNight(
         **_plan(entry),
-        players=tuple(Attendee(valid_name(p["name"]), bool(p["here"])) for p in players),
+        players=tuple(
+            Attendee(valid_name(p["name"]), bool(p["here"]), _kept_table(p.get("keeps")))
+            for p in players
+        ),
         played=tuple(played),
     )
 
@@ -481,6 +488,21 @@ def _plan(entry: dict) -> dict[str, Any]:
             None if value is None and found.optional else _NIGHT_CHECKS[found.name](value)
         )
     return plan
+
+
+def _kept_table(value: Any) -> int | None:
+    """The table a player keeps (older backups do not say)."""
+    if value is None:
+        return None
+    if not 1 <= int(value) <= MAX_NIGHT_PLAYERS // 2:
+        raise ValueError("table kept")
+    return int(value)
+
+
+def _round_minutes(value: Any) -> int:
+    if not 1 <= int(value) <= MOST_CLOCK_MINUTES:
+        raise ValueError("round clock")
+    return int(value)
 
 
 def _planned_rounds(value: Any) -> int:
@@ -514,6 +536,8 @@ _NIGHT_CHECKS: dict[str, Callable[[Any], Any]] = {
     "created": _when,
     "rounds": _planned_rounds,
     "profile": _profile,
+    "ended": lambda value: _when(value) or None,
+    "minutes": _round_minutes,
 }
 _NIGHT_CHECKS |= {
     found.name: _by_type(found)

@@ -42,7 +42,7 @@ from .layout import (
     new_canvas,
     page_size,
 )
-from .link import printed_link
+from .link import site
 from .night_tables import (
     GAP,
     MARGIN,
@@ -242,17 +242,25 @@ class _Card:
         ]
 
     def _footer(self, width: float) -> list[Label]:
-        """How to watch the table's game: the link to type under the QR code, or the code."""
+        """How to watch the table's game: the link to type under the QR code, or the code.
+
+        With a code, the app's address and the code are two lines, the code whole on its
+        own: a line never breaks inside it (at one of its dashes), where it would read as
+        two codes."""
         if self.link:
+            caption = fit_label(
+                _("Live scores: scan the code, or type this link:"),
+                FONT_BOLD,
+                width,
+                size=9,
+                lines=2,
+            )
+            if not self.code:
+                return [caption, fit_label(self.link, FONT_MONO, width, size=10, lines=3)]
             return [
-                fit_label(
-                    _("Live scores: scan the code, or type this link:"),
-                    FONT_BOLD,
-                    width,
-                    size=9,
-                    lines=2,
-                ),
-                fit_label(printed_link(self.link, self.code), FONT_MONO, width, size=10, lines=3),
+                caption,
+                fit_label(site(self.link) + "/", FONT_MONO, width, size=10, lines=2),
+                fit_label(short_codes.grouped(self.code), FONT_MONO, width, size=10),
             ]
         if self.code:
             return [

@@ -49,9 +49,10 @@ class StandingsSheet:
     the PDF.
 
     ``played_on``: the night's date, already written in the reader's language;
-    ``rounds``: the rounds played; ``tables_per_round``: the number of tables in each
-    round, said under the title. ``final``: the last round is over (the winner is named);
-    else the standings so far (the leader is). Under the placement scheme a row has its
+    ``rounds``: the rounds played to the end; ``tables_per_round``: the number of tables
+    in each round, said under the title. ``final``: the night is over (the winner is
+    named); else the standings so far (the leader is), ``playing`` the round being played
+    if one is (its finished games count already). Under the placement scheme a row has its
     points, games, total score and phases made; under the cumulative one its points are its
     total score, printed once. Shared places read "2=" on each row that shares them.
     """
@@ -64,10 +65,12 @@ class StandingsSheet:
     tables_per_round: Sequence[int] | None = None
     final: bool = True
     pagesize: str = "letter"
+    playing: int | None = None
 
     @property
     def subtitle(self) -> str:
-        """'Final standings after 3 rounds', or 'Standings after 2 rounds' before the end."""
+        """'Final standings after 3 rounds', 'Standings during round 2' while it is played,
+        or 'Standings after 2 rounds' between rounds."""
         rounds = self.rounds
         if self.final:
             return ngettext(
@@ -75,6 +78,8 @@ class StandingsSheet:
                 "Final standings after %(num)s rounds",
                 rounds,
             )
+        if self.playing is not None:
+            return _("Standings during round %(round)s", round=number(self.playing))
         return ngettext("Standings after %(num)s round", "Standings after %(num)s rounds", rounds)
 
     def build(self) -> bytes:
@@ -214,8 +219,9 @@ def standings_sheet(
     tables_per_round: Sequence[int] | None = None,
     final: bool = True,
     pagesize: str = "letter",
+    playing: int | None = None,
 ) -> bytes:
     """The night's standings as PDF bytes; ``StandingsSheet`` says what each argument is."""
     return StandingsSheet(
-        night, played_on, rows, scheme, rounds, tables_per_round, final, pagesize
+        night, played_on, rows, scheme, rounds, tables_per_round, final, pagesize, playing
     ).build()

@@ -1,7 +1,8 @@
 """A game and where it stands: the model the replay and the game file share (rules 3, 9).
 
 A game is its rules, its players in seating order, who dealt first, the hands
-played (``HandRecord``) and whether the table ended it early. Nothing else is
+played (``HandRecord``), who left it part way (``left_after``) and whether the table
+ended it early. Nothing else is
 stored: phases, totals, the next dealer and the winner (``Standings``) all come
 from replaying the hands in order (``rules.replay``); ``rules.gamefile`` reads
 and writes the JSON form.
@@ -107,7 +108,10 @@ class Game:
     """Rules, players in seating order (clockwise), the first dealer, and the hands.
 
     ``ended_early``: the table stopped after the hands played; the leader by the
-    game's own order (``rules.ranking``) wins.
+    game's own order (``rules.ranking``) wins. ``left_after``: players who left the game
+    part way (a club night's organiser took them out), each with the hands they played;
+    the others play on without them, and they are placed after everyone who stayed
+    (rule 11, "Changes during the night").
     """
 
     rules: Rules
@@ -116,20 +120,46 @@ class Game:
     hands: tuple[HandRecord, ...] = ()
     orders: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # Mixed-up Masters
     ended_early: bool = False
+    left_after: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "hands", tuple(self.hands))
         object.__setattr__(self, "orders", {k: tuple(v) for k, v in self.orders.items()})
+        object.__setattr__(self, "left_after", dict(self.left_after))
         for problem in game_problems(self.rules, self.players, self.dealer, self.orders):
             raise GameError(problem.message, player=problem.player, rule=problem.rule)
+        for problem in leaving_problems(self.players, self.left_after):
+            raise GameError(problem.message, player=problem.player, rule=problem.rule)
+
+    def playing(self, number: int) -> tuple[str, ...]:
+        """The players of hand ``number``, in seating order: those who had not left before it."""
+        return tuple(
+            name
+            for name in self.players
+            if name not in self.left_after or self.left_after[name] >= number
+        )
+
+    def dealer_of(self, number: int) -> str:
+        """Who deals hand ``number``: the deal passes clockwise, over anyone who has left."""
+        seats = self.players
+        at = seats.index(self.dealer)
+        for hand in range(1, number + 1):
+            if hand > 1:
+                at = (at + 1) % len(seats)
+            playing = self.playing(hand)
+            while seats[at] not in playing:
+                at = (at + 1) % len(seats)
+        return seats[at]
 
     def with_hand(self, hand: HandRecord) -> Game:
         return replace(self, hands=(*self.hands, hand))
 
     def before(self, number: int) -> Game:
-        """The game as it stood before hand ``number``: the hands before it, not ended yet."""
-        return replace(self, hands=self.hands[: number - 1], ended_early=False)
+        """The game as it stood before hand ``number``: the hands before it, not ended yet,
+        nobody gone who left after it."""
+        left = {name: after for name, after in self.left_after.items() if after < number}
+        return replace(self, hands=self.hands[: number - 1], ended_early=False, left_after=left)
 
 
 def game_problems(
@@ -216,6 +246,22 @@ def game_problems(
     return problems
 
 
+def leaving_problems(players: Sequence[str], left_after: Mapping[str, int]) -> list[Reason]:
+    """Why these players cannot have left the game so; [] when fine. Two must stay."""
+    problems = []
+    for name, after in left_after.items():
+        if name not in players:
+            message = _("is not a player in this game (%(names)s)", names=join(players))
+            problems.append(pinned(message, name, "left_after"))
+        elif isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            message = _("left after a number of hands played: 0 or more")
+            problems.append(pinned(message, name, "left_after"))
+    if len(set(players) - set(left_after)) < MIN_PLAYERS:
+        stay = _("at least %(least)s players stay in a game", least=MIN_PLAYERS)
+        problems.append(pinned(cite(stay, rule.NIGHT_CHANGES), None, "left_after"))
+    return problems
+
+
 @dataclass(frozen=True)
 class PlayerStanding:
     name: str
@@ -224,6 +270,7 @@ class PlayerStanding:
     phases_done: tuple[int, ...]  # in the order they were made
     finished: bool  # made every phase (ten hands: played every hand)
     tiebreak_phase: int | None = None  # the phase they replay, while a tiebreak is due
+    left_after: int | None = None  # left the game after this many hands (None: still in)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -235,6 +282,8 @@ class PlayerStanding:
         }
         if self.tiebreak_phase is not None:
             data["tiebreak_phase"] = self.tiebreak_phase
+        if self.left_after is not None:
+            data["left_after"] = self.left_after
         return data
 
     @classmethod
@@ -246,6 +295,7 @@ class PlayerStanding:
             phases_done=tuple(data["phases_done"]),
             finished=data["finished"],
             tiebreak_phase=data.get("tiebreak_phase"),
+            left_after=data.get("left_after"),
         )
 
 

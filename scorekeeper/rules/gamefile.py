@@ -19,7 +19,16 @@ from .scoring import CardsLeft
 T = TypeVar("T")
 
 
-_GAME_KEYS = ("rules", "options", "players", "dealer", "orders", "ended_early", "hands")
+_GAME_KEYS = (
+    "rules",
+    "options",
+    "players",
+    "dealer",
+    "orders",
+    "ended_early",
+    "left_after",
+    "hands",
+)
 
 
 def _given(data: Mapping[str, object], key: str, empty: object) -> object:
@@ -116,6 +125,13 @@ def load_game(data: object, *, new: bool = False) -> Game:
     ended_early = _given(data, "ended_early", False)
     if not isinstance(ended_early, bool):
         raise GameError(_("ended_early must be true or false"))
+    raw_left = _given(data, "left_after", {})
+    if not isinstance(raw_left, Mapping) or not all(_is_int(n) for n in raw_left.values()):
+        raise GameError(_("left_after must map each player who left to the hands they played"))
+    left_after = {
+        name_of(key, _("each key of %(key)s", key="left_after")): after
+        for key, after in raw_left.items()
+    }
     return Game(
         rules=rules,
         players=players,
@@ -123,6 +139,7 @@ def load_game(data: object, *, new: bool = False) -> Game:
         hands=hands,
         orders=orders,
         ended_early=ended_early,
+        left_after=left_after,
     )
 
 
@@ -237,5 +254,7 @@ def game_to_json(game: Game) -> dict[str, object]:
         result["orders"] = {k: list(v) for k, v in _seated(game, game.orders).items()}
     if game.ended_early:
         result["ended_early"] = True
+    if game.left_after:
+        result["left_after"] = dict(_seated(game, game.left_after))
     result["hands"] = [hand_to_json(game, hand) for hand in game.hands]
     return result

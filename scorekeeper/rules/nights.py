@@ -21,7 +21,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -191,6 +191,66 @@ class Seating:
         return next((table for table in self.tables if name in table.seats), None)
 
 
+def swapped(tables: Sequence[TableSeating], first: str, second: str) -> tuple[TableSeating, ...]:
+    """The seating with two players changing places (rule 11, "Changes during the night"):
+    each takes the other's table and seat. NightError when either is not seated."""
+    _seated(tables, first, second)
+    trade = {first: second, second: first}
+    return tuple(
+        TableSeating(table.number, tuple(trade.get(name, name) for name in table.seats))
+        for table in tables
+    )
+
+
+def moved(
+    tables: Sequence[TableSeating], name: str, number: int, *, most: int = MOST_AT_A_TABLE
+) -> tuple[TableSeating, ...]:
+    """The seating with one player moved to the last seat of table ``number`` (rule 11,
+    "Changes during the night"); every table keeps 2 to ``most`` players. NightError
+    otherwise."""
+    (source,) = _seated(tables, name)
+    target = next((table for table in tables if table.number == number), None)
+    problems = []
+    if target is None:
+        message = _("there is no table %(number)s in this round", number=number)
+        problems.append(pinned(message, name, "table"))
+    elif target is source:
+        message = _("already sits at table %(number)s", number=number)
+        problems.append(pinned(message, name, "table"))
+    else:
+        if len(source.seats) <= FEWEST_AT_A_TABLE:
+            message = _(
+                "table %(number)s would keep only one player: swap two players instead",
+                number=source.number,
+            )
+            problems.append(pinned(cite(message, rule.NIGHT_TABLES), name, "table"))
+        if len(target.seats) >= most:
+            message = _("table %(number)s seats %(most)s already", number=number, most=most)
+            problems.append(pinned(cite(message, rule.NIGHT_TABLES), name, "table"))
+    if problems:
+        raise NightError(problems)
+    return tuple(
+        TableSeating(
+            table.number,
+            tuple(seat for seat in table.seats if seat != name)
+            + ((name,) if table.number == number else ()),
+        )
+        for table in tables
+    )
+
+
+def _seated(tables: Sequence[TableSeating], *names: str) -> list[TableSeating]:
+    """The table each player sits at; NightError for one not seated this round."""
+    found = []
+    for name in names:
+        table = next((table for table in tables if name in table.seats), None)
+        if table is None:
+            message = _("is not seated in this round")
+            raise NightError([pinned(message, name, "player")])
+        found.append(table)
+    return found
+
+
 def times_met(earlier: Iterable[Iterable[str]]) -> Counter[frozenset[str]]:
     """How often each pair of players sat at one table, over the tables played so far."""
     met: Counter[frozenset[str]] = Counter()
@@ -209,6 +269,7 @@ def seat_round(
     earlier: Iterable[Iterable[str]] = (),
     standing: Sequence[str] = (),
     most: int = MOST_AT_A_TABLE,
+    keep: Mapping[str, int] | None = None,
 ) -> Seating:
     """Seat the players present at this round (rule 11, "Seating").
 
@@ -216,7 +277,9 @@ def seat_round(
     ``new_opponents``, and to count ``repeats``); players who have left since are
     simply not in ``players``. ``standing``: the night's leaderboard, best first
     (for ``by_standing``; players not in it, such as late arrivals, come after it
-    in an order drawn from the seed). ``tables``: as ``table_sizes``.
+    in an order drawn from the seed). ``tables``: as ``table_sizes``. ``keep``:
+    players who keep one table (an accessible seat), by its number; a table not set
+    up this round is the last one (rule 11, "Changes during the night").
 
     The same players (in any order), mode, history and seed give the same seating:
     every draw comes from ``random.Random(seed)``. Seats at each table are drawn
@@ -226,6 +289,7 @@ def seat_round(
     if problems := seating_problems(players, tables, most=most):
         raise NightError(problems)
     sizes = table_sizes(len(players), tables, most=most)
+    pins = kept_tables(keep or {}, players, sizes)
     rng = random.Random(seed)
     here = sorted(players)
     met = times_met(earlier)
@@ -234,12 +298,12 @@ def seat_round(
         ranked = [name for name in dict.fromkeys(standing) if name in present]
         rest = sorted(present - set(ranked))
         rng.shuffle(rest)
-        groups = _chunks([*ranked, *rest], sizes)
+        groups = _filled([*ranked, *rest], sizes, pins)
     elif mode is Mode.NEW_OPPONENTS:
-        groups = _fewest_repeats(here, sizes, met, rng)
+        groups = _fewest_repeats(here, sizes, met, rng, pins)
     else:
         rng.shuffle(here)
-        groups = _chunks(here, sizes)
+        groups = _filled(here, sizes, pins)
     seated = []
     for number, group in enumerate(groups, start=1):
         seats = list(group)
@@ -247,6 +311,45 @@ def seat_round(
         seated.append(TableSeating(number, tuple(seats)))
     repeats = sum(1 for group in groups for pair in _pairs(group) if met[pair])
     return Seating(mode, tuple(seated), repeats)
+
+
+def kept_tables(
+    keep: Mapping[str, int], players: Sequence[str], sizes: Sequence[int]
+) -> dict[str, int]:
+    """Each player here who keeps a table, with its index among ``sizes`` (a table not set
+    up this round: the last); NightError when more keep a table than it seats."""
+    here = set(players)
+    pins = {name: min(number, len(sizes)) - 1 for name, number in keep.items() if name in here}
+    problems = []
+    for index, count in sorted(Counter(pins.values()).items()):
+        if count > sizes[index]:
+            message = _(
+                "%(count)s players keep table %(table)s, which seats %(size)s this round",
+                count=count,
+                table=index + 1,
+                size=sizes[index],
+            )
+            problems.append(pinned(cite(message, rule.NIGHT_CHANGES), None, "tables"))
+    if problems:
+        raise NightError(problems)
+    return pins
+
+
+def _filled(names: Sequence[str], sizes: Sequence[int], pins: Mapping[str, int]) -> list[list[str]]:
+    """The tables filled in order from ``names``, each player who keeps a table at it first."""
+    if not pins:
+        return _chunks(names, sizes)
+    groups: list[list[str]] = [[] for _ in sizes]
+    for name, index in pins.items():
+        groups[index].append(name)
+    table = 0
+    for name in names:
+        if name in pins:
+            continue
+        while len(groups[table]) >= sizes[table]:
+            table += 1
+        groups[table].append(name)
+    return groups
 
 
 def _chunks(names: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
@@ -264,7 +367,11 @@ MOST_SWAPS_TRIED = 60_000  # the whole search's work, whatever the size of the r
 
 
 def _fewest_repeats(
-    names: list[str], sizes: Sequence[int], met: Counter[frozenset[str]], rng: random.Random
+    names: list[str],
+    sizes: Sequence[int],
+    met: Counter[frozenset[str]],
+    rng: random.Random,
+    pins: Mapping[str, int] | None = None,
 ) -> list[list[str]]:
     """Tables with the fewest pairs who have met, then the least met of them, then spread.
 
@@ -276,10 +383,12 @@ def _fewest_repeats(
     moving one to a table one seat smaller, while that lowers the cost; this is
     restarted from new random draws until
     a seating without repeats is found, ``STALE_RESTARTS`` restarts in a row find
-    nothing better, or ``MOST_SWAPS_TRIED`` swaps have been tried in all.
+    nothing better, or ``MOST_SWAPS_TRIED`` swaps have been tried in all. ``pins``:
+    players who keep a table (by its index), never swapped or moved.
     """
     n = len(names)
     index = {name: i for i, name in enumerate(names)}
+    fixed = {index[name]: table for name, table in (pins or {}).items()}
     times = [[0] * n for _ in range(n)]
     for pair, count in met.items():
         a, b = sorted(pair)
@@ -307,8 +416,8 @@ def _fewest_repeats(
     work = stale = 0
     while work < MOST_SWAPS_TRIED and stale < STALE_RESTARTS:
         rng.shuffle(order)
-        tables = _greedy(order, sizes, times, cost)
-        work += _improve(tables, cost, MOST_SWAPS_TRIED - work)
+        tables = _greedy(order, sizes, times, cost, fixed)
+        work += _improve(tables, cost, MOST_SWAPS_TRIED - work, set(fixed))
         total = sum(cost(table) for table in tables)
         if not best or total < best_cost:
             best, best_cost, stale = tables, total, 0
@@ -316,14 +425,31 @@ def _fewest_repeats(
             stale += 1
         if best_cost == 0:
             break
-    best.sort(key=len, reverse=True)  # a move may have left a smaller table first
-    return [[names[i] for i in table] for table in best]
+    return [[names[i] for i in table] for table in _numbered(best, fixed)]
 
 
-def _improve(tables: list[list[int]], cost: Callable[[Sequence[int]], int], budget: int) -> int:
+def _numbered(tables: list[list[int]], fixed: Mapping[int, int]) -> list[list[int]]:
+    """The tables in number order, the larger first (a move may have left a smaller table
+    first); a table with a player who keeps it stays at its number (moves never change its
+    size, so the sizes still fall in order)."""
+    held = {fixed[player]: table for table in tables for player in table if player in fixed}
+    free = sorted((t for t in tables if not any(p in fixed for p in t)), key=len, reverse=True)
+    rest = iter(free)
+    return [held[index] if index in held else next(rest) for index in range(len(tables))]
+
+
+def _improve(
+    tables: list[list[int]],
+    cost: Callable[[Sequence[int]], int],
+    budget: int,
+    fixed: set[int] | None = None,
+) -> int:
     """Lower the cost while a change lowers it: swap two players at different tables, or
     move one from a table to a table one seat smaller (the sizes stay the same, only which
-    table has which). Returns the changes tried; stops once they reach ``budget``."""
+    table has which). Returns the changes tried; stops once they reach ``budget``.
+    ``fixed``: players who keep their table: never swapped, and their table never moved to
+    or from (its size is its number's)."""
+    fixed = fixed or set()
     costs = [cost(table) for table in tables]
     work = 0
     improved = True
@@ -333,6 +459,8 @@ def _improve(tables: list[list[int]], cost: Callable[[Sequence[int]], int], budg
             here, there = tables[t], tables[u]
             if t < u:
                 for i, j in itertools.product(range(len(here)), range(len(there))):
+                    if here[i] in fixed or there[j] in fixed:
+                        continue
                     work += 1
                     here[i], there[j] = there[j], here[i]
                     new_t, new_u = cost(here), cost(there)
@@ -340,7 +468,7 @@ def _improve(tables: list[list[int]], cost: Callable[[Sequence[int]], int], budg
                         costs[t], costs[u], improved = new_t, new_u, True
                     else:
                         here[i], there[j] = there[j], here[i]
-            if len(here) == len(there) + 1:
+            if len(here) == len(there) + 1 and not fixed.intersection(here + there):
                 for i, player in enumerate(here):
                     work += 1
                     new_t = cost(here[:i] + here[i + 1 :])
@@ -358,11 +486,17 @@ def _greedy(
     sizes: Sequence[int],
     times: Sequence[Sequence[int]],
     cost: Callable[[Sequence[int]], int],
+    fixed: Mapping[int, int] | None = None,
 ) -> list[list[int]]:
     """Each player in turn, the ones who have met the most first, to the table where they
-    add the least cost (the emptiest, among equals)."""
+    add the least cost (the emptiest, among equals); ``fixed``: players already at the
+    table they keep."""
+    fixed = fixed or {}
     tables: list[list[int]] = [[] for _ in sizes]
-    for player in sorted(order, key=lambda p: -sum(1 for count in times[p] if count)):
+    for player, table in fixed.items():
+        tables[table].append(player)
+    free = [player for player in order if player not in fixed]
+    for player in sorted(free, key=lambda p: -sum(1 for count in times[p] if count)):
         open_tables = [t for t, size in enumerate(sizes) if len(tables[t]) < size]
         target = min(
             open_tables,
@@ -439,6 +573,7 @@ class Result:
     players: int  # how many played at that table
     score: int  # their total at the end of the game
     phases: int  # how many phases they made
+    left: bool = False  # taken out of the game part way: placed after everyone who stayed
 
 
 def results(standings: Standings, rules: Rules) -> tuple[Result, ...]:
@@ -453,7 +588,16 @@ def results(standings: Standings, rules: Rules) -> tuple[Result, ...]:
     ties = Counter(place for place, _player in order)
     count = len(order)
     return tuple(
-        Result(p.name, place, ties[place], count, p.score, len(p.phases_done)) for place, p in order
+        Result(
+            p.name,
+            place,
+            ties[place],
+            count,
+            p.score,
+            len(p.phases_done),
+            left=p.left_after is not None,
+        )
+        for place, p in order
     )
 
 
@@ -485,10 +629,15 @@ def night_standings(
     before their first game (with 0 games). A player who left keeps the games they
     played.
 
-    Placement: most points first, then the lowest total score. Cumulative: the
-    most games first (a missed game cannot count as a good one), then the lowest
-    total score, then the most phases made. Players equal on all of these share a
-    place; within a place, rows are in alphabetical order.
+    Placement: most points first, then the most games (fewer games never help: a
+    player with no game is never above one who played), then the lowest total score.
+    Cumulative: the most games first (a missed game cannot count as a good one), then
+    the lowest total score, then the most phases made. Players equal on all of these
+    share a place; within a place, rows are in alphabetical order.
+
+    A player taken out of a game part way is placed in it after everyone who stayed:
+    under placement they get that place's points and the game counts as played; under
+    cumulative the game counts as one they missed (its partial score would flatter them).
     """
     listed: dict[str, None] = dict.fromkeys(players)
     points: Counter[str] = Counter()
@@ -505,6 +654,8 @@ def night_standings(
                 points[result.name] += placement_points(
                     result.place, result.sharing, result.players
                 )
+            elif result.left:
+                continue
             played[result.name] += 1
             scores[result.name] += result.score
             phases[result.name] += result.phases
@@ -512,7 +663,7 @@ def night_standings(
 
     def key(name: str) -> tuple[int, ...]:
         if scheme is Scheme.PLACEMENT:
-            return (-points[name], scores[name])
+            return (-points[name], -played[name], scores[name])
         return (-played[name], scores[name], -phases[name])
 
     ordered = sorted(listed, key=lambda name: (key(name), name.casefold(), name))

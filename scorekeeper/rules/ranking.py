@@ -12,14 +12,15 @@ def final_order(standings: Standings, rules: Rules) -> list[tuple[int, PlayerSta
 
     The winner (or the tied players) come first. Then, where the lowest total wins
     (ten hands, or the "lowest total" house rule), lower totals come first; otherwise
-    more phases made comes first and, among equals, the lower total.
+    more phases made comes first and, among equals, the lower total. Players who left
+    the game part way come after everyone who stayed, in the same order among themselves.
     """
     first = {standings.winner, *standings.tied} - {None}
     by_total = rules.progression is Progression.TEN_HANDS or rules.lowest_total_wins
 
     def key(player: PlayerStanding) -> tuple[int, ...]:
         made = 0 if by_total else -len(player.phases_done)
-        return (player.name not in first, made, player.score)
+        return (player.name not in first, player.left_after is not None, made, player.score)
 
     ordered = sorted(standings.players, key=key)
     places: list[tuple[int, PlayerStanding]] = []

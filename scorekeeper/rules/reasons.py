@@ -120,6 +120,7 @@ NIGHT = Rule(11, N_("a night of several tables"), "night")
 NIGHT_TABLES = Rule(11, N_("tables of a night"), "night-tables")
 NIGHT_SEATING = Rule(11, N_("seating"), "night-seating")
 NIGHT_POINTS = Rule(11, N_("points for the night"), "night-points")
+NIGHT_CHANGES = Rule(11, N_("changes during the night"), "night-changes")
 
 ALL_RULES: tuple[Rule, ...] = tuple(
     value for value in globals().values() if isinstance(value, Rule)

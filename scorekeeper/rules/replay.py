@@ -141,6 +141,10 @@ class _Replay:
         problems = [
             self.stranger(name, where) for where, name in hand.named() if name not in self.seats
         ]
+        number = self.hands_played + 1
+        problems += [
+            self.gone(name, where) for where, name in hand.named() if self.left_before(name, number)
+        ]
 
         def add(
             player: str | None, where: str, message: str | Reason, warning: bool = False
@@ -192,7 +196,7 @@ class _Replay:
                 ),
             )
             return problems
-        playing = self.tiebreak if hand.tiebreak else self.game.players
+        playing = self.tiebreak if hand.tiebreak else self.game.playing(number)
         if hand.tiebreak:
             for where, name in hand.named():
                 if name not in playing:
@@ -272,6 +276,8 @@ class _Replay:
             return []
         if name not in self.seats:
             return [self.stranger(name, "players")]
+        if self.left_before(name, self.hands_played + 1):
+            return [self.gone(name, "players")]
         phase: int | None = None
         problems: list[Reason] = []
         if self.rules.progression is not Progression.MASTERS or name in hand.attempts:
@@ -284,6 +290,20 @@ class _Replay:
 
     def stranger(self, name: str, where: str) -> Reason:
         message = _("is not a player in this game (%(names)s)", names=join(self.game.players))
+        return pinned(message, name, where)
+
+    def left_before(self, name: str, number: int) -> bool:
+        """This player had left the game before hand ``number``."""
+        return name in self.seats and name not in self.game.playing(number)
+
+    def gone(self, name: str, where: str) -> Reason:
+        message = cite(
+            _(
+                "left the game after hand %(hand)s: the others play on without them",
+                hand=self.game.left_after[name],
+            ),
+            rule.NIGHT_CHANGES,
+        )
         return pinned(message, name, where)
 
     def phase_problems(self, hand: HandRecord, name: str) -> tuple[int | None, list[Reason]]:
@@ -333,7 +353,7 @@ class _Replay:
 
     def play(self, hand: HandRecord) -> None:
         self.hands_played += 1
-        playing = self.tiebreak if hand.tiebreak else self.game.players
+        playing = self.tiebreak if hand.tiebreak else self.game.playing(self.hands_played)
         phases: dict[str, int] = {}
         for name in playing:
             phase, why = self.phase_in_hand(hand, name)
@@ -357,8 +377,8 @@ class _Replay:
         self.settle(hand)
 
     def settle(self, hand: HandRecord) -> None:
-        """End the game if this hand ended it (RULES.md 9)."""
-        players = self.game.players
+        """End the game if this hand ended it (RULES.md 9), among those who played it."""
+        players = self.game.playing(self.hands_played)
         if self.rules.progression is Progression.TEN_HANDS:
             if self.normal_hands < len(self.rules.sequence):
                 return
@@ -408,23 +428,25 @@ class _Replay:
 
     def standings(self) -> Standings:
         players = []
+        next_hand = self.hands_played + 1
         for name in self.game.players:
             seat = self.seats[name]
             phase = self.next_phase(name)
             if self.rules.progression is Progression.TEN_HANDS and phase is None:
                 phase = self.rules.sequence[-1]
+            gone = self.left_before(name, next_hand)
             players.append(
                 PlayerStanding(
                     name=name,
                     phase=phase if phase is not None else self.sequence(name)[-1],
                     score=seat.score,
                     phases_done=tuple(seat.done),
-                    finished=self.finished(name),
+                    finished=self.finished(name) and not gone,
                     tiebreak_phase=self.tiebreak_phases.get(name),
+                    left_after=self.game.left_after[name] if gone else None,
                 )
             )
-        seats = self.game.players
-        dealer = seats[(seats.index(self.game.dealer) + self.hands_played) % len(seats)]
+        dealer = self.game.dealer_of(next_hand)
         return Standings(
             players=tuple(players),
             dealer=dealer,
@@ -569,11 +591,10 @@ def played_hands(
     """
     state, kept = _played(game, kept)
     seats = game.players
-    first = seats.index(game.dealer)
     before: Kept = _Replay(game).keep()
     played = []
     for number, (hand, after) in enumerate(zip(game.hands, kept, strict=True), start=1):
-        playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else seats
+        playing = tuple(before.get("tiebreak", ())) if hand.tiebreak else game.playing(number)
         scores = hand.scores(game.rules)
         totals, tried = {}, {}
         for name, (score, _done, attempt) in zip(seats, after["seats"], strict=True):
@@ -584,7 +605,7 @@ def played_hands(
             PlayedHand(
                 number,
                 hand,
-                dealer=seats[(first + number - 1) % len(seats)],
+                dealer=game.dealer_of(number),
                 phases=tried,
                 points={name: scores.get(name, 0) for name in playing},
                 totals=totals,

@@ -140,6 +140,11 @@ _SAYINGS: dict[str, Callable[[Facts], str]] = {
     "correct": _correct,
     "delete": _delete,
     "end-early": _end_early,
+    "leave": lambda f: _(
+        "%(player)s left the game after hand %(number)s; the others play on",
+        player=f["player"],
+        number=f["after"],
+    ),
     "undo": lambda f: _("Undone: %(change)s", change=words(f["undone"])),
     "move": _move,
     "restore": lambda f: _(

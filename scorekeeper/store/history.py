@@ -123,13 +123,16 @@ def _state_at(db: Database, game_id: str, version: int) -> dict[str, Any] | None
             step -= 1
     hands = list(state["hands"])
     ended = {}
+    left = dict(state.get("left_after", {}))
     for detail in reversed(path):
         if "end" in detail:
             ended = {"ended_early": True}
+        elif "leave" in detail:
+            left[detail["leave"]] = detail["after"]
         else:
             apply_detail(hands, detail)
-    state = {key: value for key, value in state.items() if key != "hands"}
-    return {**state, **ended, "hands": hands}
+    state = {key: value for key, value in state.items() if key not in ("hands", "left_after")}
+    return {**state, **ended, **({"left_after": left} if left else {}), "hands": hands}
 
 
 def change_detail(db: Database, game_id: str, version: int) -> dict[str, Any] | None:
@@ -142,7 +145,7 @@ def change_detail(db: Database, game_id: str, version: int) -> dict[str, Any] | 
 
 
 def apply_detail(hands: list[Any], detail: dict[str, Any]) -> None:
-    """Apply one logged hand change to the list of hands (an end changes none)."""
+    """Apply one logged hand change to the list of hands (an end or a leave changes none)."""
     if "number" in detail and "hand" in detail:
         hands[detail["number"] - 1] = detail["hand"]
     elif "number" in detail:

@@ -39,6 +39,8 @@ class NightPlan:
     profile: str  # the rules profile of its games: "official" (a whole game), "ten-hands", ...
     mode: Mode  # how rounds after the first are seated
     scheme: Scheme
+    ended: str | None = None  # when the organiser ended it early (None: it runs its rounds)
+    minutes: int | None = None  # the round clock: minutes a round (None: no clock)
 
     @property
     def when(self) -> datetime:
@@ -95,10 +97,12 @@ class NightGame:
 
 @dataclass(frozen=True)
 class Attendee:
-    """Someone who came (``night_players``); ``here``: not gone home."""
+    """Someone who came (``night_players``); ``here``: not gone home; ``keeps``: the table
+    they keep in every round (an accessible seat), None: seated anywhere."""
 
     name: str
     here: bool
+    keeps: int | None = field(default=None, metadata=records.column("keeps_table"))
 
 
 # --- reading ------------------------------------------------------------------------
@@ -177,6 +181,14 @@ def version(db: Database, night_id: str) -> str:
     return f"{row[0]}-{row[1] or ''}"
 
 
+def latest_change(db: Database, night_id: str) -> int:
+    """The number of the night's latest change: what an organiser's page saw (0: none)."""
+    row = db.execute(
+        "SELECT coalesce(max(id), 0) FROM night_changes WHERE night_id = ?", [night_id]
+    ).fetchone()
+    return int(row[0])
+
+
 def history(db: Database, night_id: str) -> list[tuple[str, str, dict[str, Any]]]:
     """Every change to the night, newest first: (when, what, its facts)."""
     found = records.rows(
@@ -200,6 +212,7 @@ def create_night(
     profile: str,
     mode: Mode,
     scheme: Scheme,
+    minutes: int | None = None,
 ) -> Night:
     with store.connection.transaction(db):
         night = Night(
@@ -209,6 +222,7 @@ def create_night(
             profile=profile,
             mode=mode,
             scheme=scheme,
+            minutes=minutes,
             **_new_links(db, table_id),
         )
         records.insert(db, "nights", records.row(night))
@@ -237,15 +251,23 @@ def _add_attendee(db: Database, night_id: str, attendee: Attendee, on_conflict: 
 
 
 def set_here(db: Database, night_id: str, name: str, here: bool) -> None:
-    """A player leaves (``here`` False) or comes back, or a newcomer arrives."""
+    """A player leaves (``here`` False) or comes back, or a newcomer arrives; one who leaves
+    keeps no table."""
     with store.connection.transaction(db):
         _add_attendee(
             db,
             night_id,
             Attendee(name, here),
-            "(night_id, name) DO UPDATE SET here = excluded.here",
+            "(night_id, name) DO UPDATE SET here = excluded.here, "
+            "keeps_table = CASE WHEN excluded.here THEN keeps_table END",
         )
         log(db, night_id, "arrive" if here else "leave", player=name)
+
+
+def take_out(db: Database, night_id: str, number: int, name: str, game_id: str) -> None:
+    """The organiser took a player out of round ``number`` (their game goes on without them,
+    a change of that game's own): said in the night's log."""
+    log(db, night_id, "take-out", round=number, player=name, game=game_id)
 
 
 def seat(
@@ -278,6 +300,59 @@ def seat(
             mode=mode.value,
             tables=[list(table.seats) for table in tables],
         )
+
+
+def rearrange(
+    db: Database,
+    night_id: str,
+    number: int,
+    tables: Sequence[TableSeating],
+    action: str,
+    **detail: Any,
+) -> None:
+    """A seated round, not started yet, with players swapped or moved (``action``)."""
+    with store.connection.transaction(db):
+        db.execute(
+            "UPDATE night_rounds SET seating = ? "
+            "WHERE night_id = ? AND number = ? AND started IS NULL",
+            [_seating_text(tables), night_id, number],
+        )
+        log(db, night_id, action, round=number, **detail)
+
+
+def keep_table(db: Database, night_id: str, name: str, table: int | None) -> None:
+    """A player keeps table ``table`` in every round from now (None: seated anywhere)."""
+    with store.connection.transaction(db):
+        db.execute(
+            "UPDATE night_players SET keeps_table = ? WHERE night_id = ? AND name = ?",
+            [table, night_id, name],
+        )
+        log(db, night_id, "keep", player=name, table=table)
+
+
+def end_night(db: Database, night_id: str, after: int) -> None:
+    """The organiser ends the night after round ``after``: a round seated and not started
+    is dropped, and the night's standings are final."""
+    with store.connection.transaction(db):
+        db.execute("DELETE FROM night_rounds WHERE night_id = ? AND started IS NULL", [night_id])
+        db.execute("UPDATE nights SET ended = ? WHERE id = ?", [store.connection.now(), night_id])
+        log(db, night_id, "end", round=after)
+
+
+def reopen(db: Database, night_id: str) -> None:
+    """A night ended early goes on: the next round may be seated."""
+    with store.connection.transaction(db):
+        db.execute("UPDATE nights SET ended = NULL WHERE id = ?", [night_id])
+        log(db, night_id, "reopen")
+
+
+def set_plan(db: Database, night_id: str, *, rounds: int, minutes: int | None) -> None:
+    """The night's number of rounds and its round clock, as the organiser changed them."""
+    with store.connection.transaction(db):
+        db.execute(
+            "UPDATE nights SET rounds = ?, minutes = ? WHERE id = ?", [rounds, minutes, night_id]
+        )
+        log(db, night_id, "plan", rounds=rounds, minutes=minutes)
 
 
 def start_round(db: Database, night_id: str, number: int, game_ids: Sequence[str]) -> None:

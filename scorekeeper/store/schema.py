@@ -129,7 +129,9 @@ CREATE TABLE IF NOT EXISTS nights (
     rounds INTEGER,             -- how many rounds the organiser planned
     profile TEXT,               -- the rules of its games: a whole game, ten hands, ...
     mode TEXT,                  -- how later rounds are seated (rules/nights.py Mode)
-    scheme TEXT                 -- how the night is counted (rules/nights.py Scheme)
+    scheme TEXT,                -- how the night is counted (rules/nights.py Scheme)
+    ended TEXT,                 -- when the organiser ended it early; NULL: it runs its rounds
+    minutes INTEGER             -- the round clock, minutes a round; NULL: no clock
 );
 CREATE INDEX IF NOT EXISTS nights_table_id ON nights (table_id);
 CREATE UNIQUE INDEX IF NOT EXISTS nights_view_id ON nights (view_id);
@@ -138,6 +140,7 @@ CREATE TABLE IF NOT EXISTS night_players (
     night_id TEXT REFERENCES nights (id),
     name TEXT,
     here INTEGER,               -- 1: seated in the next round; 0: gone home
+    keeps_table INTEGER,        -- the table they keep every round (an accessible seat); NULL: any
     PRIMARY KEY (night_id, name)
 );
 CREATE TABLE IF NOT EXISTS night_rounds (
@@ -162,7 +165,7 @@ CREATE TABLE IF NOT EXISTS night_changes (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     night_id TEXT REFERENCES nights (id),
     at TEXT,
-    action TEXT,                -- create, seat, start, leave, arrive
+    action TEXT,                -- create, seat, start, leave, arrive, swap, move, keep, end, ...
     detail TEXT                 -- JSON: the change's facts
 );
 CREATE INDEX IF NOT EXISTS night_changes_night_id ON night_changes (night_id);
@@ -340,6 +343,18 @@ def _sizes_in_the_file(db: Database) -> None:
             "UPDATE game_sizes SET row_bytes = ?, log_bytes = ? WHERE game_id = ?",
             [row, logs.get(game_id, 0), game_id],
         )
+
+
+@migrations(name="night-room-control")
+def _night_room_control(db: Database) -> None:
+    """A night ended early, its round clock, and who keeps a table (issue 40)."""
+    for table, column, kind in (
+        ("nights", "ended", "TEXT"),
+        ("nights", "minutes", "INTEGER"),
+        ("night_players", "keeps_table", "INTEGER"),
+    ):
+        if column not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
 def _bytes(column: str) -> str:

@@ -133,7 +133,11 @@ def parse_hand(
     result = HandForm(values, kept=True)
     errors = result.errors
     tiebreak = bool(standings.tiebreak)
-    seats = [i for i, name in enumerate(game.players) if not tiebreak or name in standings.tiebreak]
+    seats = [
+        i
+        for i, name in enumerate(game.players)
+        if (not tiebreak or name in standings.tiebreak) and standings.players[i].left_after is None
+    ]
     out_text = values.get("went_out", "")
     went_out = None
     if (seat := whole_number(out_text)) is not None and seat in seats:

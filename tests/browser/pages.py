@@ -153,6 +153,31 @@ def enter_hand(page, went_out: str, points: dict[str, str]):
     page.click("form.hand-form button[type=submit]")
 
 
+def hand_points(seats: tuple[str, ...]) -> dict[str, int]:
+    """One hand at a night's table: seat 1 goes out, seat n + 1 keeps 50 + 10 n points."""
+    return {name: 50 + 10 * seat for seat, name in enumerate(seats) if seat}
+
+
+def play_by_api(
+    server: str, keeper: str, seats: tuple[str, ...], hands: range = range(1, 11)
+) -> None:
+    """Hands sent to the game's JSON API, as another scorekeeper's phone would (hand_points):
+    ten hands, or the ``hands`` numbered."""
+    game_id, key = re.search(r"/g/([^/]+)/([^/?#]+)", keeper).groups()
+    for number in hands:
+        body = {
+            "hand_number": number,
+            "hand": {"went_out": seats[0], "made": [seats[0]], "points": hand_points(seats)},
+        }
+        request = urllib.request.Request(
+            f"{server}/api/games/{game_id}/{key}/hands",
+            json.dumps(body).encode(),
+            {"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request) as answer:
+            assert answer.status == 201
+
+
 def player_links(page, keeper_url: str) -> dict[str, str]:
     """Each player's own link, from the scorekeeper's "Players enter their own points"."""
     page.goto(f"{keeper_url}/players")

@@ -9,13 +9,21 @@ the room's leaderboard is checked against this test's own count of rule 11.
 from __future__ import annotations
 
 import itertools
-import json
 import re
-import urllib.request
 from collections import Counter
 from urllib.parse import urljoin
 
-from pages import PHONE, TABLET, enter_hand, serious_violations, settled, shot, start_table
+from pages import (
+    PHONE,
+    TABLET,
+    enter_hand,
+    hand_points,
+    play_by_api,
+    serious_violations,
+    settled,
+    shot,
+    start_table,
+)
 from playwright.sync_api import expect
 from printed import words
 
@@ -25,11 +33,6 @@ PLAYERS = [
 ]  # fmt: skip
 LEAVES = "Gus"  # goes home after round 1
 ROUNDS = 3
-
-
-def hand_points(seats: tuple[str, ...]) -> dict[str, int]:
-    """One hand at a table: seat 1 goes out, seat n + 1 is left holding 50 + 10 n points."""
-    return {name: 50 + 10 * seat for seat, name in enumerate(seats) if seat}
 
 
 def placement_points(place: int, players: int) -> int:
@@ -50,23 +53,6 @@ def seating(page) -> list[tuple[str, ...]]:
     return [tuple(seats) for seats in tables]
 
 
-def play_by_api(server: str, keeper: str, seats: tuple[str, ...]) -> None:
-    """Ten hands sent to the game's JSON API, as another scorekeeper's phone would."""
-    game_id, key = re.search(r"/g/([^/]+)/([^/?#]+)", keeper).groups()
-    for number in range(1, 11):
-        body = {
-            "hand_number": number,
-            "hand": {"went_out": seats[0], "made": [seats[0]], "points": hand_points(seats)},
-        }
-        request = urllib.request.Request(
-            f"{server}/api/games/{game_id}/{key}/hands",
-            json.dumps(body).encode(),
-            {"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request) as answer:
-            assert answer.status == 201
-
-
 def play_by_form(page, keeper: str, seats: tuple[str, ...]) -> None:
     """Ten hands through the scorekeeper's form on a phone at the table."""
     page.goto(keeper)
@@ -80,9 +66,10 @@ def play_by_form(page, keeper: str, seats: tuple[str, ...]) -> None:
 
 
 def expect_leaderboard(page, expected: Counter[str]) -> None:
+    """Each player's points on the board: a table's row on a phone, a line on the TV."""
     for name in PLAYERS:
-        row = page.locator(f"#night-board tr[data-player='{name}']")
-        expect(row.locator("td.points")).to_have_text(str(expected[name]))
+        row = page.locator(f"#night-board [data-player='{name}']")
+        expect(row.locator(".points")).to_have_text(str(expected[name]))
 
 
 def printed(page, within: str, name: str) -> str:

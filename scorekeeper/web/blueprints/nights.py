@@ -18,7 +18,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from ... import actions, codes, store
-from ...i18n import N_, _, ngettext
+from ...i18n import N_, _
 from ...printing.link import printed_link, site
 from ...reports import night_view
 from ...rules.nights import Mode, Scheme
@@ -56,12 +56,13 @@ def new_night() -> Response | tuple[str, int] | str:
             "profile": "official",
             "mode": Mode.NEW_OPPONENTS.value,
             "scheme": Scheme.PLACEMENT.value,
+            "minutes": "",
         }
         return _form(roster, set(roster), "", values)
     form = request.form
     ticked = [name for name in form.getlist("player") if name in roster]
     newcomers = [_clean(line) for line in form.get("newcomers", "").splitlines() if line.strip()]
-    fields = ("name", "rounds", "tables", "profile", "mode", "scheme")
+    fields = ("name", "rounds", "tables", "profile", "mode", "scheme", "minutes")
     values = {key: form.get(key, "") for key in fields}
     try:
         mode, scheme = Mode(values["mode"]), Scheme(values["scheme"])
@@ -69,8 +70,15 @@ def new_night() -> Response | tuple[str, int] | str:
         return _form(roster, set(ticked), "\n".join(newcomers), values, _(BAD_FORM), 400)
     rounds = whole_number(values["rounds"])
     tables_asked = _tables_asked(values["tables"])
-    if rounds is None or tables_asked is False:
-        message = _(TABLES_TYPED) if rounds is not None else _(ROUNDS_TYPED)
+    minutes = _tables_asked(values["minutes"])  # the same reading: a number or nothing
+    if rounds is None or tables_asked is False or minutes is False:
+        message = (
+            _(ROUNDS_TYPED)
+            if rounds is None
+            else _(TABLES_TYPED)
+            if tables_asked is False
+            else _(MINUTES_TYPED)
+        )
         return _form(roster, set(ticked), "\n".join(newcomers), values, message, 422)
     night = actions.nights.create_night(
         db(),
@@ -82,6 +90,7 @@ def new_night() -> Response | tuple[str, int] | str:
         mode=mode,
         scheme=scheme,
         tables_asked=tables_asked,
+        minutes=minutes or None,
     )
     if isinstance(night, actions.results.Refused):
         return _form(roster, set(ticked), "\n".join(newcomers), values, night.message, 422)
@@ -89,11 +98,13 @@ def new_night() -> Response | tuple[str, int] | str:
 
 
 ROUNDS_TYPED = N_("Type how many rounds the night has, such as 3.")
+MINUTES_TYPED = N_("Type the minutes of a round, such as 45, or leave it empty for no clock.")
 TABLES_TYPED = N_("Type how many tables, such as 4, or leave it empty for the app's choice.")
 
 
 def _tables_asked(text: str) -> int | None | bool:
-    """The tables typed: a number, None when left empty, False when it is no number."""
+    """The tables (or minutes) typed: a number, None when left empty, False when it is no
+    number."""
     if not text.strip():
         return None
     number = whole_number(text)
@@ -144,6 +155,7 @@ def _context(now: night_view.NightNow, tag: str) -> dict[str, object]:
     return {
         "now": now,
         "night": night,
+        "round_clock": night_view.round_clock(now, store.connection.now()),
         "live_tag": tag,
         "view_link": view,
         "tv_link": public_url("nights.screen", night_view=night.view_id),
@@ -159,7 +171,11 @@ def organiser() -> Response:
     if (held := _held(night)) is not None:
         return held
     now = night_view.night_now(db(), night)
-    context = {**_context(now, _tag(night)), "keeper_qr": _keeper_codes(now)}
+    context = {
+        **_context(now, _tag(night)),
+        "keeper_qr": _keeper_codes(now),
+        "seen": nights.latest_change(db(), night.id),
+    }
     poll_url = url_for("nights.organiser")
     if live.polled():
         html = render_template(
@@ -168,7 +184,8 @@ def organiser() -> Response:
         return live.fragment(html, 200, str(context["live_tag"]))
     device.remember_table(g.table.id)
     changes = [
-        (at, _change_words(action, facts)) for at, action, facts in nights.history(db(), night.id)
+        (at, night_view.change_words(action, facts))
+        for at, action, facts in nights.history(db(), night.id)
     ]
     html = render_template(
         "night.html",
@@ -180,30 +197,6 @@ def organiser() -> Response:
         **context,
     )
     return live.page(html)
-
-
-def _change_words(action: str, facts: dict) -> str:
-    """One change of the night's log, in the reader's language."""
-    mode = facts.get("mode")
-    match action:
-        case "create":
-            count = len(facts.get("players", ()))
-            return ngettext(
-                "The night began with %(num)s player", "The night began with %(num)s players", count
-            )
-        case "seat" if mode in {m.value for m in Mode}:
-            return _(
-                "Round %(round)s seated: %(mode)s", round=facts.get("round"), mode=Mode(mode).label
-            )
-        case "start":
-            return _("Round %(round)s started", round=facts.get("round"))
-        case "leave":
-            return _("%(player)s left", player=facts.get("player"))
-        case "arrive":
-            return _("%(player)s arrived", player=facts.get("player"))
-        case "import":
-            return _("Brought in from a table's backup")
-    return action
 
 
 def _keeper_codes(now: night_view.NightNow) -> dict[int, Markup]:
@@ -221,12 +214,25 @@ def _keeper_codes(now: night_view.NightNow) -> dict[int, Markup]:
     return codes_of
 
 
-def _back(refused: actions.results.Refused | None, done: str) -> Response:
-    if refused is not None:
-        flash(refused.message, "error")
-    else:
+def _back(result: object = None, done: str = "") -> Response:
+    """Back to the organiser's page, saying what happened: a refusal or a conflict as an
+    alert, else ``done``."""
+    if isinstance(result, actions.results.Refused | actions.results.Conflict):
+        flash(result.message, "error")
+    elif done:
         flash(done)
     return redirect(url_for("nights.organiser"), 303)
+
+
+def _seen() -> int | None:
+    """The night's latest change the organiser's page showed (None: the form does not say)."""
+    text = request.form.get("seen", "")
+    if not text.strip():
+        return None
+    seen = whole_number(text)
+    if seen is None:
+        abort(400, _(BAD_FORM))
+    return seen
 
 
 @bp.post("/t/<table_id>/nights/<night_id>/seat")
@@ -239,38 +245,145 @@ def seat() -> Response:
         abort(400, _(BAD_FORM))
     tables_asked = _tables_asked(request.form.get("tables", ""))
     if tables_asked is False:
-        return _back(actions.results.Refused(_(TABLES_TYPED)), "")
-    seated = actions.nights.seat_next(db(), g.night, mode, tables_asked)
-    if isinstance(seated, actions.results.Refused):
-        return _back(seated, "")
-    return _back(None, _("Round %(round)s is seated.", round=seated.number))
+        return _back(actions.results.Refused(_(TABLES_TYPED)))
+    seated = actions.nights.seat_next(db(), g.night, mode, tables_asked, _seen())
+    if not isinstance(seated, nights.Round):
+        return _back(seated)
+    return _back(done=_("Round %(round)s is seated.", round=seated.number))
 
 
 @bp.post("/t/<table_id>/nights/<night_id>/start")
 @creating  # a game at every table: counted as one start, like a new game
 def start() -> Response:
-    started = actions.nights.start_round(db(), g.night)
-    if isinstance(started, actions.results.Refused):
-        return _back(started, "")
+    started = actions.nights.start_round(db(), g.night, _seen())
+    if not isinstance(started, nights.Round):
+        return _back(started)
     return _back(
-        None, _("Round %(round)s has started: a game at every table.", round=started.number)
+        done=_("Round %(round)s has started: a game at every table.", round=started.number)
     )
 
 
 @bp.post("/t/<table_id>/nights/<night_id>/players")
 def players() -> Response:
-    """A player leaves, comes back, or arrives late (seated from the next round)."""
+    """A player leaves, comes back, or arrives late (seated from the next round); or keeps
+    a table in every round (an accessible seat), or no longer does."""
     action, name = request.form.get("action", ""), _clean(request.form.get("name", ""))
-    if action not in ("leave", "arrive"):
+    if action not in ("leave", "arrive", "keep", "free"):
         abort(400, _(BAD_FORM))
     if not name:
-        return _back(actions.results.Refused(_("Type the player's name.")), "")
-    refused = actions.nights.set_here(db(), g.night, name, action == "arrive")
-    if action == "leave":
-        done = _("%(player)s has left: not seated from the next round.", player=name)
-    else:
-        done = _("%(player)s is here: seated from the next round.", player=name)
-    return _back(refused, done)
+        return _back(actions.results.Refused(_("Type the player's name.")))
+    if action in ("keep", "free"):
+        table = whole_number(request.form.get("table")) if action == "keep" else None
+        if action == "keep" and table is None:
+            abort(400, _(BAD_FORM))
+        refused = actions.nights.keep_table(db(), g.night, name, table)
+        done = (
+            _("%(player)s keeps table %(table)s in every round.", player=name, table=table)
+            if table
+            else _("%(player)s may sit at any table again.", player=name)
+        )
+        return _back(refused, done)
+    changed = actions.nights.set_here(db(), g.night, name, action == "arrive")
+    if isinstance(changed, actions.results.Refused):
+        return _back(changed)
+    return _back(done=_here_words(changed))
+
+
+def _here_words(change: actions.nights.HereChange) -> str:
+    name = change.name
+    match change.what:
+        case actions.nights.Here.ALREADY_HERE:
+            return _("%(player)s is already here.", player=name)
+        case actions.nights.Here.ALREADY_LEFT:
+            return _("%(player)s has already left the night.", player=name)
+        case actions.nights.Here.LEFT if change.seated:
+            return _(
+                "%(player)s has left: round %(round)s is seated again without them.",
+                player=name,
+                round=change.seated,
+            )
+        case actions.nights.Here.LEFT:
+            return _("%(player)s has left: not seated from the next round.", player=name)
+        case _ if change.seated:
+            return _(
+                "%(player)s is here: round %(round)s is seated again with them.",
+                player=name,
+                round=change.seated,
+            )
+    return _("%(player)s is here: seated from the next round.", player=name)
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/swap")
+def swap() -> Response:
+    """Two players of the round waiting to start change places."""
+    first, second = _clean(request.form.get("first", "")), _clean(request.form.get("second", ""))
+    if not first or not second:
+        return _back(actions.results.Refused(_("Choose the two players to swap.")))
+    swapped = actions.nights.swap(db(), g.night, first, second, _seen())
+    if not isinstance(swapped, nights.Round):
+        return _back(swapped)
+    return _back(
+        done=_("%(first)s and %(second)s have swapped places.", first=first, second=second)
+    )
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/move")
+def move() -> Response:
+    """A player of the round waiting to start moves to another table."""
+    name = _clean(request.form.get("player", ""))
+    table = whole_number(request.form.get("table"))
+    if not name or table is None:
+        return _back(actions.results.Refused(_("Choose a player and the table to move them to.")))
+    moved = actions.nights.move(db(), g.night, name, table, _seen())
+    if not isinstance(moved, nights.Round):
+        return _back(moved)
+    return _back(done=_("%(player)s moves to table %(table)s.", player=name, table=table))
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/take-out")
+def take_out() -> Response:
+    """A player is taken out of the round being played: their game goes on without them."""
+    name = _clean(request.form.get("player", ""))
+    number = whole_number(request.form.get("round"))
+    if not name or number is None:
+        return _back(actions.results.Refused(_("Choose the player to take out.")))
+    done = actions.nights.take_out(db(), g.night, name, number)
+    if not isinstance(done, actions.results.Saved):
+        return _back(done)
+    return _back(
+        done=_(
+            "%(player)s is out of round %(round)s: their game goes on without them.",
+            player=name,
+            round=number,
+        )
+    )
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/end")
+def end() -> Response:
+    """End the night after its last finished round: the standings are final."""
+    refused = actions.nights.end_night(db(), g.night, _seen())
+    return _back(refused, _("The night is over: its standings are final."))
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/reopen")
+def reopen() -> Response:
+    """A night ended early goes on."""
+    refused = actions.nights.reopen(db(), g.night, _seen())
+    return _back(refused, _("The night goes on: seat the next round when the room is ready."))
+
+
+@bp.post("/t/<table_id>/nights/<night_id>/plan")
+def plan() -> Response:
+    """The night's number of rounds and its round clock."""
+    rounds = whole_number(request.form.get("rounds"))
+    minutes = _tables_asked(request.form.get("minutes", ""))
+    if rounds is None:
+        return _back(actions.results.Refused(_(ROUNDS_TYPED)))
+    if minutes is False:
+        return _back(actions.results.Refused(_(MINUTES_TYPED)))
+    refused = actions.nights.change_plan(db(), g.night, rounds, minutes or None, _seen())
+    return _back(refused, _("The night's plan is changed."))
 
 
 # --- the players' page and the room's screen --------------------------------------------
@@ -279,8 +392,9 @@ def players() -> Response:
 def _watching(template: str, fragment: str, endpoint: str, player: str = "") -> Response:
     """A read-only page of the night. What every phone and screen of the night shows alike
     is rendered once per version of the night (live.shared), from one reading of it (``_now``);
-    a player's phone adds only where that player sits, so a hand at any of thirty tables
-    costs one render of the leaderboard, not one per phone."""
+    a player's phone adds only where that player sits (and marks their own row), and every
+    page its round clock, so a hand at any of thirty tables costs one render of the
+    leaderboard, not one per phone."""
     night: nights.Night = g.night
     if (held := _held(night)) is not None:
         return held
@@ -290,19 +404,47 @@ def _watching(template: str, fragment: str, endpoint: str, player: str = "") -> 
         "player": player,
         "poll_url": url_for(endpoint, player=player) if player else url_for(endpoint),
     }
-    if player or endpoint == "nights.view":
-        context["shared"] = live.shared(
+    if endpoint == "nights.view":
+        shared = live.shared(
             ("night", endpoint, night.id, tag),
             lambda: Markup(render_template("_night_view_shared.html", **context)),
         )
+        context["shared"] = _yours(shared, player)
         html = render_template(fragment, **context)
     else:
-        html = live.shared(
-            ("night", endpoint, night.id, tag), lambda: render_template(fragment, **context)
+        screen = live.shared(
+            ("night", endpoint, night.id, tag),
+            lambda: render_template(fragment, **context, clock_slot=CLOCK_SLOT),
         )
+        clock = render_template("_night_clock.html", **context)
+        html = context["screen"] = Markup(screen.replace(CLOCK_SLOT, clock, 1))
     if live.polled():
         return live.fragment(html, 200, tag)
     return live.page(render_template(template, **context))
+
+
+CLOCK_SLOT = Markup("<!-- the round clock -->")
+
+
+def _yours(shared: str, player: str) -> Markup:
+    """The shared part of a player's page with their own row of the leaderboard marked
+    (``aria-current`` and a mark beside the name: not by colour alone). One string
+    replacement: the shared part stays rendered once for every phone."""
+    if not player:
+        return Markup(shared)
+    marks = {
+        Markup('<tr data-player="%s">') % player: Markup(
+            '<tr data-player="%s" class="yours" aria-current="true">'
+        )
+        % player,
+        Markup('<th scope="row"><bdi>%s</bdi>') % player: Markup(
+            '<th scope="row"><bdi>%s</bdi> <span class="you">(%s)</span>'
+        )
+        % (player, _("you")),
+    }
+    for plain, marked in marks.items():
+        shared = shared.replace(plain, marked, 1)
+    return Markup(shared)
 
 
 _readings: OrderedDict[str, tuple[str, night_view.NightNow]] = OrderedDict()
@@ -345,5 +487,6 @@ def view() -> Response:
 
 @bp.get("/e/<night_view>/tv")
 def screen() -> Response:
-    """The room's screen: every table's game live beside the leaderboard."""
+    """The room's screen: the round's tables while it is played, where to sit once a round
+    is seated, the leaderboard between rounds; in pages that turn when it does not fit."""
     return _watching("night_screen.html", "_night_screen.html", "nights.screen")

@@ -178,7 +178,8 @@ def night_seating(number: int):
 @bp.get("/e/<night_view>/print/standings.pdf")
 @print_limit
 def night_standings():
-    """The night's standings: final once its last round is over, else "after N rounds"."""
+    """The night's standings: final once the night is over, "during round N" while a round
+    is played, else "after N rounds"."""
     night: nights.Night = g.night
     now = night_view.night_now(db(), night)
     played = [seated for seated in now.rounds if seated.started]
@@ -186,6 +187,7 @@ def night_standings():
         abort(404, _("No round of this night has started yet."))
     size = _size()
     played_on = day(night.when)
+    playing = now.playing
 
     def build() -> bytes:
         return standings_sheet(
@@ -193,10 +195,11 @@ def night_standings():
             played_on,
             now.board,
             night.scheme,
-            rounds=len(played),
+            rounds=now.finished_rounds,
             tables_per_round=[len(seated.tables) for seated in played],
             final=now.over,
             pagesize=size,
+            playing=playing.number if playing else None,
         )
 
     version = nights.version(db(), night.id)
