@@ -35,14 +35,14 @@ TARGET_EXTRA_PAIRS = 1
 
 
 def app_night(players: list[str], rounds: int, tables: int | None) -> tuple[int, list[float]]:
-    """The app's seating, round by round: its repeats in all and each round's CPU in ms."""
+    """The app's seating, round by round (the first at random, as a night's first round
+    is): its repeats in all and each round's CPU in ms."""
     earlier: list[tuple[str, ...]] = []
     repeats, costs = 0, []
     for number in range(1, rounds + 1):
         start = time.process_time()
-        seating = seat_round(
-            players, Mode.NEW_OPPONENTS, seed=f"bench-{number}", earlier=earlier, tables=tables
-        )
+        mode = Mode.RANDOM if number == 1 else Mode.NEW_OPPONENTS  # as actions/nights seats
+        seating = seat_round(players, mode, seed=f"bench-{number}", earlier=earlier, tables=tables)
         costs.append((time.process_time() - start) * 1000)
         repeats += seating.repeats
         earlier += [table.seats for table in seating.tables]
