@@ -26,6 +26,7 @@ from scorekeeper.rules.nights import (
 )
 from scorekeeper.rules.replay import replay
 from scorekeeper.rules.ruleset import OFFICIAL
+from scorekeeper.rules.seating_lines import rounds_of
 
 FOURTEEN = [f"P{number:02}" for number in range(1, 15)]
 
@@ -237,6 +238,55 @@ def test_thirty_tables_are_seated_within_the_search_bound():
     earlier = groups(seat_round(names, Mode.RANDOM, seed=1, tables=30))
     seating = seat_round(names, Mode.NEW_OPPONENTS, seed=2, earlier=earlier, tables=30)
     assert len(seating.tables) == 30 and seating.repeats == 0
+
+
+def _night(names, tables, rounds, seed):
+    """Seat a night as actions/nights does: round 1 at random, then new opponents."""
+    earlier: list[tuple[str, ...]] = []
+    seatings = []
+    for number in range(1, rounds + 1):
+        mode = Mode.RANDOM if number == 1 else Mode.NEW_OPPONENTS
+        seating = seat_round(names, mode, seed=f"{seed}/{number}", tables=tables, earlier=earlier)
+        seatings.append(seating)
+        earlier += groups(seating)
+    return seatings
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_forty_at_seven_tables_meet_nobody_twice_in_five_rounds(seed):
+    """The fewest tables for 40 (six at most at one): seated round by round, rounds 4 and
+    5 used to repeat 1 and 5 to 7 pairs, though a night without a repeat exists."""
+    names = [f"Player {number}" for number in range(40)]
+    seatings = _night(names, 7, 5, seed)
+    assert [seating.repeats for seating in seatings] == [0] * 5
+    assert all(sorted(map(len, groups(s)), reverse=True) == [6] * 5 + [5] * 2 for s in seatings)
+
+
+@pytest.mark.parametrize(("players", "tables", "rounds"), [(42, 7, 7), (20, 5, 5), (44, 11, 6)])
+def test_a_prime_number_of_tables_seats_as_many_rounds_as_tables_without_a_repeat(
+    players, tables, rounds
+):
+    names = [f"N{number}" for number in range(players)]
+    everyone = [table for seating in _night(names, tables, rounds, 7) for table in groups(seating)]
+    assert max(times_met(everyone).values()) == 1
+
+
+def test_a_night_that_changes_who_is_here_is_still_seated_in_full():
+    """A player leaves and another arrives after round 2 at seven tables: the plane no
+    longer holds everyone, and the search seats the rest."""
+    names = [f"N{number}" for number in range(40)]
+    first, second = _night(names, 7, 2, 3)
+    here = [*names[1:], "Late"]
+    third = seat_round(
+        here, Mode.NEW_OPPONENTS, seed=9, tables=7, earlier=groups(first) + groups(second)
+    )
+    assert sorted(name for table in groups(third) for name in table) == sorted(here)
+    assert third.repeats == 0
+
+
+def test_the_night_so_far_is_read_back_as_its_rounds():
+    earlier = [("A", "B"), ("C", "D"), ("A", "C"), ("B", "D"), ("A", "D")]
+    assert rounds_of(earlier) == [[("A", "B"), ("C", "D")], [("A", "C"), ("B", "D")], [("A", "D")]]
 
 
 def test_by_standing_seats_the_leaders_together_at_table_1():
