@@ -28,17 +28,11 @@ from enum import Enum
 from ..i18n import N_, _
 from . import reasons as rule
 from .game import MAX_PLAYERS, MIN_PLAYERS, Standings
-<<<<<<< HEAD
+from .new_opponents import fewest_repeats
 from .ranking import final_order
 from .reasons import Reason, cite, pinned
 from .ruleset import Rules
-=======
-from .new_opponents import fewest_repeats
-from .phases import Rules
-from .ranking import final_order
-from .reasons import Reason, cite, pinned
 from .seating_lines import rounds_of
->>>>>>> i40-lines
 
 # --- tables --------------------------------------------------------------------------
 
