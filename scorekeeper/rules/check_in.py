@@ -1,11 +1,11 @@
 """A name typed on a phone, matched to the names a table knows (self check-in).
 
 A player checking in types their name as they write it on a phone: "zoe" for Zoë,
-"ANN" for Ann, an extra space. ``folded`` is what two spellings share when they are
-one person's: case folded, accents and other marks left out, compatibility forms
-(full-width letters) made plain, spaces single. ``match`` finds the one known name a
-typed one folds to; several known names folding alike (Zoe and Zoë both on the roster)
-match only by their exact case-folded spelling.
+"lukasz" for Łukasz, "ANN" for Ann, an extra space. ``folded`` is what two spellings share
+when they are one person's: case folded, accents, strokes and other marks left out,
+compatibility forms (full-width letters) made plain, spaces single. ``match`` finds the
+one known name a typed one folds to; several known names folding alike (Zoe and Zoë both
+on the roster) match only by their exact case-folded spelling.
 """
 
 from __future__ import annotations
@@ -15,11 +15,17 @@ from collections.abc import Iterable
 
 from .names import clean_name
 
+# Letters with a stroke or joined, which Unicode does not split into a letter and a mark:
+# typed without it on a phone's plain keyboard (Łukasz as "lukasz", Søren as "soren").
+_PLAIN = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t", "ı": "i", "æ": "ae", "œ": "oe"}
+)
+
 
 def folded(name: str) -> str:
     """What a name's spellings share: no case, no accents, plain forms, single spaces."""
-    parts = unicodedata.normalize("NFKD", clean_name(name))
-    bare = "".join(c for c in parts if not unicodedata.combining(c))
+    parts = unicodedata.normalize("NFKD", clean_name(name).casefold())
+    bare = "".join(c for c in parts if not unicodedata.combining(c)).translate(_PLAIN)
     return " ".join(unicodedata.normalize("NFC", bare).casefold().split())
 
 
