@@ -19,7 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
 from ..rules.nights import Scheme
-from ..rules.seasons import SeasonRow
+from ..rules.seasons import SeasonRow, explained
 from .bidi import isolate, joined
 from .labels import Label, fit_label
 from .layout import FONT, FONT_BOLD, TextRun, new_canvas, page_size
@@ -154,7 +154,7 @@ class SeasonSheet:
     def _header(self, inner: float) -> list[Label]:
         """The first page's: the season, the standings, its days, the scheme, the leader."""
         said = [self.days, ngettext("%(num)s player", "%(num)s players", len(self.rows))]
-        counting = [self.scheme.explained]
+        counting = [explained(self.scheme)]
         if self.best is not None:
             counting.append(
                 ngettext(

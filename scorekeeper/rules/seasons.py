@@ -14,9 +14,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..i18n import N_, _
 from .nights import NightRow, Result, Scheme, night_standings
 
 MOST_BEST = 99  # "count each player's best N nights": N from 1 to this
+
+_EXPLAINED = {
+    Scheme.PLACEMENT: N_(
+        "Each game gives 120 points to the winner and 0 to the last, the places between "
+        "evenly spaced; the most points over the season's nights lead."
+    ),
+    Scheme.CUMULATIVE: N_(
+        "Every game's score is added up over the season's nights; the most games, then the "
+        "lowest total, lead."
+    ),
+}
+
+
+def explained(scheme: Scheme) -> str:
+    """How a season adds up under ``scheme``, in one line in the reader's language."""
+    return _(_EXPLAINED[scheme])
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from ... import actions, clock, store
 from ...i18n import N_, _
 from ...reports import season_view
 from ...rules.nights import Scheme
-from ...rules.seasons import MOST_BEST
+from ...rules.seasons import MOST_BEST, explained
 from ...store import nights, seasons, tables
 from .. import device, live
 from ..access import db, public_url, qr_svg
@@ -127,6 +127,7 @@ def _context(season: seasons.Season) -> dict[str, object]:
         "now": now,
         "live_tag": tag,
         "view_link": public_url("seasons.view", season_view=season.view_id),
+        "explained": explained(season.scheme),
     }
 
 
