@@ -230,3 +230,51 @@ def test_the_season_standings_print_in_every_language(client, table_url, languag
             in text
         )
     assert client.get(f"{public}/print/standings.pdf?size=huge").status_code == 400
+
+
+def test_a_tables_backup_keeps_its_seasons_and_an_import_brings_them_back(app, client, table_url):
+    spring = new_season(client, table_url, best="3")
+    new_season(client, table_url, name="Empty", scheme="cumulative")
+    night = start_night(client, table_url, season=spring.rsplit("/", 1)[1])
+    play_round(client, night)
+    start_night(client, table_url)  # in no season
+    before = board(plain_names(client.get(spring).get_data(as_text=True)))
+    backup = client.get(f"{table_url}/export.zip").data
+    other = app.test_client()
+    response = other.post(
+        "/tables/import",
+        data={"csrf_token": csrf(other), "file": (io.BytesIO(backup), "phase10-table.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    listed = other.get(response.headers["Location"] + "/seasons").get_data(as_text=True)
+    found = re.findall(r'href="(/t/[^"]+/seasons/[^"]+)"><strong>([^<]+)', listed)
+    links = {name: link for link, name in found}
+    assert set(links) == {"Spring", "Empty"}
+    page = plain_names(other.get(links["Spring"]).get_data(as_text=True))
+    assert board(page) == before and "best 3 nights" in page
+    assert "No night yet" in other.get(links["Empty"]).get_data(as_text=True)
+
+
+def test_a_backup_with_a_damaged_season_is_refused_whole(app, client, table_url):
+    import json
+    import zipfile
+
+    new_season(client, table_url)
+    backup = client.get(f"{table_url}/export.zip").data
+    with zipfile.ZipFile(io.BytesIO(backup)) as zf:
+        files = {name: zf.read(name) for name in zf.namelist()}
+    index = json.loads(files["table.json"])
+    index["seasons"][0]["nights"] = [7]  # no such night
+    files["table.json"] = json.dumps(index).encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    response = client.post(
+        "/tables/import",
+        data={"csrf_token": csrf(client), "file": (io.BytesIO(out.getvalue()), "t.zip")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "Season 1 in this backup is damaged" in response.get_data(as_text=True)

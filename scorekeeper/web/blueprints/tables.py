@@ -24,7 +24,7 @@ from ...backup import table_archive
 from ...i18n import _, ngettext
 from ...reports import night_view, statistics, table_figures
 from ...reports.statistics import PlayedGame
-from ...store import nights, tables
+from ...store import nights, seasons, tables
 from .. import charts, device, zones
 from ..access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from ..device import GameSummary, readable, summarise
@@ -169,6 +169,9 @@ def _page_number() -> int:
 def table_export():
     table = g.table
     night_versions = [nights.version(db(), n.id) for n in nights.nights_of_table(db(), table.id)]
+    night_versions += [
+        seasons.version(db(), s.id) for s in seasons.seasons_of_table(db(), table.id)
+    ]
     # what else it holds, and the clock its hands.csv gives dates on
     roster = repr([table.name, tables.roster(db(), table.id), night_versions, str(zones.zone())])
     backup = table_figures.kept(db(), table.id, "backup", _work_out_backup, also=roster)
@@ -189,14 +192,17 @@ def _work_out_backup() -> bytes:
         table_archive.ArchivedGame(s.game, s.stored.created, s.stored.updated) for s in summaries
     ]
     index = {s.stored.id: i for i, s in enumerate(summaries)}
+    its_nights = nights.nights_of_table(db(), table.id)
+    night_index = {night.id: i for i, night in enumerate(its_nights)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
+        [table_archive.archived_night(db(), night, index) for night in its_nights],
         [
-            table_archive.archived_night(db(), night, index)
-            for night in nights.nights_of_table(db(), table.id)
+            table_archive.archived_season(db(), season, night_index)
+            for season in seasons.seasons_of_table(db(), table.id)
         ],
     )
     return table_archive.build(archive, zones.zone())
