@@ -17,6 +17,12 @@ from test_club_night import play_by_api, seating
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 LATE = "Flo"  # not ticked on the second night: checks in from a phone as "flo"
+NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}  # the narrowest phone we serve
+
+
+def fits(page, width: int) -> None:
+    """Nothing on the page is wider than the phone: no sideways scrolling."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, page.url
 
 
 def start_night(organiser, tick: list[str] | None, newcomers: list[str]) -> None:
@@ -66,9 +72,11 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
 
     organiser.goto(table_url)
     start_night(organiser, [p for p in PLAYERS if p != LATE], [])
-    phone = browser.new_context(**PHONE).new_page()
+    phone = browser.new_context(**NARROW).new_page()
     phone.goto(organiser.locator('input[aria-label="The night\'s link"]').input_value())
     phone.get_by_role("link", name="Add me to tonight's list").click()
+    fits(phone, 360)
+    shot(phone, "season-01-check-in-form")
     phone.fill("#check-in-name", "flo")  # as typed on a phone: the roster says Flo
     phone.get_by_role("button", name="I am here").click()
     expect(phone.locator(".notice")).to_contain_text("Welcome, Flo: you are on tonight's list.")
@@ -76,7 +84,7 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
     # the organiser sees the arrival without reloading, and the round seated with Flo
     expect(organiser.locator("#check-ins")).to_contain_text("Flo")
     expect(organiser.locator("#night-live .night-round")).to_contain_text("Flo")
-    shot(organiser, "season-01-check-in")
+    shot(organiser, "season-02-organiser-sees-check-in")
     nights.append(play_round(organiser, server))
     assert sorted(name for seats in nights[1] for name in seats) == sorted(PLAYERS)
 
@@ -93,7 +101,7 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
             rated = model.rate([[ratings[n]] for n in seats], ranks=list(range(1, len(seats) + 1)))
             ratings.update({name: rating for name, (rating,) in zip(seats, rated, strict=True)})
 
-    reader = browser.new_context(**PHONE).new_page()
+    reader = browser.new_context(**NARROW).new_page()
     reader.goto(season_link)
     for name in PLAYERS:
         row = reader.locator(f"#season-board tr[data-player='{name}']")
@@ -105,12 +113,18 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
         expect(shown).to_contain_text(
             f"about {round(ratings[name].mu)}, give or take {round(ratings[name].sigma)}"
         )
-    width = reader.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390, "the season's page fits a phone without scrolling sideways"
-    shot(reader, "season-02-board")
+    fits(reader, 360)
+    shot(reader, "season-03-board")
     reader.locator(f"#season-board tr[data-player='{LATE}'] a").click()
     expect(reader.locator("h1")).to_have_text(LATE)
     expect(reader.locator(".your-season")).to_contain_text(f"{points[LATE]} points")
+    fits(reader, 360)
+    organiser.goto(table_url + "/seasons")
+    organiser.get_by_role("link", name="Spring league").click()
+    expect(organiser.locator("#season-nights li")).to_have_count(2)
+    organiser.set_viewport_size({"width": 360, "height": 740})
+    fits(organiser, 360)
+    shot(organiser, "season-04-organiser")
     problems = []
     checker = browser.new_context(**PHONE, bypass_csp=True).new_page()
     for url in (season_link, reader.url, organiser.url):
