@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import re
 
 import pytest
@@ -278,3 +279,21 @@ def test_a_backup_with_a_damaged_season_is_refused_whole(app, client, table_url)
     )
     assert response.status_code == 422
     assert "Season 1 in this backup is damaged" in response.get_data(as_text=True)
+
+
+def test_the_seasons_page_keeps_itself_current_as_a_game_of_its_night_ends(client, table_url):
+    season = new_season(client, table_url)
+    night = start_night(client, table_url, season=season.rsplit("/", 1)[1])
+    public = view_link(client.get(season).get_data(as_text=True))
+    page = client.get(public).get_data(as_text=True)
+    attribute = re.search(r"hx-headers='([^']+)'", page.split('id="season-live"', 1)[1]).group(1)
+    poll = {
+        "HX-Request": "true",
+        "If-None-Match": json.loads(html.unescape(attribute))["If-None-Match"],
+    }
+    assert client.get(public, headers=poll).status_code == 304  # nothing new
+    play_round(client, night)
+    woken = client.get(public, headers=poll)
+    assert woken.status_code == 200 and "HX-Request" in woken.headers["Vary"]
+    fragment = woken.get_data(as_text=True)
+    assert fragment.lstrip().startswith('<div id="season-live"') and ">120<" in fragment
