@@ -207,7 +207,7 @@ def night_standings():
 
 @bp.get("/s/<season_view>/print/standings.pdf")
 @print_limit
-def season_standings():
+def season_standings() -> Response:
     """The season's standings: final once its last day is over, else "after N nights"."""
     season: seasons.Season = g.season
     now = season_view.season_now(db(), season)
