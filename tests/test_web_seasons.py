@@ -102,8 +102,10 @@ def test_a_season_is_started_chosen_for_a_night_and_adds_it_up(client, table_url
     page = plain_names(client.get(season_url).get_data(as_text=True))
     rows = board(page)
     assert set(rows) == set(PLAYERS)
-    for name, (_place, points, nights, games) in rows.items():  # best 1: the better night
-        assert (points, nights, games) == (str(max(one[name], two[name])), "1 of 2", "1")
+    for name, (_place, points, nights, games, score) in rows.items():  # best 1: the better
+        best = max(one[name], two[name])  # night, and its total score: what decides a tie
+        total = "0" if best else "600"  # a winner 0, a loser ten hands of 60
+        assert (points, nights, games, score) == (str(best), "1 of 2", "1", total)
     public = view_link(page)
     shown = plain_names(client.get(public).get_data(as_text=True))
     assert board(shown) == rows

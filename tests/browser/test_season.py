@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
 from pages import PHONE, serious_violations, settled, shot, start_table
 from playwright.sync_api import expect
 from test_club_night import play_by_api, seating
+from test_web_seasons import new_season, view_link
+from test_web_seasons import play_round as play_by_client
+from test_web_seasons import start_night as start_by_client
+from webutil import new_table
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
 LATE = "Flo"  # not ticked on the second night: checks in from a phone as "flo"
 NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}  # the narrowest phone we serve
+CSS = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
+LONG = ["Bartholomäus", "Konstantinos", "Maximiliane", "Władysława"]
 
 
 def fits(page, width: int) -> None:
@@ -106,6 +113,7 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
     for name in PLAYERS:
         row = reader.locator(f"#season-board tr[data-player='{name}']")
         expect(row.locator("td.points")).to_have_text(str(points[name]))
+        expect(row.locator("td.points")).to_have_css("display", "table-cell")  # in its column
         expect(row.locator("td").nth(2)).to_have_text("2")  # nights: both
         shown = reader.locator(f"#season-ratings tr[data-player='{name}']")
         mu, sigma = float(shown.get_attribute("data-mu")), float(shown.get_attribute("data-sigma"))
@@ -133,3 +141,25 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
     assert not problems, "\n".join(problems)
     for page in (organiser, phone, reader, checker):
         page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es", "fr", "it", "pl"])
+def test_the_season_board_of_long_names_fits_a_narrow_phone(browser, client, clock, language):
+    """Six columns, long names and long headings ("Gesamtpunkte"): the board scrolls in
+    its card, the page never sideways."""
+    table_url = new_table(client, "Thursday club")
+    season = new_season(client, table_url, best="1")
+    for _night in range(2):
+        play_by_client(
+            client, start_by_client(client, table_url, LONG, season=season.rsplit("/", 1)[1])
+        )
+    public = view_link(client.get(season).get_data(as_text=True))
+    shown = client.get(public, headers={"Accept-Language": language}).get_data(as_text=True)
+    body = shown.split("<body", 1)[1].split(">", 1)[1].split("</body>", 1)[0]
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    try:
+        page.set_content(f'<html lang="{language}"><style>{CSS}</style><body>{body}</body>')
+        assert page.locator("#season-board th[scope=col]").count() == 6
+        fits(page, 360)
+    finally:
+        page.close()
