@@ -9,6 +9,7 @@ import re
 
 import pytest
 from test_web_nights import seating
+from test_web_seasons import start_night
 from webutil import csrf, new_table, plain_names
 
 from scorekeeper import create_app, store
@@ -117,6 +118,19 @@ def test_the_organiser_closes_the_list_and_a_check_in_is_refused(client, night):
     assert "Gus" not in seated(client, url)
     client.post(f"{url}/check-in", data={"csrf_token": csrf(client), "action": "open"})
     assert check_in(client, view, "Gus").status_code == 303
+
+
+def test_once_the_last_round_has_started_the_page_offers_no_check_in(client, clock):
+    table_url = new_table(client, "Club")
+    url = start_night(client, table_url)  # one round
+    view = re.search(r'value="http://table.test(/e/[^"]+)"', client.get(url).text).group(1)
+    assert f'href="{view}/check-in"' in client.get(view).text
+    assert client.post(f"{url}/start", data={"csrf_token": csrf(client)}).status_code == 303
+    page = html.unescape(client.get(view).text)
+    assert "/check-in" not in page and "no round left to seat you in" in page
+    form = html.unescape(client.get(f"{view}/check-in").text)
+    assert 'id="check-in-name"' not in form and "no round left to seat you in" in form
+    assert check_in(client, view, "Gus").status_code == 422
 
 
 def test_a_player_who_left_cannot_come_back_by_themselves(client, night):

@@ -56,9 +56,8 @@ def check_in_player(db: Database, night: nights.Night, typed: str) -> CheckedIn 
             if check_in.tonights_list(db, night.id).closed:
                 return results.Refused(_(LIST_CLOSED))
             now = night_view.night_now(db, night)
-            latest = now.latest
-            if latest is not None and latest.started and latest.number >= night.rounds:
-                return results.Refused(_(TOO_LATE))
+            if (late := too_late(now)) is not None:
+                return results.Refused(late)
             found = match(name, [a.name for a in now.attendees])
             if found is not None:
                 attendee = next(a for a in now.attendees if a.name == found)
@@ -74,6 +73,15 @@ def check_in_player(db: Database, night: nights.Night, typed: str) -> CheckedIn 
     except _Undone as undone:
         return undone.refused
     return CheckedIn(arriving, newcomer=known is None)
+
+
+def too_late(now: night_view.NightNow) -> str | None:
+    """Why nobody can check in any more (the night's last round has started: no round is
+    left to seat an arrival in), said on the night's page instead of the offer; else None."""
+    latest = now.latest
+    if latest is not None and latest.started and latest.number >= now.night.rounds:
+        return _(TOO_LATE)
+    return None
 
 
 def close_list(db: Database, night: nights.Night, closed: bool) -> None:

@@ -14,6 +14,7 @@ from werkzeug.wrappers import Response
 
 from ... import actions
 from ...i18n import N_, _
+from ...reports import night_view
 from ...store import check_in, nights
 from ..access import db
 from ..security import sending
@@ -52,6 +53,7 @@ def _page(night: nights.Night, typed: str, error: str | None = None, status: int
         typed=typed,
         error=error,
         tonight=check_in.tonights_list(db(), night.id),
+        too_late=actions.check_in.too_late(night_view.night_now(db(), night)),
     )
     return page, status
 

@@ -165,6 +165,7 @@ def _context(now: night_view.NightNow, tag: str) -> dict[str, object]:
         "code_site": site(view),
         "code_link": printed_link(view, night.code),
         "tonight": check_in.tonights_list(db(), night.id),
+        "too_late": actions.check_in.too_late(now),
     }
 
 
