@@ -25,6 +25,7 @@ LATE = "Flo"  # not ticked on the second night: checks in from a phone as "flo"
 NARROW = {**PHONE, "viewport": {"width": 360, "height": 740}}  # the narrowest phone we serve
 CSS = (Path(__file__).resolve().parents[2] / "static" / "app.css").read_text()
 LONG = ["Bartholomäus", "Konstantinos", "Maximiliane", "Władysława"]
+NIGHT = "Donnerstagsspieleabend im Vereinsheim"
 
 
 def fits(page, width: int) -> None:
@@ -144,22 +145,26 @@ def test_a_season_of_two_nights_with_a_check_in_from_a_phone(browser, server):
 
 
 @pytest.mark.parametrize("language", ["en", "de", "es", "fr", "it", "pl"])
-def test_the_season_board_of_long_names_fits_a_narrow_phone(browser, client, clock, language):
-    """Six columns, long names and long headings ("Gesamtpunkte"): the board scrolls in
-    its card, the page never sideways."""
+def test_the_season_pages_of_long_names_fit_a_narrow_phone(browser, client, clock, language):
+    """Six columns, long names and long words ("Gesamtpunkte", a night called
+    "Donnerstagsspieleabend"): the board and a player's nights scroll in their cards, the
+    page never sideways."""
     table_url = new_table(client, "Thursday club")
     season = new_season(client, table_url, best="1")
     for _night in range(2):
-        play_by_client(
-            client, start_by_client(client, table_url, LONG, season=season.rsplit("/", 1)[1])
+        night = start_by_client(
+            client, table_url, LONG, name=NIGHT, season=season.rsplit("/", 1)[1]
         )
+        play_by_client(client, night)
     public = view_link(client.get(season).get_data(as_text=True))
-    shown = client.get(public, headers={"Accept-Language": language}).get_data(as_text=True)
-    body = shown.split("<body", 1)[1].split(">", 1)[1].split("</body>", 1)[0]
     page = browser.new_page(viewport={"width": 360, "height": 740})
     try:
-        page.set_content(f'<html lang="{language}"><style>{CSS}</style><body>{body}</body>')
-        assert page.locator("#season-board th[scope=col]").count() == 6
-        fits(page, 360)
+        pages = ((public, "#season-board", 6), (f"{public}/player?name={LONG[0]}", "main", 4))
+        for url, part, heads in pages:
+            shown = client.get(url, headers={"Accept-Language": language}).get_data(as_text=True)
+            body = shown.split("<body", 1)[1].split(">", 1)[1].split("</body>", 1)[0]
+            page.set_content(f'<html lang="{language}"><style>{CSS}</style><body>{body}</body>')
+            assert page.locator(f"{part} .board th[scope=col]").count() == heads
+            fits(page, 360)
     finally:
         page.close()
