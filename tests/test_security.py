@@ -240,8 +240,13 @@ def test_only_reviewed_routes_skip_the_csrf_check(app):
     assert exempt == EXEMPT
 
 
-def fill(rule, game_id: str, key: str, token: str = "x", table: str = "x", night: str = "x") -> str:
+def fill(
+    rule, game_id: str, key: str, token: str = "x", table: str = "x", night: str = "x", **more
+) -> str:
+    """The rule's URL with the game's, table's and night's own parts (``more``: others,
+    such as a season's id or a night's read-only link)."""
     values = {
+        **more,
         "game_id": game_id,
         "key": key,
         "number": 1,
@@ -262,6 +267,20 @@ def new_night(client, table: str) -> str:
     return response.headers["Location"].rsplit("/", 1)[1]
 
 
+def new_season(client, table: str) -> str:
+    """A season at the table, for its routes' checks."""
+    data = {"csrf_token": csrf(client), "name": "Spring", "scheme": "placement"}
+    data.update(starts="2026-03-01", ends="2026-05-31")
+    response = client.post(f"/t/{table}/seasons", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def night_view(client, table: str, night: str) -> str:
+    page = client.get(f"/t/{table}/nights/{night}").get_data(as_text=True)
+    return re.search(r'value="http://[^/]+/e/([^"]+)"', page).group(1)
+
+
 def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, client):
     url = two_hand_game(client)
     game_id, key = game_parts(url)
@@ -271,11 +290,15 @@ def test_every_state_changing_route_refuses_a_missing_or_wrong_csrf_token(app, c
     player = player_links(client, url)[1]["Ann"].rsplit("/", 1)[1]
     table = new_table(client).rsplit("/", 1)[1]
     night = new_night(client, table)
+    others = {
+        "season_id": new_season(client, table),
+        "night_view": night_view(client, table, night),
+    }
     checked = 0
     for rule, methods in state_changing_rules(app):
         if rule.endpoint in EXEMPT:
             continue
-        target = fill(rule, game_id, key, player, table, night)
+        target = fill(rule, game_id, key, player, table, night, **others)
         for method in methods:
             attempts = [
                 {},

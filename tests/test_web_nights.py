@@ -49,8 +49,17 @@ def keeper_links(page: str) -> list[str]:
 
 
 def seating(page: str) -> list[list[str]]:
-    """Each table's names in seat order, as the page lists them."""
-    return [table.texts("span.seat > bdi") for table in read(page).select("li.night-table")]
+    """Each table's names in seat order, as the page lists them (also from ``plain_names``'
+    page, whose names have lost their ``<bdi>``)."""
+    return [
+        [_seated_name(seat) for seat in table.select("span.seat")]
+        for table in read(page).select("li.night-table")
+    ]
+
+
+def _seated_name(seat) -> str:
+    isolated = seat.select("bdi")
+    return isolated[0].text if isolated else seat.leading_text
 
 
 def read_only_link(page: str) -> str:

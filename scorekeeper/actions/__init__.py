@@ -6,6 +6,7 @@ shared ``clock`` and ``codes``; imported by ``web``, ``cli``, ``serve`` and the 
 """
 
 from . import (
+    check_in,
     games,
     hands,
     links,
@@ -14,6 +15,7 @@ from . import (
     points,
     results,
     saving,
+    seasons,
     table_import,
     tables,
     trash,
@@ -21,6 +23,7 @@ from . import (
 )
 
 __all__ = [
+    "check_in",
     "games",
     "hands",
     "links",
@@ -29,6 +32,7 @@ __all__ = [
     "points",
     "results",
     "saving",
+    "seasons",
     "table_import",
     "tables",
     "trash",

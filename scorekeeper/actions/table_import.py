@@ -13,7 +13,8 @@ from ..backup import purge
 from ..backup.table_archive import ArchivedGame, TableArchive
 from ..live.turns import let_others_run
 from ..rules.gamefile import game_to_json
-from ..store import change_notes, nights, tables
+from ..store import change_notes, nights, records, seasons, tables
+from ..store.seasons import SeasonPlan
 from . import games, results, saving
 
 
@@ -56,9 +57,16 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
                 store.budget.check_room(db, game_ids[-len(batch) :])  # measured: the table's
         with store.connection.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
+            night_ids = []
             for night in archive.nights:
                 played = [(r, [game_ids[index] for index in r.games]) for r in night.played]
-                nights.restore_night(db, table.id, night, night.players, played)
+                restored = nights.restore_night(db, table.id, night, night.players, played)
+                night_ids.append(restored.id)
+            for season in archive.seasons:
+                plan = SeasonPlan(**records.values(season, SeasonPlan))
+                kept = seasons.create_season(db, table.id, plan)
+                for index in season.nights:
+                    seasons.put_night(db, night_ids[index], kept.id)
             tables.restore_table(db, table.id)
     except store.budget.OverBudget as over:  # more than estimated: every game written goes again
         purge.remove_table(db, table.id)

@@ -107,13 +107,19 @@ def _purge_table(db: Database, table_id: str, cutoff: str) -> bool:
 
 
 def _remove_table_rows(db: Database, table_id: str) -> None:
-    """A table's own rows and its nights' (its games are removed one by one before)."""
+    """A table's own rows, its nights' and its seasons' (its games are removed one by one
+    before)."""
+    for name in ("season_nights", "season_changes"):
+        db.execute(
+            f"DELETE FROM {name} WHERE season_id IN (SELECT id FROM seasons WHERE table_id = ?)",
+            [table_id],
+        )
     for name in ("night_players", "night_rounds", "night_games", "night_changes"):
         db.execute(
             f"DELETE FROM {name} WHERE night_id IN (SELECT id FROM nights WHERE table_id = ?)",
             [table_id],
         )
-    for name in ("table_players", "table_aliases", "nights"):
+    for name in ("table_players", "table_aliases", "nights", "seasons"):
         db.execute(f"DELETE FROM {name} WHERE table_id = ?", [table_id])
     db.execute("DELETE FROM tables WHERE id = ?", [table_id])
 

@@ -1,13 +1,14 @@
-"""A whole table in one zip file: every game file, a CSV of all hands, the roster, its nights.
+"""A whole table in one zip file: every game file, a CSV of all hands, the roster, its nights
+and its seasons.
 
 Plain Python over the rules engine and the store's records, so a backup can be read and
 written without the web app: a night is kept as the store declares it (``ArchivedNight``
-extends ``store.nights.NightPlan``, ``ArchivedRound`` extends ``Round``), so a field added
-there is kept here too. Reading refuses anything that is not such a file with
-one clear message, and bounds what it costs before anything is written: the
-limits below hold whatever the zip claims (a zip can unpack to far more than
-it weighs, and its sizes can lie), every name meets the name rule
-(``rules/names.py``), and the JSON is read by the one bounded parser
+extends ``store.nights.NightPlan``, ``ArchivedRound`` extends ``Round``, ``ArchivedSeason``
+extends ``store.seasons.SeasonPlan``), so a field added there is kept here too. Reading
+refuses anything that is not such a file with one clear message, and bounds what it
+costs before anything is written: the limits below hold whatever the zip claims (a zip
+can unpack to far more than it weighs, and its sizes can lie), every name meets the name
+rule (``rules/names.py``), and the JSON is read by the one bounded parser
 (``json_reader.parse_json``), so a hostile backup of a few kilobytes is refused
 in milliseconds.
 """
@@ -22,7 +23,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import MISSING, dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, date, datetime, tzinfo
 from enum import Enum
 from typing import Any
 
@@ -34,12 +35,14 @@ from ..live.turns import let_others_run
 from ..rules.game import Game, GameError
 from ..rules.gamefile import game_to_json, load_game
 from ..rules.names import MAX_TABLE_NAME, NameRefused, valid_name
-from ..rules.nights import MOST_AT_A_TABLE, Mode, TableSeating
+from ..rules.nights import MOST_AT_A_TABLE, Mode, Scheme, TableSeating
 from ..rules.phases import RulesError
 from ..rules.replay import Replayed, replay_from
 from ..rules.ruleset import PROFILES
-from ..store import nights, records
+from ..rules.seasons import MOST_BEST
+from ..store import nights, records, seasons
 from ..store.nights import Attendee, Night, NightPlan, Round
+from ..store.seasons import Season, SeasonPlan
 from .json_reader import JsonError, parse_json
 
 FORMAT = "phase10-table"
@@ -54,6 +57,7 @@ MAX_NIGHTS = 500  # a club night a week for ten years
 MAX_ROUNDS = 20  # a night's rounds (actions.MOST_ROUNDS)
 MOST_CLOCK_MINUTES = 600  # a round clock's minutes (actions.nights.MOST_MINUTES)
 MAX_NIGHT_PLAYERS = 200  # thirty tables of six, and some who came late
+MAX_SEASONS = 200  # four seasons a year for fifty years
 MAX_UNPACKED = 20 * 1024 * 1024  # bytes read in all, each file counted every time it is named
 _READ_CHUNK = 64 * 1024
 # What a damaged or hostile zip raises while it is read: bad headers, a wrong CRC, a
@@ -100,6 +104,15 @@ class TableArchive:
     aliases: dict[str, str] = field(default_factory=dict)  # old spelling -> roster name
     games: list[ArchivedGame] = field(default_factory=list)  # oldest first
     nights: list[ArchivedNight] = field(default_factory=list)  # its club nights
+    seasons: list[ArchivedSeason] = field(default_factory=list)  # its seasons
+
+
+@dataclass(frozen=True, kw_only=True)
+class ArchivedSeason(SeasonPlan):
+    """A season as a backup keeps it: its plan, and its nights, each the index of a night in
+    ``TableArchive.nights``."""
+
+    nights: tuple[int, ...] = ()
 
 
 def csv_cell(value: object) -> str:
@@ -151,6 +164,10 @@ def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
             for f, e in zip(files, archive.games, strict=True)
         ],
         "nights": [_night_json(night) for night in archive.nights],
+        "seasons": [
+            {**records.plain(season, SeasonPlan), "nights": [i + 1 for i in season.nights]}
+            for season in archive.seasons
+        ],
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -201,6 +218,15 @@ def archived_night(db: Database, night: Night, game_index: dict[str, int]) -> Ar
         players=tuple(nights.attendees(db, night.id)),
         played=tuple(played),
     )
+
+
+def archived_season(db: Database, season: Season, night_index: dict[str, int]) -> ArchivedSeason:
+    """The season as a table's backup keeps it; ``night_index``: night id -> its index
+    among the backup's nights."""
+    its = [
+        night_index[n.id] for n in seasons.nights_of_season(db, season.id) if n.id in night_index
+    ]
+    return ArchivedSeason(**records.values(season, SeasonPlan), nights=tuple(its))
 
 
 def read(data: bytes) -> TableArchive:
@@ -264,7 +290,7 @@ class Backup:
         return len(self.entries)
 
     def archive(self) -> TableArchive:
-        """Every game read and replayed, then the nights: the whole table, checked."""
+        """Every game read and replayed, then the nights and seasons: the whole table, checked."""
         archive = self.table
         with self.zf, _unpacking():
             for number, entry in enumerate(self.entries, start=1):
@@ -274,6 +300,7 @@ class Backup:
                 updated = _when(entry.get("updated")) or created
                 archive.games.append(ArchivedGame(game, created, updated, replayed))
             archive.nights = _nights(_list(self.index, "nights"), archive.games)
+            archive.seasons = _seasons(_list(self.index, "seasons"), len(archive.nights))
         return archive
 
     def game(self, number: int, name: str) -> tuple[Game, Replayed]:
@@ -476,6 +503,42 @@ def _night(entry: dict, games: Sequence[ArchivedGame], used: set[int]) -> Archiv
     )
 
 
+def _seasons(entries: list, count: int) -> list[ArchivedSeason]:
+    """The seasons, each night of each a night of the backup, in one season at most;
+    anything else: the season is damaged. (Older backups have none.)"""
+    if len(entries) > MAX_SEASONS:
+        raise ArchiveError(_("This backup has more than %(count)s seasons.", count=MAX_SEASONS))
+    used: set[int] = set()
+    found = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            found.append(_season(entry, count, used))
+        except (KeyError, TypeError, ValueError, NameRefused) as error:
+            raise ArchiveError(
+                _("Season %(number)s in this backup is damaged.", number=number)
+            ) from error
+    return found
+
+
+def _season(entry: dict, count: int, used: set[int]) -> ArchivedSeason:
+    first, last = date.fromisoformat(str(entry["starts"])), date.fromisoformat(str(entry["ends"]))
+    best = entry.get("best")
+    if last < first or (best is not None and not 1 <= int(best) <= MOST_BEST):
+        raise ValueError("days or best")
+    its = [int(index) - 1 for index in entry["nights"]]
+    if len(its) > count or any(not 0 <= i < count or i in used for i in its):
+        raise ValueError("no such night")
+    used.update(its)
+    return ArchivedSeason(
+        name=valid_name(entry["name"], MAX_TABLE_NAME),
+        starts=first.isoformat(),
+        ends=last.isoformat(),
+        scheme=Scheme(entry["scheme"]),
+        best=None if best is None else int(best),
+        nights=tuple(its),
+    )
+
+
 def _plan(entry: dict) -> dict[str, Any]:
     """A night's own fields (``NightPlan``'s), each checked; one an older backup lacks
     takes its default."""
@@ -550,6 +613,7 @@ DAMAGED_LISTS = {
     "players": N_("The list of players in this backup is damaged."),
     "games": N_("The list of games in this backup is damaged."),
     "nights": N_("The list of nights in this backup is damaged."),
+    "seasons": N_("The list of seasons in this backup is damaged."),
 }
 
 

@@ -21,7 +21,7 @@ from ..rules.nights import (
     night_standings,
 )
 from ..rules.nights import results as night_results
-from ..store import nights
+from ..store import check_in, nights
 from . import current_game
 
 
@@ -240,4 +240,10 @@ def change_words(action: str, facts: dict[str, Any]) -> str:
             return _("The night has %(rounds)s rounds, without a clock", rounds=facts.get("rounds"))
         case "import":
             return _("Brought in from a table's backup")
+        case check_in.CHECKED_IN:
+            return _("%(player)s checked in from their phone", player=player)
+        case check_in.CLOSED:
+            return _("The list was closed to players' phones")
+        case check_in.OPENED:
+            return _("The list was opened to players' phones")
     return action

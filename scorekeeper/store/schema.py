@@ -169,6 +169,36 @@ CREATE TABLE IF NOT EXISTS night_changes (
     detail TEXT                 -- JSON: the change's facts
 );
 CREATE INDEX IF NOT EXISTS night_changes_night_id ON night_changes (night_id);
+
+-- A season: a table's nights added up (store/seasons.py; the arithmetic is rules/seasons.py's).
+CREATE TABLE IF NOT EXISTS seasons (
+    id TEXT PRIMARY KEY,        -- the organiser's part of its link, under the table's
+    table_id TEXT REFERENCES tables (id),
+    view_id TEXT,               -- the read-only link (/s/<view_id>): 128 random bits
+    name TEXT,
+    starts TEXT,                -- its first day, ISO 8601 (2026-03-01)
+    ends TEXT,                  -- its last day
+    scheme TEXT,                -- how its nights add up (rules/nights.py Scheme)
+    best INTEGER,               -- count each player's best N nights; NULL: every night
+    created TEXT
+);
+CREATE INDEX IF NOT EXISTS seasons_table_id ON seasons (table_id);
+CREATE UNIQUE INDEX IF NOT EXISTS seasons_view_id ON seasons (view_id);
+-- Which season a night belongs to: a night is in one season at most.
+CREATE TABLE IF NOT EXISTS season_nights (
+    night_id TEXT PRIMARY KEY REFERENCES nights (id),
+    season_id TEXT REFERENCES seasons (id)
+);
+CREATE INDEX IF NOT EXISTS season_nights_season_id ON season_nights (season_id);
+-- Every change to a season, never rewritten; a new row wakes the season's live pages.
+CREATE TABLE IF NOT EXISTS season_changes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    season_id TEXT REFERENCES seasons (id),
+    at TEXT,
+    action TEXT,                -- create, edit, night-in, night-out
+    detail TEXT                 -- JSON: the change's facts
+);
+CREATE INDEX IF NOT EXISTS season_changes_season_id ON season_changes (season_id);
 """
 
 # The columns that hold JSON, by table: reports/file_health.py makes sure each still parses.
@@ -355,6 +385,12 @@ def _night_room_control(db: Database) -> None:
     ):
         if column not in _columns(db, table):
             db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+@migrations(name="seasons")
+def _seasons(db: Database) -> None:
+    """Seasons of club nights (issue 40): three new tables, nothing else changes."""
+    _run(db, SCHEMA)
 
 
 def _bytes(column: str) -> str:

@@ -124,7 +124,7 @@ def renew_link(db: Database, table_id: str) -> str | None:
         )
         if renewed.rowcount != 1:
             return None
-        for name in ("table_players", "table_aliases", "table_games", "nights"):
+        for name in ("table_players", "table_aliases", "table_games", "nights", "seasons"):
             db.execute(f"UPDATE {name} SET table_id = ? WHERE table_id = ?", [new, table_id])
     return new
 

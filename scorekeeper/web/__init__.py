@@ -29,6 +29,7 @@ from . import (
 )
 from .blueprints import (
     api,
+    check_in,
     games,
     hands,
     healthz,
@@ -38,6 +39,8 @@ from .blueprints import (
     phase_lists,
     players,
     printables,
+    results,
+    seasons,
     tables,
     tools,
     trash,
@@ -77,6 +80,9 @@ def register(app: Flask) -> None:
         trash,
         moving,
         nights,
+        seasons,
+        check_in,
+        results,
     ):
         app.register_blueprint(module.bp)
     security.limit_views(app)  # after the blueprints: it limits the views they marked

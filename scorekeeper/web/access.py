@@ -9,6 +9,8 @@
 | `/tv/<screen>` | a table's screen, to watch | `screen` |
 | `/t/<table_id>/nights/<night_id>` | a club night, to run it (the table's link) | `night_id` |
 | `/e/<night_view>` | a club night, to watch | `night_view` |
+| `/t/<table_id>/seasons/<season_id>` | a season, to run it (the table's link) | `season_id` |
+| `/s/<season_view>` | a season, to watch | `season_view` |
 
 The check reads one indexed row (the game's keys and version, not the game itself:
 an idle poll needs no more), refuses a wrong id or key with the same friendly 404
@@ -37,11 +39,12 @@ from ..i18n import N_, _
 from ..printing.qr import qr_svg as printed_qr_svg
 from ..reports import current_game
 from ..rules.game import MAX_PLAYERS
-from ..store import nights, tables
+from ..store import nights, seasons, tables
 
 NO_GAME = actions.results.NO_GAME  # marked for translation; say it with _(NO_GAME)
 NO_TABLE = N_("There is no table at this link. It may have been mistyped.")
 NO_NIGHT = N_("There is no night at this link. It may have been mistyped.")
+NO_SEASON = N_("There is no season at this link. It may have been mistyped.")
 PICK = "pick"  # the player link where each player picks their name
 RENEWED_MEANWHILE = N_(
     "This link was renewed from another phone a moment ago, so it no longer works. Ask for "
@@ -205,6 +208,16 @@ def init_app(app: Flask) -> None:
             if night is None or tables.get_table(db(), night.table_id) is None:
                 abort(404, _(NO_NIGHT))
             g.night = night
+        if "season_id" in values:  # the organiser's link: the season under its table's link
+            season = seasons.get_season(db(), values.pop("season_id"))
+            if season is None or season.table_id != g.table.id:
+                abort(404, _(NO_SEASON))
+            g.season = season
+        if "season_view" in values:  # the players' link: gone with its table
+            season = seasons.season_by_view(db(), values.pop("season_view"))
+            if season is None or tables.get_table(db(), season.table_id) is None:
+                abort(404, _(NO_SEASON))
+            g.season = season
         if "game_id" not in values:
             return
         link = store.games.game_link(db(), values.pop("game_id"))
@@ -239,6 +252,12 @@ def init_app(app: Flask) -> None:
                 values["night_id"] = night.id
             if "night_view" not in values and expects(endpoint, "night_view"):
                 values["night_view"] = night.view_id
+        season = g.get("season")
+        if season is not None:
+            if "season_id" not in values and expects(endpoint, "season_id"):
+                values["season_id"] = season.id
+            if "season_view" not in values and expects(endpoint, "season_view"):
+                values["season_view"] = season.view_id
 
     @app.teardown_appcontext
     def end_request(_error: BaseException | None) -> None:

@@ -17,17 +17,18 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
-from ... import actions, codes, store
+from ... import actions, clock, codes, store
 from ...i18n import N_, _
 from ...printing.link import printed_link, site
 from ...reports import night_view
 from ...rules.nights import Mode, Scheme
 from ...rules.ruleset import PROFILES
-from ...store import nights, tables
+from ...store import check_in, nights, seasons, tables
 from .. import device, live
 from ..access import db, public_url, qr_svg
 from ..forms import whole_number
 from ..security import creating
+from ..zones import local_day
 
 bp = Blueprint("nights", __name__)
 
@@ -57,12 +58,13 @@ def new_night() -> Response | tuple[str, int] | str:
             "mode": Mode.NEW_OPPONENTS.value,
             "scheme": Scheme.PLACEMENT.value,
             "minutes": "",
+            "season": _season_now(table.id),
         }
         return _form(roster, set(roster), "", values)
     form = request.form
     ticked = [name for name in form.getlist("player") if name in roster]
     newcomers = [_clean(line) for line in form.get("newcomers", "").splitlines() if line.strip()]
-    fields = ("name", "rounds", "tables", "profile", "mode", "scheme", "minutes")
+    fields = ("name", "rounds", "tables", "profile", "mode", "scheme", "minutes", "season")
     values = {key: form.get(key, "") for key in fields}
     try:
         mode, scheme = Mode(values["mode"]), Scheme(values["scheme"])
@@ -94,6 +96,10 @@ def new_night() -> Response | tuple[str, int] | str:
     )
     if isinstance(night, actions.results.Refused):
         return _form(roster, set(ticked), "\n".join(newcomers), values, night.message, 422)
+    if values["season"]:  # the season it counts for (a season gone meanwhile: said, not lost)
+        counted = actions.seasons.put_night(db(), table.id, night.id, values["season"])
+        if isinstance(counted, actions.results.Refused):
+            flash(counted.message, "error")
     return redirect(url_for("nights.organiser", night_id=night.id), 303)
 
 
@@ -133,8 +139,16 @@ def _form(
         formats=[PROFILES[name] for name in FORMATS],
         modes=list(Mode),
         schemes=list(Scheme),
+        seasons=seasons.seasons_of_table(db(), g.table.id),
     )
     return page, status
+
+
+def _season_now(table_id: str) -> str:
+    """The table's season whose days hold today (the latest started), else none."""
+    today = local_day(clock.moment(store.connection.now())).isoformat()
+    found = seasons.seasons_of_table(db(), table_id)
+    return next((one.id for one in found if one.starts <= today <= one.ends), "")
 
 
 # --- the organiser's page --------------------------------------------------------------
@@ -162,6 +176,8 @@ def _context(now: night_view.NightNow, tag: str) -> dict[str, object]:
         "code": codes.grouped(night.code),
         "code_site": site(view),
         "code_link": printed_link(view, night.code),
+        "tonight": check_in.tonights_list(db(), night.id),
+        "too_late": actions.check_in.too_late(now),
     }
 
 
@@ -194,6 +210,8 @@ def organiser() -> Response:
         poll_url=poll_url,
         modes=list(Mode),
         qr=qr_svg(str(context["view_link"])),
+        season=seasons.season_of_night(db(), night.id),
+        seasons=seasons.seasons_of_table(db(), night.table_id),
         **context,
     )
     return live.page(html)

@@ -28,13 +28,14 @@ from ...printing.layout import LayoutError
 from ...printing.night_seating import seating_cards
 from ...printing.night_standings import standings_sheet
 from ...printing.record import Played
+from ...printing.season_standings import SeasonSheet
 from ...printing.sheets import MAX_LARGE_PLAYERS
-from ...reports import night_view
-from ...store import nights, tables
+from ...reports import night_view, season_view
+from ...store import nights, seasons, tables
 from ..access import db, game, public_url
 from ..render_cache import Kept
 from ..security import printing as print_limit
-from ..zones import day, zone
+from ..zones import day, local_day, zone
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -205,6 +206,29 @@ def night_standings():
     version = nights.version(db(), night.id)
     tag = _tag("night-standings", night.id, version, size, played_on)
     return _pdf(build, f"phase10-night-standings-{size}.pdf", tag)
+
+
+@bp.get("/s/<season_view>/print/standings.pdf")
+@print_limit
+def season_standings() -> Response:
+    """The season's standings: final once its last day is over, else "after N nights"."""
+    season: seasons.Season = g.season
+    now = season_view.season_now(db(), season)
+    size = _size()
+    today = local_day(clock.moment(store.connection.now()))
+    days = _("%(first)s – %(last)s", first=day(season.first_day), last=day(season.last_day))
+    sheet = SeasonSheet(
+        season.name,
+        days,
+        now.board,
+        season.scheme,
+        nights=len(now.nights),
+        best=season.best,
+        final=today > season.last_day,
+        pagesize=size,
+    )
+    tag = _tag("season-standings", season.id, seasons.version(db(), season.id), sheet)
+    return _pdf(sheet.build, f"phase10-season-standings-{size}.pdf", tag)
 
 
 def _played(stored: store.games.StoredGame) -> Played:

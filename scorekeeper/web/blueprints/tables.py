@@ -29,7 +29,7 @@ from ...reports import current_game, night_view, statistics, table_figures
 from ...reports.statistics import PlayedGame
 from ...rules.game import Game, GameError
 from ...rules.phases import RulesError
-from ...store import nights, tables
+from ...store import nights, seasons, tables
 from .. import charts, device, zones
 from ..access import RENEWED_MEANWHILE, db, public_url, qr_svg
 from ..device import GameSummary, readable, summarise
@@ -228,6 +228,9 @@ def _page_number() -> int:
 def table_export():
     table = g.table
     night_versions = [nights.version(db(), n.id) for n in nights.nights_of_table(db(), table.id)]
+    night_versions += [
+        seasons.version(db(), s.id) for s in seasons.seasons_of_table(db(), table.id)
+    ]
     # what else it holds, and the clock its hands.csv gives dates on
     roster = repr([table.name, tables.roster(db(), table.id), night_versions, str(zones.zone())])
     backup = table_figures.kept(db(), table.id, "backup", _work_out_backup, also=roster)
@@ -246,14 +249,17 @@ def _work_out_backup() -> bytes:
     found = list(_games_of(tables.game_ids(db(), table.id)))
     games = [table_archive.ArchivedGame(game, s.created, s.updated) for s, game in found]
     index = {stored.id: i for i, (stored, _game) in enumerate(found)}
+    its_nights = nights.nights_of_table(db(), table.id)
+    night_index = {night.id: i for i, night in enumerate(its_nights)}
     archive = table_archive.TableArchive(
         table.name,
         [(p.name, p.retired) for p in tables.roster(db(), table.id)],
         tables.aliases(db(), table.id),
         games,
+        [table_archive.archived_night(db(), night, index) for night in its_nights],
         [
-            table_archive.archived_night(db(), night, index)
-            for night in nights.nights_of_table(db(), table.id)
+            table_archive.archived_season(db(), season, night_index)
+            for season in seasons.seasons_of_table(db(), table.id)
         ],
     )
     return table_archive.build(archive, zones.zone())
