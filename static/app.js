@@ -1,7 +1,7 @@
 // Small enhancements; every flow also works without JavaScript.
 (function () {
-  // The family's own clock: the server shows every date and time in this phone's time zone,
-  // which it learns from this cookie (web/language.py).
+  // This phone's time zone, which the server learns from this cookie (web/zones.py): a live
+  // screen shows its times on it, and a table or game started here is dated on it.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) === -1) {

@@ -97,6 +97,7 @@ class TableArchive:
     aliases: dict[str, str] = field(default_factory=dict)  # old spelling -> roster name
     games: list[ArchivedGame] = field(default_factory=list)  # oldest first
     nights: list[ArchivedNight] = field(default_factory=list)  # its club nights
+    time_zone: str | None = None  # the table's clock (IANA name); None: not said
 
 
 def csv_cell(value: object) -> str:
@@ -147,6 +148,7 @@ def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
             for f, e in zip(files, archive.games, strict=True)
         ],
         "nights": [_night_json(night) for night in archive.nights],
+        **({"time_zone": archive.time_zone} if archive.time_zone else {}),
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -227,6 +229,7 @@ class _Reader:
         archive = TableArchive(_table_name(index.get("name")))
         archive.players = _players(_list(index, "players"))
         archive.aliases = _aliases(index.get("aliases", {}))
+        archive.time_zone = _time_zone(index.get("time_zone"))
         entries = _games(_list(index, "games"))
         if any(entry["file"] not in self.infos for entry in entries):
             raise ArchiveError(_("This backup is incomplete: part of it is missing."))
@@ -303,6 +306,14 @@ def _table_name(value: object) -> str:
         raise ArchiveError(
             _("The table's name in this backup cannot be used: %(reason)s", reason=refused)
         ) from None
+
+
+def _time_zone(value: object) -> str | None:
+    """The table's clock, if the backup names one this machine knows (a zone newer than its
+    time zone data is left out: the importing phone's clock is taken instead)."""
+    if isinstance(value, str) and clock.zone(value) is not None:
+        return value
+    return None
 
 
 def _players(entries: list) -> list[tuple[str, bool]]:
