@@ -1,8 +1,8 @@
 // Small enhancements; every flow also works without JavaScript.
 (function () {
   document.documentElement.classList.add("js");  // what only works with JavaScript (CSS)
-  // The family's own clock: the server shows every date and time in this phone's time zone,
-  // which it learns from this cookie (web/language.py).
+  // This phone's time zone, which the server learns from this cookie (web/zones.py): a live
+  // screen shows its times on it, and a table or game started here is dated on it.
   try {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && /^[A-Za-z0-9_+\-\/]+$/.test(zone) && document.cookie.indexOf("tz=" + zone) === -1) {
@@ -501,13 +501,22 @@
     if (!form) { return null; }
     return touched && form.contains(touched) ? touched : form.querySelector("button[type=submit]");
   }
+  // Where it sits in the page's flow: Save, held at the foot of the screen (app.css), is
+  // measured where it would be, or a page moved under it would move it.
+  function flowTop(el) {
+    if (getComputedStyle(el).position !== "sticky") { return el.getBoundingClientRect().top; }
+    el.style.position = "static";
+    var top = el.getBoundingClientRect().top;
+    el.style.position = "";
+    return top;
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
     var el = underThumb(event.detail.target);
-    held = el ? { el: el, id: el.id, top: el.getBoundingClientRect().top } : null;
+    held = el ? { el: el, id: el.id, top: flowTop(el) } : null;
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var el = held && (held.el.isConnected ? held.el : held.id && document.getElementById(held.id));
-    if (el) { window.scrollBy(0, el.getBoundingClientRect().top - held.top); }
+    if (el) { window.scrollBy(0, flowTop(el) - held.top); }
     held = null;
   });
   // Save stays in reach of the last points field: when that field takes the thumb, and when the

@@ -123,11 +123,12 @@ def test_a_game_imported_whole_keeps_the_times_its_file_gave(app):
     assert store.history.played_until(database, stored) == "2026-11-23T20:10:00+00:00"
 
 
-def test_a_tables_backup_dates_its_hands_on_the_phones_clock(tmp_path, monkeypatch):
-    """hands.csv gave the stored UTC date: a game played at 8 pm in New York was dated the
-    next day, while the table page listed it on the day it was played."""
+def test_a_tables_backup_dates_its_hands_on_the_tables_clock(tmp_path, monkeypatch):
+    """hands.csv gave the stored UTC date, then the date on the clock of whoever downloaded
+    it: a game played at 8 pm at a New York table is dated that day from Berlin too."""
     monkeypatch.setattr(store.connection, "now", lambda: "2026-11-27T01:00:00+00:00")
     client = _zoned_app(tmp_path, "UTC").test_client()
+    client.set_cookie("tz", "America/New_York", domain="t.test")  # the table's phone
     url = new_table(client)
     game = table_game(client, url, players=("Ann", "Bob"))
     record(client, game, 1, went_out=0, points={1: 50})
@@ -139,7 +140,7 @@ def test_a_tables_backup_dates_its_hands_on_the_phones_clock(tmp_path, monkeypat
             games = json.loads(backup.read("table.json"))["games"]
         dates[zone] = {row["date"] for row in rows}
         assert games[0]["created"].startswith("2026-11-27T01:00")  # the files keep UTC
-    assert dates == {"America/New_York": {"2026-11-26"}, "Europe/Berlin": {"2026-11-27"}}
+    assert dates == {"America/New_York": {"2026-11-26"}, "Europe/Berlin": {"2026-11-26"}}
 
 
 def test_a_deleted_games_last_day_is_on_the_phones_clock_and_reads_as_a_date(tmp_path, monkeypatch):

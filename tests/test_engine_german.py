@@ -334,7 +334,7 @@ def test_the_hand_helper_says_what_is_missing_in_each_language():
         ),
         (
             {"points": 5, "went_out": True, "laid_down": True, "phase": 1},
-            "Ann: ist raus, bekommt also 0, nicht 5 [Regel 8: Rausgehen]",
+            "Ann: ist rausgegangen, bekommt also 0, nicht 5 [Regel 8: Rausgehen]",
             "Ann: cerró, así que suma 0, no 5 [Regla 8: cerrar]",
         ),
         (

@@ -1,9 +1,10 @@
 """The glossary's words in every catalogue and rules page (docs/i18n-glossary.md).
 
-One word for one thing ("Stechen" for every tiebreak, never the tie's "Gleichstand"), no
-word the glossary rules out (a formal "Sie", a plural "vous", Polish "zawis"), the rule
-titles as the glossary lists them, and one name for the app in each language, the same on
-the pages, the printed sheets and the command line.
+One word for one thing ("Stechen" for every tiebreak, never the tie's "Gleichstand"; one word
+for a tie and for a phone), no word the glossary rules out (a formal "Sie", a plural "vous",
+Polish "zawis", German "ist raus"), French no-break spaces before two-part punctuation, the
+rule titles as the glossary lists them, and one name for the app in each language, the same
+on the pages, the printed sheets and the command line.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def test_the_glossary_has_the_tables_the_tests_read():
         "seat round",
         "keep score at table",
         "leave the night",
+        "tie",
+        "phone",
     ]
     assert all(set(allowed) == set(LANGUAGES) for _, allowed in rows)
     assert set(never_used()) == set(LANGUAGES)
@@ -88,8 +91,11 @@ def test_every_text_uses_the_glossarys_word_for_the_thing(language):
         said = re.compile(r"\b(?:" + "|".join(map(re.escape, english_words)) + r")\b", re.I)
         starts = [word.lower() for word in allowed[language]]
         row = TIEBREAK_ROW if english_words[0] == "tiebreak" else set()
+        not_a_tie = TIEBREAK_ROW if english_words[0] == "tie" else set()
         for context, english, forms in translations(language):
             if not said.search(english) and (context, english) not in row:
+                continue
+            if (context, english) in not_a_tie:
                 continue
             for form in forms:
                 if not any(start in form.lower() for start in starts) and not said.search(form):
@@ -109,6 +115,28 @@ def test_no_text_or_rules_page_uses_a_word_the_glossary_rules_out(language):
         if (hit := word.search(text))
     ]
     assert found == []
+
+
+# French text around which two-part punctuation keeps its own spacing: typed notation and
+# JSON (quoted), addresses, markup and placeholders.
+AS_TYPED = re.compile(
+    r"\{[^}]*\}|'[^']*'|\"[^\"]*\"|Content-Type: \S+|\w+=\w+:\w+|https?://\S+|<[^>]*>|%\(\w+\)[sd]"
+)
+NO_BREAK = "\u00a0\u202f"
+
+
+def test_french_puts_a_no_break_space_before_two_part_punctuation():
+    """Before : ; ? ! and inside « », so a mark never starts a line on a phone: 22 texts had
+    an ordinary space, or none ("Mise à jour : manche 3", "Table : Les Dupont")."""
+    missing = []
+    for _, english, forms in translations("fr"):
+        for form in forms:
+            if form == english:  # typed notation, as the English
+                continue
+            text = AS_TYPED.sub("\ue000", form)
+            if re.search(rf"(?<=[^{NO_BREAK}])[:;?!](?=\s|$|\))|« | »", text):
+                missing.append(form)
+    assert missing == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

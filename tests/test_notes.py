@@ -12,7 +12,9 @@ def test_a_recorded_hand_reads_in_every_language():
     stored = change_notes.note("record", number=3, went_out="Ann", made=["Ann", "Cy"])
     assert change_notes.words(stored) == "Hand 3: Ann went out; made: Ann, Cy"
     with i18n.using("de"):
-        assert change_notes.words(stored) == "Runde 3: Ann ist raus; Phase geschafft: Ann, Cy"
+        assert (
+            change_notes.words(stored) == "Runde 3: Ann ist rausgegangen; Phase geschafft: Ann, Cy"
+        )
     with i18n.using("es"):
         assert change_notes.words(stored) == "Ronda 3: cerró Ann; fase completada: Ann, Cy"
 
@@ -20,7 +22,9 @@ def test_a_recorded_hand_reads_in_every_language():
 def test_nobody_made_their_phase_is_said_as_a_word_not_left_blank():
     stored = change_notes.note("record", number=1, went_out="Ann", made=[])
     with i18n.using("de"):
-        assert change_notes.words(stored) == "Runde 1: Ann ist raus; Phase geschafft: niemand"
+        assert (
+            change_notes.words(stored) == "Runde 1: Ann ist rausgegangen; Phase geschafft: niemand"
+        )
 
 
 def test_a_correction_names_each_change_with_the_phase_tried():
@@ -44,7 +48,7 @@ def test_an_undo_of_an_undo_reads_each_step_in_the_readers_language():
     twice = change_notes.note("undo", undone=change_notes.note("undo", undone=hand))
     with i18n.using("de"):
         assert change_notes.words(twice) == (
-            "Rückgängig gemacht: Rückgängig gemacht: Runde 4 gelöscht (Bob war raus)"
+            "Rückgängig gemacht: Rückgängig gemacht: Runde 4 gelöscht (Bob war rausgegangen)"
         )
 
 

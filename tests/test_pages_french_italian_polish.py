@@ -22,7 +22,6 @@ EXPECTED = {
         ],
         "game": [
             "Manche 2 · Bob distribue",
-            "Saisir la manche 2",
             "Noter la manche 2",
             "Qui a fini ?",
             "Annuler la dernière action",

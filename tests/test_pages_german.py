@@ -32,7 +32,7 @@ GERMAN = {
     "game": [
         "Runde 2 · Bob gibt",
         "Runde 2 eintragen",
-        "Wer ist raus?",
+        "Wer ist rausgegangen?",
         "Phase geschafft",
         "Stattdessen Karten zählen",
         "Runde 2 speichern",
@@ -47,10 +47,10 @@ GERMAN = {
     "finished game": ["Ann gewinnt!", "1. Ann", "2. ", "Fertig", "Revanche: gleiche Spieler"],
     "correct a hand": ["Runde 1 korrigieren", "Korrektur speichern", "Runde 1 löschen"],
     "history": ["Verlauf", "Änderung 2", "1 Runde", "So steht die Partie jetzt."],
-    "share": ["Diese Partie teilen", "Nur zuschauen", "Zuschauerseite öffnen", "Schreiber-Link"],
+    "share": ["Diese Partie teilen", "Nur zuschauen", "Zuschauerseite öffnen", "Anschreiber-Link"],
     "players' codes": ["Jeder trägt seine Punkte selbst ein", "Ein Code für alle", "Code für Ann"],
     "who are you": ["Wer bist du?"],
-    "my points": ["Ann: meine Punkte", "Ich bin raus", "An den Schreiber schicken"],
+    "my points": ["Ann: meine Punkte", "Ich bin raus", "Zum Anschreiben schicken"],
     "watch": ["Du schaust dieser Partie zu.", "Runde 2 · Bob gibt", "Für diese Partie drucken"],
     "table view": ["Runde 2 · Bob gibt", "Punkte"],
     "table": [

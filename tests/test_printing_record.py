@@ -88,8 +88,9 @@ def test_the_time_zone_comes_from_the_caller_then_the_setting(monkeypatch):
     assert time_zone() == datetime.now().astimezone().tzinfo
 
 
-def test_the_apps_sheet_gives_the_games_start_on_the_phones_clock_and_its_table(client, clock):
-    """The sheet was printed on the server's clock while every page said the phone's."""
+def test_the_apps_sheet_gives_the_games_start_on_its_tables_clock_and_its_table(client, clock):
+    """The sheet was printed on the server's clock while every page said the phone's; then on
+    the clock of whichever phone printed it. It is the table's, whoever prints."""
     client.set_cookie("tz", "Europe/Warsaw", domain="table.test")  # as app.js keeps it
     table = new_table(client, "The Smiths")
     url = table_game(client, table)  # 23 November 2026, 19:00 UTC: 20:00 in Warsaw
@@ -101,9 +102,13 @@ def test_the_apps_sheet_gives_the_games_start_on_the_phones_clock_and_its_table(
     assert "Played on Monday, November 23, 2026 at 8:00 PM (Europe/Warsaw), 40 min" in text
     assert "Table: The Smiths" in text
     assert created(data) == "D:20261123200000+01'00'"
-    client.delete_cookie("tz", domain="table.test")  # a phone that never said: the server's
-    utc = words(client.get(f"/v/{game_id}/print/score-sheet.pdf").data)
-    assert "Played on Monday, November 23, 2026 at 7:00 PM (UTC+0000), 40 min" in utc
+    for zone in ("Asia/Tokyo", None):  # another phone's, or one that never said its zone
+        if zone:
+            client.set_cookie("tz", zone, domain="table.test")
+        else:
+            client.delete_cookie("tz", domain="table.test")
+        again = words(client.get(f"/v/{game_id}/print/score-sheet.pdf").data)
+        assert "Played on Monday, November 23, 2026 at 8:00 PM (Europe/Warsaw), 40 min" in again
 
 
 def test_the_command_line_prints_the_start_length_and_table_it_is_given(tmp_path, capsys):

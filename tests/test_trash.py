@@ -132,6 +132,18 @@ def test_a_deleted_table_takes_its_games_and_comes_back_with_them(client):
     assert client.get(alone).status_code == 410  # deleted before the table: still deleted
 
 
+def test_the_deleted_page_names_what_was_deleted_in_its_gender(client):
+    """French read "Supprimé" over a deleted game, a feminine "partie" (issue 41, finding 9):
+    the heading names the game or the table, so each language can agree."""
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    table = new_table(client)
+    game = new_game(client)
+    assert _post(client, f"{game}/delete").status_code == 303
+    assert _post(client, f"{table}/delete").status_code == 303
+    assert "<h1>Partie supprimée</h1>" in _text(client.get(game))
+    assert "<h1>Table supprimée</h1>" in _text(client.get(table))
+
+
 def test_deleting_needs_the_page_s_token(client):
     url = new_game(client)
     assert client.post(f"{url}/delete").status_code == 400

@@ -38,7 +38,11 @@ def history(client, game: str) -> str:
     ("language", "who_went_out", "not_a_number"),
     [
         ("en", "Who went out? Tap their name.", "Bob's points: 'lots' is not a whole number"),
-        ("de", "Wer ist raus? Tippe auf den Namen.", "Punkte von Bob: 'lots' ist keine ganze Zahl"),
+        (
+            "de",
+            "Wer ist rausgegangen? Tippe auf den Namen.",
+            "Punkte von Bob: 'lots' ist keine ganze Zahl",
+        ),
         ("es", "¿Quién cerró? Toca su nombre.", "Puntos de Bob: 'lots' no es un número entero"),
     ],
 )
@@ -128,7 +132,7 @@ def test_the_note_after_a_hand_sent_twice_is_in_the_readers_language(client, lan
     ("language", "undone"),
     [
         ("en", "Undone: Hand 1: Ann went out; made: Ann, Bob"),
-        ("de", "Rückgängig gemacht: Runde 1: Ann ist raus; Phase geschafft: Ann, Bob"),
+        ("de", "Rückgängig gemacht: Runde 1: Ann ist rausgegangen; Phase geschafft: Ann, Bob"),
         ("es", "Deshecho: Ronda 1: cerró Ann; fase completada: Ann, Bob"),
     ],
 )
@@ -154,9 +158,9 @@ def test_the_history_is_stored_as_facts_and_read_in_each_readers_language(client
     assert "Game created" in english
 
     german = history(speaking(client, "de"), game)
-    assert "Runde 1: Ann ist raus; Phase geschafft: Ann, Bob" in german
+    assert "Runde 1: Ann ist rausgegangen; Phase geschafft: Ann, Bob" in german
     assert "Runde 1 korrigiert: Bob 15 ✓ → 65" in german
-    assert "Runde 1 gelöscht (Ann war raus)" in german
+    assert "Runde 1 gelöscht (Ann war rausgegangen)" in german
     assert "Partie gestartet" in german
     assert "went out" not in german
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .. import store
+from .. import clock, store
 from ..i18n import _
 from ..reports import current_game
 from ..rules.game import Game, GameError, Standings
@@ -33,6 +33,7 @@ def start_game(
     table_id: str | None = None,
     follows: str | None = None,
     dates: tuple[str, str] | None = None,
+    time_zone: str | None = None,
 ) -> results.Saved | results.Refused:
     """Every new game: started on the form, imported, from the API, a rematch, a backup's.
 
@@ -41,9 +42,15 @@ def start_game(
     under ``table_id`` (its players join the roster) in the same transaction.
     ``follows``: the game it was started after, whose screens follow it here;
     ``dates``: when a game from a backup was first and last played. ``note``: how
-    the history tells it (``notes.note``); "Game created" by default.
+    the history tells it (``notes.note``); "Game created" by default. ``time_zone``: the
+    clock it is dated on while in no table (at a table, the table's is taken for it).
     """
-    judged = judge_new_game(data, action=action, note=note, follows=follows, dates=dates)
+    if table_id is not None:
+        table = tables.get_table(db, table_id)
+        time_zone = table.time_zone if table is not None and table.time_zone else time_zone
+    judged = judge_new_game(
+        data, action=action, note=note, follows=follows, dates=dates, time_zone=time_zone
+    )
     if isinstance(judged, results.Refused):
         return judged
     try:
@@ -81,6 +88,7 @@ def judge_new_game(
     note: str = "",
     follows: str | None = None,
     dates: tuple[str, str] | None = None,
+    time_zone: str | None = None,
 ) -> NewGameJudged | results.Refused:
     try:
         game = load_game(_dealt_orders(data), new=True)  # its names enter now: the name rule
@@ -97,6 +105,7 @@ def judge_new_game(
         kept=list(replayed.kept),
         follows=follows,
         dates=dates,
+        time_zone=time_zone,
     )
     return NewGameJudged(game, replayed, new, summary)
 
@@ -144,8 +153,24 @@ def rematch(db: Database, game_id: str) -> results.Saved | results.Refused:
         data.pop("ended_early", None)
         table_id = tables.table_of_game(db, game_id)
         return start_game(
-            db, data, note=change_notes.note("rematch"), table_id=table_id, follows=game_id
+            db,
+            data,
+            note=change_notes.note("rematch"),
+            table_id=table_id,
+            follows=game_id,
+            time_zone=now.stored.time_zone,
         )
+
+
+def set_time_zone(db: Database, game_id: str, time_zone: str) -> results.Refused | None:
+    """Date a game in no table on another clock (an IANA name); None when done. A game at
+    a table is dated on the table's, set on the table's page."""
+    if clock.zone(time_zone) is None:
+        return results.Refused(_(results.UNKNOWN_ZONE, zone=time_zone))
+    if tables.table_of_game(db, game_id) is not None:
+        return results.Refused(_(results.TABLES_ZONE))
+    store.games.set_time_zone(db, game_id, time_zone)
+    return None
 
 
 def next_at_table(db: Database, table_id: str) -> str | None:

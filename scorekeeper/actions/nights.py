@@ -213,6 +213,8 @@ def _start_round(
         if seated is None:
             return results.Refused(_("No round is waiting to start: seat the next round first."))
         title = change_notes.note("night", night=night.name, round=seated.number)
+        its_table = tables.get_table(db, night.table_id)
+        time_zone = its_table.time_zone if its_table is not None else None
         judged: list[games.NewGameJudged] = []
         for table in seated.tables:
             data = {
@@ -222,7 +224,7 @@ def _start_round(
                 "dealer": table.dealer,
                 "hands": [],
             }
-            one = games.judge_new_game(data, note=title)
+            one = games.judge_new_game(data, note=title, time_zone=time_zone)
             if isinstance(one, results.Refused):
                 return one
             judged.append(one)

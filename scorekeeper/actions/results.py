@@ -18,6 +18,8 @@ from ..store import change_notes
 
 STALE = N_("Another phone changed this game a moment ago. Check the game and try again.")
 NO_GAME = N_("There is no game at this link. It may have been mistyped.")
+UNKNOWN_ZONE = N_("%(zone)s is not a time zone this app knows. Pick one from the list.")
+TABLES_ZONE = N_("This game keeps its table's time zone: set it on the table's page.")
 
 
 @dataclass(frozen=True)

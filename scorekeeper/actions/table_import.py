@@ -18,8 +18,11 @@ from ..store.seasons import SeasonPlan
 from . import games, results, saving
 
 
-def import_table(db: Database, archive: TableArchive) -> tables.Table | results.Refused:
-    """A table and all its games from a backup: all of it, or nothing.
+def import_table(
+    db: Database, archive: TableArchive, time_zone: str | None = None
+) -> tables.Table | results.Refused:
+    """A table and all its games from a backup: all of it, or nothing. It keeps the backup's
+    clock, or takes ``time_zone`` (the importing phone's) when the backup names none.
 
     Every game is judged by the engine and encoded, and their sizes estimated against the
     budget, before anything is written; what each batch adds to the file is measured and
@@ -32,7 +35,7 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
     judged: list[games.NewGameJudged] = []
     for entry in archive.games:
         let_others_run()
-        found = _archived(entry, note)
+        found = _archived(entry, note, archive.time_zone or time_zone)
         if isinstance(found, results.Refused):
             return found
         judged.append(found)
@@ -41,7 +44,7 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
     except store.budget.OverBudget as over:
         return saving.over_budget(over, table=True)
     with store.connection.transaction(db):
-        table = tables.create_table(db, archive.name)
+        table = tables.create_table(db, archive.name, archive.time_zone or time_zone)
         tables.delete_table(db, table.id)  # hidden until every game is in
     game_ids: list[str] = []
     try:
@@ -80,12 +83,14 @@ def import_table(db: Database, archive: TableArchive) -> tables.Table | results.
 IMPORT_BATCH_BYTES = 512 * 1024  # one transaction of an import writes about this much
 
 
-def _archived(entry: ArchivedGame, note: str) -> games.NewGameJudged | results.Refused:
+def _archived(
+    entry: ArchivedGame, note: str, time_zone: str | None
+) -> games.NewGameJudged | results.Refused:
     """A backup's game as ``_judged`` makes it, reusing the replay done when it was read."""
     dates = (entry.created, entry.updated) if entry.created and entry.updated else None
     if entry.replayed is None:
         return games.judge_new_game(
-            game_to_json(entry.game), action="import", note=note, dates=dates
+            game_to_json(entry.game), action="import", note=note, dates=dates, time_zone=time_zone
         )
     new = store.games.new_game(
         game_to_json(entry.game),
@@ -94,6 +99,7 @@ def _archived(entry: ArchivedGame, note: str) -> games.NewGameJudged | results.R
         standings=entry.replayed.standings.to_json(),
         kept=list(entry.replayed.kept),
         dates=dates,
+        time_zone=time_zone,
     )
     return games.NewGameJudged(entry.game, entry.replayed, new, note)
 

@@ -6,18 +6,33 @@ from collections.abc import Callable
 
 from sqlite_utils import Database
 
+from .. import clock
 from ..i18n import _
 from ..rules.names import MAX_NAME, NameRefused
 from ..store import tables
 from . import results
 
 
-def create_table(db: Database, name: str) -> tables.Table | results.Refused:
-    """A new table, if its name passes the name rule (rules/names.py)."""
+def create_table(
+    db: Database, name: str, time_zone: str | None = None
+) -> tables.Table | results.Refused:
+    """A new table, if its name passes the name rule (rules/names.py), on the clock of
+    ``time_zone`` (the phone's that starts it, else the server's, by its IANA name; None:
+    not said, the server's whatever it is when asked)."""
+    if time_zone is not None and clock.zone(time_zone) is None:
+        return results.Refused(_(results.UNKNOWN_ZONE, zone=time_zone))
     try:
-        return tables.create_table(db, name)
+        return tables.create_table(db, name, time_zone)
     except NameRefused as refused:
         return results.Refused(str(refused))
+
+
+def set_time_zone(db: Database, table_id: str, time_zone: str) -> results.Refused | None:
+    """Date the table's games on another clock (an IANA name); None when done."""
+    if clock.zone(time_zone) is None:
+        return results.Refused(_(results.UNKNOWN_ZONE, zone=time_zone))
+    tables.set_time_zone(db, table_id, time_zone)
+    return None
 
 
 def rename_player(

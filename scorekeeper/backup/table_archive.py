@@ -105,6 +105,7 @@ class TableArchive:
     games: list[ArchivedGame] = field(default_factory=list)  # oldest first
     nights: list[ArchivedNight] = field(default_factory=list)  # its club nights
     seasons: list[ArchivedSeason] = field(default_factory=list)  # its seasons
+    time_zone: str | None = None  # the table's clock (IANA name); None: not said
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -168,6 +169,7 @@ def build(archive: TableArchive, zone: tzinfo = UTC) -> bytes:
             {**records.plain(season, SeasonPlan), "nights": [i + 1 for i in season.nights]}
             for season in archive.seasons
         ],
+        **({"time_zone": archive.time_zone} if archive.time_zone else {}),
     }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -277,6 +279,7 @@ class Backup:
         self.table = TableArchive(_table_name(index.get("name")))
         self.table.players = _players(_list(index, "players"))
         self.table.aliases = _aliases(index.get("aliases", {}))
+        self.table.time_zone = _time_zone(index.get("time_zone"))
         self.entries = _games(_list(index, "games"))
         if any(entry["file"] not in self.infos for entry in self.entries):
             raise ArchiveError(_("This backup is incomplete: part of it is missing."))
@@ -364,6 +367,14 @@ def _table_name(value: object) -> str:
         raise ArchiveError(
             _("The table's name in this backup cannot be used: %(reason)s", reason=refused)
         ) from None
+
+
+def _time_zone(value: object) -> str | None:
+    """The table's clock, if the backup names one this machine knows (a zone newer than its
+    time zone data is left out: the importing phone's clock is taken instead)."""
+    if isinstance(value, str) and clock.zone(value) is not None:
+        return value
+    return None
 
 
 def _players(entries: list) -> list[tuple[str, bool]]:

@@ -75,6 +75,7 @@ class StoredGame:
     standings_text: str | None = field(default=None, metadata=records.column("standings"))
     kept_text: str | None = field(default=None, metadata=records.column("kept"))
     code: str | None = None  # the short code read aloud to open the watch page
+    time_zone: str | None = None  # its clock (IANA name) while in no table; None: the server's
 
     @cached_property
     def state(self) -> dict[str, Any]:
@@ -120,11 +121,13 @@ def create_game(
     kept: list[dict[str, Any]] | None = None,
     follows: str | None = None,
     dates: tuple[str, str] | None = None,
+    time_zone: str | None = None,
 ) -> StoredGame:
     """A new game; the log's first change is its game file.
 
     ``follows``: the game it was started after (a rematch). ``dates``: when it was
     first and last played, for a game brought back from a backup (else now).
+    ``time_zone``: its clock while it is in no table.
     """
     new = new_game(
         state,
@@ -134,6 +137,7 @@ def create_game(
         kept=kept,
         follows=follows,
         dates=dates,
+        time_zone=time_zone,
     )
     with connection.transaction(db):
         budget.room_for(db, None, [new.size])
@@ -165,6 +169,7 @@ def new_game(
     kept: list[dict[str, Any]] | None = None,
     follows: str | None = None,
     dates: tuple[str, str] | None = None,
+    time_zone: str | None = None,
 ) -> NewGame:
     """Everything ``insert_game`` writes, worked out before any lock is taken."""
     created, updated = dates or (connection.now(), connection.now())
@@ -177,6 +182,7 @@ def new_game(
         state_text=dumps(state),
         standings_text=None if standings is None else dumps(standings),
         kept_text=None if kept is None else dumps(kept),
+        time_zone=time_zone,
     )
     change: dict[str, Any] = {
         "version": 1,
@@ -242,6 +248,13 @@ def renew_edit_key(db: Database, game_id: str, old: str) -> str | None:
             "UPDATE games SET edit_key = ? WHERE id = ? AND edit_key = ?", [key, game_id, old]
         )
     return key if cursor.rowcount == 1 else None
+
+
+def set_time_zone(db: Database, game_id: str, time_zone: str) -> None:
+    """The clock a game in no table is dated on (an IANA name the caller has checked).
+    Like its links, not play: the change log is not touched."""
+    with connection.transaction(db):
+        db.execute("UPDATE games SET time_zone = ? WHERE id = ?", [time_zone, game_id])
 
 
 def renew_player_key(db: Database, game_id: str, old: str | None) -> str | None:

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS games (
     kept TEXT,                  -- the engine's state after each hand: a change replays from it
     follows TEXT,               -- the game this one was started after (rematch, next at a table)
     code TEXT,                  -- the short code read aloud to open the watch page
-    player_key TEXT             -- renews the players' links; NULL: the first ones
+    player_key TEXT,            -- renews the players' links; NULL: the first ones
+    time_zone TEXT              -- its clock while in no table (IANA name); NULL: the server's
 );
 CREATE INDEX IF NOT EXISTS games_follows ON games (follows);
 CREATE UNIQUE INDEX IF NOT EXISTS games_code ON games (code);
@@ -61,7 +62,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created TEXT,
     view_id TEXT,               -- its lasting name in its games' histories (a move)
     screen TEXT,                -- the read-only address of its screen (/tv/<screen>)
-    deleted TEXT                -- when it was deleted by its link (UTC); NULL: in use
+    deleted TEXT,               -- when it was deleted by its link (UTC); NULL: in use
+    time_zone TEXT              -- the table's clock (IANA name); NULL: the server's
 );
 CREATE UNIQUE INDEX IF NOT EXISTS tables_view_id ON tables (view_id);
 CREATE TABLE IF NOT EXISTS table_players (
@@ -391,6 +393,15 @@ def _night_room_control(db: Database) -> None:
 def _seasons(db: Database) -> None:
     """Seasons of club nights (issue 40): three new tables, nothing else changes."""
     _run(db, SCHEMA)
+
+
+@migrations(name="time-zones")
+def _time_zones(db: Database) -> None:
+    """One clock per table, and per game in no table (issue 41). Those stored before have
+    none said (NULL): they stay on the server's clock until their page sets one."""
+    for table in ("games", "tables"):
+        if "time_zone" not in _columns(db, table):
+            db.execute(f"ALTER TABLE {table} ADD COLUMN time_zone TEXT")
 
 
 def _bytes(column: str) -> str:

@@ -29,6 +29,8 @@ class Table:
     created: str
     view_id: str  # the table's lasting name in its games' histories (a move); never shown
     screen: str  # the read-only address of the table's screen (/tv/<screen>), renewed with it
+    time_zone: str | None = None  # the table's clock (IANA name): its games' records are
+    # dated on it; None: the server's (a table from before tables had one)
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,16 @@ class RosterPlayer:
     retired: bool
 
 
-def create_table(db: Database, name: str) -> Table:
-    """A new table; its name goes through the name rule (NameRefused says why not)."""
+def create_table(db: Database, name: str, time_zone: str | None = None) -> Table:
+    """A new table; its name goes through the name rule (NameRefused says why not).
+    ``time_zone``: its clock (an IANA name the caller has checked)."""
     table = Table(
-        new_key(), valid_name(name, MAX_TABLE_NAME), store.connection.now(), new_key(), new_key()
+        new_key(),
+        valid_name(name, MAX_TABLE_NAME),
+        store.connection.now(),
+        new_key(),
+        new_key(),
+        time_zone,
     )
     with store.connection.transaction(db):
         records.insert(db, "tables", records.row(table))
@@ -127,6 +135,26 @@ def renew_link(db: Database, table_id: str) -> str | None:
         for name in ("table_players", "table_aliases", "table_games", "nights", "seasons"):
             db.execute(f"UPDATE {name} SET table_id = ? WHERE table_id = ?", [new, table_id])
     return new
+
+
+def set_time_zone(db: Database, table_id: str, time_zone: str) -> None:
+    """The table's clock (an IANA name the caller has checked): every record of its games
+    is dated on it from now on. Its games keep their times, stored in UTC."""
+    with store.connection.transaction(db):
+        db.execute("UPDATE tables SET time_zone = ? WHERE id = ?", [time_zone, table_id])
+
+
+def time_zone_of_game(db: Database, game_id: str) -> str | None:
+    """The clock a game is dated on: its table's while it is in one, else its own (None:
+    neither was said, the server's). The game's own is read only for a game in no table:
+    its column sits after the game's long texts."""
+    row = db.execute(
+        "SELECT CASE WHEN t.game_id IS NULL THEN g.time_zone ELSE "
+        "(SELECT time_zone FROM tables WHERE id = t.table_id) END "
+        "FROM games g LEFT JOIN table_games t ON t.game_id = g.id WHERE g.id = ?",
+        [game_id],
+    ).fetchone()
+    return row[0] if row else None
 
 
 def latest_game(db: Database, table_id: str) -> str | None:

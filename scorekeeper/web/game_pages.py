@@ -23,11 +23,10 @@ from ..rules.reasons import Rule
 from ..rules.ruleset import PROFILES
 from ..rules.scoring import card_kinds
 from ..store import sent_points, tables
-from . import device, keeper_fragments, live
+from . import device, keeper_fragments, live, zones
 from .access import db, game
 from .charts import score_chart
 from .forms import HandForm
-from .zones import zone
 
 
 def view_context(current: current_game.Current) -> dict:
@@ -58,7 +57,7 @@ def game_facts(stored: store.games.StoredGame, game: Game, standings: Standings)
     minutes = clock.minutes(stored.created, store.history.played_until(db(), stored))
     link = None
     if standings.over:
-        play = bgstats.stored_play(db(), stored, game, standings, zone())
+        play = bgstats.stored_play(db(), stored, game, standings, zones.record_zone())
         link = bgstats.push_link(play)
     return GameFacts(clock.moment(stored.created), minutes, clock.duration(minutes), link)
 
@@ -118,10 +117,18 @@ def render_game(
         live_tag=tag,
         next_game=live.next_game(link, keeper_url) if current.standings.over else None,
         its_table=None if polled else device.known_table(db(), link.game_id),
+        clock=None if polled else _clock_line(current.stored),
         part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
         **view_context(current),
     )
     return keeper_fragments.fill(html, oob=polled), status
+
+
+def _clock_line(stored: store.games.StoredGame) -> zones.ClockLine | None:
+    """A game in no table shows its time zone (one at a table is dated on the table's)."""
+    if tables.table_of_game(db(), stored.id) is not None:
+        return None
+    return zones.clock_line(stored.time_zone)
 
 
 def keeper_url(link: store.games.Link) -> str:

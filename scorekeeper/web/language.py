@@ -5,9 +5,9 @@ The browser's Accept-Language decides, unless someone picked a language with
 the switcher: that choice is kept in a cookie for a year. Flask-Babel holds the
 choice and formats numbers and dates for it; every text, in templates and in
 the engine alike, is translated through i18n/ from the same
-catalogues (docs/decisions.md says why). Every date and time is shown on the family's
-own clock (``zone``): the phone's time zone, which app.js keeps in a cookie, else the
-server's ``SCOREKEEPER_TIME_ZONE``, else the machine's. Names in pages are isolated with <bdi>,
+catalogues (docs/decisions.md says why). Every date and time is shown on a clock zones.py
+chooses: a record's on the clock of its table (or of its game, in no table), a live screen's
+on the phone's own, else on the record's. Names in pages are isolated with <bdi>,
 so a right-to-left name cannot reorder the text around it; where markup cannot go
 (a page's <title>, an SVG label, an attribute), ``isolate`` wraps the name in
 Unicode's isolate marks instead.

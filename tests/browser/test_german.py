@@ -44,7 +44,7 @@ def test_a_german_family_plays_a_short_game_in_german(browser, german_phone, ser
     speaks(page, "de")
     expect(page.locator(".status")).to_have_text("Runde 1 · Oma gibt")
     expect(page.locator("#record h2")).to_have_text("Runde 1 eintragen")
-    expect(page.locator(".went-out legend")).to_have_text("Wer ist raus?")
+    expect(page.locator(".went-out legend")).to_have_text("Wer ist rausgegangen?")
 
     enter_hand(page, "Jonas", {"0": "50", "2": "25"})
     expect(page.locator(".status")).to_have_text("Runde 2 · Jonas gibt")
@@ -135,7 +135,7 @@ def test_points_sent_from_german_phones_arrive_in_german(browser, german_phone, 
         expect(lea.locator("h1")).to_have_text("Lea: meine Punkte")
         lea.fill("#points", "25")
         lea.check("input[name=made]")
-        lea.click("text=An den Schreiber schicken")
+        lea.click("text=Zum Anschreiben schicken")
         expect(lea.locator(".ok")).to_contain_text("Geschickt: 25 Punkte, Phase geschafft.")
     finally:
         lea.context.close()

@@ -255,3 +255,33 @@ def test_the_tablet_ranks_the_players_and_names_the_leader(browser, tmp_path):
 def _screen(page, server: str, table: str) -> str:
     page.goto(server + table)
     return page.locator("#table-screen input.link-field").input_value()
+
+
+# Each element that holds more than it shows (a word spilling out of its chip), and each inline
+# text broken over lines ("25" at the end of one line, "pts" alone on the next).
+SPILLED = "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+BROKEN = "els => els.filter(e => e.getClientRects().length > 1).map(e => e.textContent)"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_cards_word_stays_in_its_chip_and_its_worth_stays_whole(browser, tmp_path, language):
+    """At 360 px Spanish "Comodín" spilled out of its 48 px chip on the phase checker (issue 41,
+    finding 9), and "Comodín 25 pts" under "Count cards instead" put "pts" on a line of its own."""
+    database = tmp_path / "games.sqlite3"
+    url = new_game(_client(database), players=["Ann", "Bob", "Cy", "Dee"])
+    context = browser.new_context(**NARROW, locale=language)
+    try:
+        with served(database) as server:
+            page = context.new_page()
+            for rules in ("official", "super-wild"):
+                page.goto(f"{server}/check?rules={rules}")
+                chips = page.locator(".palette .card-chip")
+                expect(chips.first).to_be_visible()
+                assert chips.evaluate_all(SPILLED) == [], rules
+            page.goto(f"{server}{url}")
+            page.locator("details.count summary").first.click()
+            worth = page.locator(".stepper label small")
+            expect(worth.first).to_be_visible()
+            assert worth.evaluate_all(BROKEN) == []
+    finally:
+        context.close()

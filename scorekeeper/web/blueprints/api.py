@@ -28,13 +28,13 @@ from ...rules.game import Game, GameError, HandRecord
 from ...rules.gamefile import read_hand
 from ...rules.names import lookalike_warning, lookalikes
 from ...store import change_notes
+from .. import zones
 from ..access import db, public_url
 from ..assets import shipped
 from ..checking import BadRequest, Tool, house_rules, make_tool, run_hit, run_solve
 from ..forms import JsonError, request_json
 from ..ratings import rate_answer
 from ..security import checking, creating, csrf_exempt, rating
-from ..zones import zone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 NOT_FOUND = actions.results.NO_GAME  # say it with _(NOT_FOUND)
@@ -111,7 +111,9 @@ def create_game():
     hands = body.get("hands")
     count = len(hands) if isinstance(hands, list) else 0
     note = change_notes.note("api-create", hands=count)
-    result = actions.games.start_game(db(), body, action="api-create", note=note)
+    result = actions.games.start_game(
+        db(), body, action="api-create", note=note, time_zone=zones.new_zone()
+    )
     if isinstance(result, actions.results.Refused):
         raise _refused(result)
     stored, standings = result.current.stored, result.current.standings
@@ -156,7 +158,9 @@ def bgstats_play():
     """A finished game as a BG Stats play, with the push link that opens BG Stats' import."""
     current = _current()
     try:
-        play = bgstats.stored_play(db(), current.stored, current.game, current.standings, zone())
+        play = bgstats.stored_play(
+            db(), current.stored, current.game, current.standings, zones.record_zone()
+        )
     except bgstats.NotFinished as error:
         raise ApiError(409, str(error)) from None
     return jsonify(play=play, url=bgstats.push_link(play))

@@ -25,7 +25,7 @@ from ...rules.ranking import final_order
 from ...rules.reasons import Reason, Rule
 from ...rules.ruleset import PROFILES, make_rules
 from ...store import change_notes, tables
-from .. import device, live
+from .. import device, live, zones
 from ..access import RENEWED_MEANWHILE, db, game, opened, public_url, qr_svg, this_computer_only
 from ..forms import version_seen, whole_number
 from ..game_pages import keeper_url, new_game_form, render_game, table_from
@@ -82,7 +82,9 @@ def new_game() -> Response | str | tuple[str, int]:
     }
     table_id = table.id if table else None
     follows = actions.games.next_at_table(db(), table_id) if table_id else None
-    result = actions.games.start_game(db(), state, table_id=table_id, follows=follows)
+    result = actions.games.start_game(
+        db(), state, table_id=table_id, follows=follows, time_zone=zones.new_zone()
+    )
     if isinstance(
         result, actions.results.Refused
     ):  # the engine has the last word on what a game is
@@ -127,7 +129,9 @@ def import_game() -> Response | str | tuple[str, int]:
         return render_template("import.html", text=text, error=message), 422
     hands = data.get("hands") if isinstance(data, dict) else None
     note = change_notes.note("import", hands=len(hands) if isinstance(hands, list) else 0)
-    result = actions.games.start_game(db(), data, action="import", note=note)
+    result = actions.games.start_game(
+        db(), data, action="import", note=note, time_zone=zones.new_zone()
+    )
     if isinstance(result, actions.results.Refused):
         page = render_template("import.html", text=text, error=result.message, rule=result.rule)
         return page, 422
@@ -181,6 +185,23 @@ def rematch():
     if isinstance(result, actions.results.Refused):
         abort(422, _("The rematch could not be started: %(reason)s", reason=result.message))
     return _to_game(result)
+
+
+@bp.route("/g/<game_id>/<key>/clock", methods=["GET", "POST"])
+def game_clock():
+    """The time zone of a game in no table (a game at a table is dated on the table's)."""
+    current = game()
+    if tables.table_of_game(db(), current.stored.id) is not None:
+        abort(404, _(actions.results.TABLES_ZONE))
+    back = url_for("games.game_page")
+    if reading():
+        return zones.clock_page(current.stored.time_zone, back)
+    chosen = request.form.get("zone", "").strip()
+    refused = actions.games.set_time_zone(db(), current.stored.id, chosen)
+    if refused is not None:
+        return zones.clock_page(current.stored.time_zone, back, refused.message)
+    flash(_("This game's time zone is now %(zone)s.", zone=zones.zone_label(chosen)))
+    return redirect(back, 303)
 
 
 # --- a new scorekeeper link for a leaked one -----------------------------------------

@@ -30,6 +30,7 @@ from ...rules.game import Game, HandRecord, Standings
 from ...rules.gamefile import game_to_json
 from ...rules.replay import Kept, hand_problems, replay_from
 from ...rules.scoring import card_kinds
+from .. import zones
 from ..access import db, game, opened
 from ..forms import (
     HandForm,
@@ -220,6 +221,7 @@ def undo():
 @bp.get("/g/<game_id>/<key>/history")
 def history():
     current = game()
+    zones.on_record_clock()  # each change's time on the game's clock, whoever reads it
     changes = store.history.changes(db(), current.stored.id)
     return render_template(
         "history.html", stored=current.stored, game=current.game, history=changes

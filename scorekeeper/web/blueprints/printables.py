@@ -32,10 +32,11 @@ from ...printing.season_standings import SeasonSheet
 from ...printing.sheets import MAX_LARGE_PLAYERS
 from ...reports import night_view, season_view
 from ...store import nights, seasons, tables
+from .. import zones
 from ..access import db, game, public_url
 from ..render_cache import Kept
 from ..security import printing as print_limit
-from ..zones import day, local_day, zone
+from ..zones import day, local_day
 
 bp = Blueprint("printables", __name__)
 STANDARD = dict(STANDARD_SET)
@@ -187,7 +188,8 @@ def night_standings():
     if not played:
         abort(404, _("No round of this night has started yet."))
     size = _size()
-    played_on = day(night.when)
+    zones.on_record_clock()  # the night's table's clock, whoever prints it
+    played_on = zones.day(night.when)
     playing = now.playing
 
     def build() -> bytes:
@@ -232,9 +234,9 @@ def season_standings() -> Response:
 
 
 def _played(stored: store.games.StoredGame) -> Played:
-    """When the game started (on the family's own clock, as the pages say it), its length,
-    its table."""
-    started = clock.moment(stored.created).astimezone(zone())
+    """When the game started (on its table's clock, or its own in no table, whoever prints
+    it), its length, its table."""
+    started = clock.moment(stored.created).astimezone(zones.record_zone())
     table_id = tables.table_of_game(db(), stored.id)
     table = tables.get_table(db(), table_id) if table_id else None
     return Played(

@@ -58,7 +58,8 @@ def new_table():
     if not name:
         error = _("Give the table a name, such as your family's")
         return render_template("new_table.html", name=name, error=error), 422
-    table = actions.tables.create_table(db(), name)  # the name rule (rules/names.py) has its say
+    # the name rule (rules/names.py) has its say; its clock is this phone's (else the server's)
+    table = actions.tables.create_table(db(), name, zones.new_zone())
     if isinstance(table, actions.results.Refused):
         return render_template("new_table.html", name=name, error=table.message), 422
     device.remember_table(table.id)
@@ -73,6 +74,7 @@ def table_page():
 def _render_table(status: int = 200, error: str | None = None):
     table = g.table
     device.remember_table(table.id)
+    zones.on_record_clock()  # its games listed on the days they were played at the table
     page = _page_number()
     shown, total = tables.games_page(db(), table.id, page, GAMES_A_PAGE)
     summaries = _read_summaries(shown)
@@ -101,6 +103,7 @@ def _render_table(status: int = 200, error: str | None = None):
         undo_moves=undo_moves,
         nights=nights.nights_of_table(db(), table.id),
         error=error,
+        clock=zones.clock_line(table.time_zone),
     ), status
 
 
@@ -123,6 +126,7 @@ def table_stats():
     each with the head to head of the OPPONENTS they played most; a family's is one page,
     every pair."""
     table = g.table
+    zones.on_record_clock()
     kept = table_figures.kept(db(), table.id, "stats", lambda: _work_out_stats(table.id))
     also = ",".join(night.id for night in nights.nights_of_table(db(), table.id))
     figures = table_figures.kept(
@@ -231,8 +235,9 @@ def table_export():
     night_versions += [
         seasons.version(db(), s.id) for s in seasons.seasons_of_table(db(), table.id)
     ]
-    # what else it holds, and the clock its hands.csv gives dates on
-    roster = repr([table.name, tables.roster(db(), table.id), night_versions, str(zones.zone())])
+    # what else it holds, and the clock its hands.csv gives dates on (the table's)
+    its_clock = str(zones.record_zone())
+    roster = repr([table.name, tables.roster(db(), table.id), night_versions, its_clock])
     backup = table_figures.kept(db(), table.id, "backup", _work_out_backup, also=roster)
     return Response(
         backup,
@@ -261,8 +266,9 @@ def _work_out_backup() -> bytes:
             table_archive.archived_season(db(), season, night_index)
             for season in seasons.seasons_of_table(db(), table.id)
         ],
+        table.time_zone,
     )
-    return table_archive.build(archive, zones.zone())
+    return table_archive.build(archive, zones.record_zone())
 
 
 def init_app(app: Flask) -> None:
@@ -292,7 +298,7 @@ def import_table():
         archive = backup.archive()
     except table_archive.ArchiveError as error:
         return render_template("import_table.html", error=str(error)), 422
-    table = actions.table_import.import_table(db(), archive)
+    table = actions.table_import.import_table(db(), archive, zones.new_zone())
     if isinstance(table, actions.results.NoRoom):
         return render_template("import_table.html", error=table.message), 422
     if isinstance(table, actions.results.Refused):
@@ -396,6 +402,20 @@ def table_add_game():
     if not isinstance(moved, actions.results.Saved):
         return _render_table(422, moved.message)
     flash(_("The game is now in this table"))
+    return redirect(url_for("tables.table_page"), 303)
+
+
+@bp.route("/t/<table_id>/clock", methods=["GET", "POST"])
+def table_clock():
+    """The table's time zone: every record of its games is dated on it."""
+    table = g.table
+    if reading():
+        return zones.clock_page(table.time_zone, url_for("tables.table_page"))
+    chosen = request.form.get("zone", "").strip()
+    refused = actions.tables.set_time_zone(db(), table.id, chosen)
+    if refused is not None:
+        return zones.clock_page(table.time_zone, url_for("tables.table_page"), refused.message)
+    flash(_("This table's time zone is now %(zone)s.", zone=zones.zone_label(chosen)))
     return redirect(url_for("tables.table_page"), 303)
 
 

@@ -170,7 +170,8 @@ def deleted(error: Deleted):
         )
     if wants_json():
         return jsonify(error=Markup(message).striptags()), 410
-    return render_template("deleted.html", message=message, restore=error.restore), 410
+    page = render_template("deleted.html", what=error.what, message=message, restore=error.restore)
+    return page, 410
 
 
 @bp.app_template_global()

@@ -28,11 +28,10 @@ from ...i18n import _
 from ...printing.link import printed_link, site
 from ...reports import bgstats
 from ...store import nights, tables
-from .. import device, live
+from .. import device, live, zones
 from ..access import NO_GAME, db, game, public_url
 from ..game_pages import view_context
 from ..security import looking_up
-from ..zones import zone
 
 bp = Blueprint("watch", __name__)
 
@@ -191,7 +190,9 @@ def watch_code(stored: store.games.StoredGame | None) -> WatchCode | None:
 def _play() -> dict:
     current = game()
     try:
-        return bgstats.stored_play(db(), current.stored, current.game, current.standings, zone())
+        return bgstats.stored_play(
+            db(), current.stored, current.game, current.standings, zones.record_zone()
+        )
     except bgstats.NotFinished as error:
         abort(409, str(error))
 
