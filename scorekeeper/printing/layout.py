@@ -275,22 +275,43 @@ class TextRun:
             width = self.width(words, font, size)
             x -= width / 2 if align == "centre" else width
         self.ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
-        language = None if words.isascii() else self._language(words)
-        if language is not None:
+        parts = self._languages(words)
+        if parts is None:  # most strings: all in the document's language
+            self._show(words, font, size)
+            return
+        for part, language in parts:  # each one's text goes on from the last's
+            if language is None:
+                self._show(part, font, size)
+                continue
             self.ops.append(f"/Span <</Lang ({language})>> BDC")
+            self._show(part, font, size)
+            self.ops.append("EMC")
+
+    def _show(self, words: str, font: str, size: float) -> None:
+        """The operators showing ``words`` from where the text is."""
         runs = self._encode(words, font)
         if len(runs) == 1 and runs[0][0] == self.subset:  # most strings: no change of subset
             self.ops.append(runs[0][1])
-        else:
-            pieces = []
-            for subset, shown in runs:
-                if subset != self.subset:
-                    pieces.append(self._select(font, size, subset))
-                    self.subset = subset
-                pieces.append(shown)
-            self.ops.append(" ".join(pieces))
-        if language is not None:
-            self.ops.append("EMC")
+            return
+        pieces = []
+        for subset, shown in runs:
+            if subset != self.subset:
+                pieces.append(self._select(font, size, subset))
+                self.subset = subset
+            pieces.append(shown)
+        self.ops.append(" ".join(pieces))
+
+    def _languages(self, words: str) -> tuple[tuple[str, str | None], ...] | None:
+        """``words`` in parts, each with its likely language when it is not the document's
+        (its /Lang); None when every part is in the document's."""
+        document = getattr(self.canvas, "language", None)
+        if document is None or words.isascii():
+            return None
+        parts = tuple(
+            (part, None if language == document.split("-")[0] else language)
+            for part, language in name_language.spans(words)
+        )
+        return parts if any(language for _part, language in parts) else None
 
     def _language(self, words: str) -> str | None:
         """The likely language of ``words`` when it is not the document's (its /Lang)."""

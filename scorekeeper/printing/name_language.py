@@ -84,6 +84,57 @@ def language_of(text: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
+def spans(text: str) -> tuple[tuple[str, str | None], ...]:
+    """``text`` cut where its letters change script, each part with its likely language
+    (``language_of``; None for Latin letters and for what is between two scripts: ", ").
+    A mark goes with its letter, and a space or a sign between two letters of one script
+    stays with them ("דנה כהן" is one part); Chinese, Japanese and Korean letters are one
+    script, so that a Japanese name's kanji and kana stay together."""
+    classes: list[str | None] = []
+    for char in text:
+        kind = unicodedata.category(char)[0]
+        if kind == "L":
+            script = _script(char)
+            classes.append(None if script == LATIN else HAN if script in _CJK else script)
+        elif kind == "M" and classes:
+            classes.append(classes[-1])
+        else:
+            classes.append(_NEUTRAL)
+    _between_letters(classes)
+    parts: list[tuple[str, str | None]] = []
+    start = 0
+    for index in range(1, len(text) + 1):
+        if index == len(text) or classes[index] != classes[start]:
+            part = text[start:index]
+            lettered = classes[start] not in (None, _NEUTRAL)
+            parts.append((part, language_of(part) if lettered else None))
+            start = index
+    merged: list[tuple[str, str | None]] = []
+    for part, language in parts:  # neighbours without a language are one part
+        if merged and language is None and merged[-1][1] is None:
+            merged[-1] = (merged[-1][0] + part, None)
+        else:
+            merged.append((part, language))
+    return tuple(merged)
+
+
+_NEUTRAL = "neutral"
+_CJK = frozenset((HAN, "zh", "ja", "ko"))
+
+
+def _between_letters(classes: list[str | None]) -> None:
+    """Give what is between two letters of one script that script."""
+    last: int | None = None  # the index of the last letter
+    for index, kind in enumerate(classes):
+        if kind == _NEUTRAL:
+            continue
+        if last is not None and index - last > 1 and classes[last] == kind and kind is not None:
+            for between in range(last + 1, index):
+                classes[between] = kind
+        last = index
+
+
+@lru_cache(maxsize=4096)
 def _script(char: str) -> str:
     """The language of ``char``'s script as ``LANGUAGES`` has it, ``HAN``, ``LATIN``, or
     ``UNDETERMINED``."""
