@@ -26,7 +26,7 @@ from scorekeeper.printing.night_standings import standings_sheet
 from scorekeeper.printing.record import Played
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.nights import Mode, NightRow, Scheme, seat_round
-from scorekeeper.rules.phases import make_rules
+from scorekeeper.rules.ruleset import make_rules
 
 PRINTABLES = dict(STANDARD_SET)
 LINK = "http://192.168.1.20:5010/v/AbCdEfGhIjKlMnOpQrStUv"
