@@ -7,8 +7,8 @@ by checkpoint (docs/printing.md lists them with what each means for our PDFs):
 
 - 01-003, 01-004: tagged content inside an artifact, or an artifact inside tagged content
 - 01-005: content that is neither tagged nor an artifact
-- 01-006, 02-001: a structure type that is not one of PDF's standard types (we map none)
-- 01-007 (and 01-002): /MarkInfo without /Marked true, or with /Suspects true
+- 02-001: a structure type that is not one of PDF's standard types (we map none)
+- 01-007: /MarkInfo with /Suspects true (and PDF/UA's 7.1: /Marked true)
 - 06-001, 06-002, 06-003: no XMP metadata, no ``pdfuaid:part`` 1 in it, no ``dc:title``
 - 07-001, 07-002: no /DisplayDocTitle true in the viewer preferences
 - 09-004: a table's rows and cells outside Table > (THead | TBody | TFoot) > TR > (TH | TD)
@@ -21,7 +21,7 @@ by checkpoint (docs/printing.md lists them with what each means for our PDFs):
 - 20-001: optional content (none is expected)
 - 26-001: encryption (none is expected)
 - 28-002: an annotation (none is expected: nothing is tagged as one)
-- 31-001, 31-009, 31-027: a font not embedded, or without /ToUnicode
+- 31 (fonts): a font not embedded, or without a /ToUnicode map
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ XMP = {
     "xmp": "http://ns.adobe.com/xap/1.0/",
 }
 CHECKPOINTS = (
-    "01-003 01-004 01-005 01-006 01-007 02-001 06-001 06-002 06-003 07-001 07-002 09-004 "
-    "09-005 10-001 11-006 11-001 13-004 14-002 14-003 15-003 20-001 26-001 28-002 31-009 31-027"
+    "01-003 01-004 01-005 01-007 02-001 06-001 06-002 06-003 07-001 07-002 09-004 "
+    "09-005 10-001 11-006 11-001 13-004 14-002 14-003 15-003 20-001 26-001 28-002 31"
 ).split()
 
 
@@ -138,7 +138,7 @@ def _tree(tagged: Tagged) -> list[str]:
     for node, parent in _with_parents(tagged.root, None):
         kind, above = node.kind, parent.kind if parent else None
         if kind not in STANDARD_TYPES:
-            found.append(f"01-006/02-001: /{kind} is no standard structure type")
+            found.append(f"02-001: /{kind} is no standard structure type")
         if kind == "TR" and above not in {"Table", *TABLE_PARTS}:
             found.append(f"09-004: TR in {above}")
         if kind in TABLE_PARTS and above != "Table":
@@ -197,9 +197,9 @@ def _fonts(reader: PdfReader) -> list[str]:
             if descriptor is None or not any(
                 key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")
             ):
-                found.append(f"31-009: {name} is not embedded")
+                found.append(f"31: {name} is not embedded")
             if "/ToUnicode" not in font:
-                found.append(f"31-027: {name} has no /ToUnicode")
+                found.append(f"31: {name} has no /ToUnicode")
     return found
 
 
