@@ -114,7 +114,7 @@ def assert_cards_unclipped(data: bytes, tmp_path: Path) -> None:
     width, height = page_size("letter", turned=True)
     grid_width = card_layout.GRID_COLUMNS * card_layout.PAIR_WIDTH
     grid_height = card_layout.GRID_ROWS * card_layout.CARD_HEIGHT
-    left, top = (width - grid_width) / 2, (height - grid_height) / 2 - card_layout.LIFT
+    left, top = (width - grid_width) / 2, (height - grid_height) / 2
     pad = card_layout.PAD - 0.5
     faces = [
         (
@@ -136,6 +136,24 @@ def assert_cards_unclipped(data: bytes, tmp_path: Path) -> None:
             )
             assert outside or inside, f"{word!r} crosses a card edge or its margin"
         assert overlapping(page) == []
+
+
+def folds(page) -> list[tuple[float, float]]:
+    """The bottom (x, y) of every fold on a page of phase cards (pypdf's page): the line a
+    card's height long between its front and back. With nothing drawn on the cut since
+    issue 42, the folds are what says where the cards are."""
+    from pypdf.generic import ContentStream
+
+    found, start = [], None
+    for operands, operator in ContentStream(page.get_contents(), page.pdf).operations:
+        if operator == b"m":
+            start = [float(value) for value in operands]
+        elif operator == b"l" and start is not None:
+            x, y = (float(value) for value in operands)
+            if abs(x - start[0]) < 0.01 and abs(abs(y - start[1]) - card_layout.CARD_HEIGHT) < 0.01:
+                found.append((x, min(y, start[1])))
+            start = None
+    return found
 
 
 def qr_codes(data: bytes, tmp_path: Path, page: int = 1) -> list[str]:

@@ -50,6 +50,7 @@ class Page:
     untagged: list[str] = field(default_factory=list)  # painting outside tags and artifacts
     problems: list[str] = field(default_factory=list)  # unbalanced or badly nested marks
     artifacts: int = 0
+    languages: list[tuple[str, str]] = field(default_factory=list)  # (a span's /Lang, its text)
 
 
 @dataclass
@@ -149,6 +150,7 @@ def _content(page, contents, resources, stack, out: Page, cache) -> None:
     xobjects = resources.get("/XObject") or {}
     font: dict[bytes, str] = {}
     depth = len(stack)
+    spans: list[tuple[int, str, list[str]]] = []  # the /Lang spans open: depth, language, text
     for operands, operator in ContentStream(contents, page.pdf).operations:
         if operator in (b"BDC", b"BMC"):
             props = operands[1] if operator == b"BDC" else DictionaryObject()
@@ -164,13 +166,20 @@ def _content(page, contents, resources, stack, out: Page, cache) -> None:
                 out.mcids.append(int(props["/MCID"]))
             if tag == "Artifact":
                 out.artifacts += 1
+            if "/Lang" in props:
+                spans.append((len(stack), str(props["/Lang"]), []))
             if "/ActualText" in props and _current(stack) is not None:
                 mcid_here = _current(stack)
                 out.text[mcid_here] = out.text.get(mcid_here, "") + str(props["/ActualText"])
+                for _depth, _language, said in spans:
+                    said.append(str(props["/ActualText"]))
         elif operator == b"EMC":
             if len(stack) <= depth:
                 out.problems.append("EMC without its BDC")
             else:
+                if spans and spans[-1][0] == len(stack):
+                    _depth, language, said = spans.pop()
+                    out.languages.append((language, "".join(said)))
                 stack.pop()
         elif operator == b"Tf":
             name = operands[0]
@@ -196,6 +205,8 @@ def _content(page, contents, resources, stack, out: Page, cache) -> None:
                         if not isinstance(piece, float | int)
                     )
                     out.text[current] = out.text.get(current, "") + words
+                    for _depth, _language, said in spans:
+                        said.append(words)
     if len(stack) != depth:
         out.problems.append("a content stream ends inside a marked-content sequence")
 

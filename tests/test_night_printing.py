@@ -19,6 +19,7 @@ import pytest
 from geometry import problems
 from printed import pages, qr_codes, word_boxes, words
 from pypdf import PdfReader
+from reportlab.lib.units import mm
 from tools import require
 
 from scorekeeper import codes, i18n
@@ -218,14 +219,16 @@ def test_without_a_link_a_card_gives_the_code_to_read_aloud_and_no_qr_code(tmp_p
 
 
 def test_the_card_pages_have_trim_and_bleed_boxes_around_their_cards_and_the_list_none():
-    """A print shop cuts the cards out: the pages of cards say where (as the phase cards do)."""
+    """A print shop cuts the cards out: the pages of cards say where, with 3 mm of bleed
+    (as the phase cards do)."""
     seating = seated(players=[f"P{n}" for n in range(22)])  # 6 tables: a full page, then 2
     reader = PdfReader(BytesIO(seating_cards("Club", 1, seating.tables)))
     *cards, room = reader.pages
     assert len(cards) == 2
     for page, (columns, rows) in zip(cards, [(2, 2), (2, 1)], strict=True):
         trim = [float(v) for v in page["/TrimBox"]]
-        assert [float(v) for v in page["/BleedBox"]] == trim
+        bleed = [trim[0] - 3 * mm, trim[1] - 3 * mm, trim[2] + 3 * mm, trim[3] + 3 * mm]
+        assert [float(v) for v in page["/BleedBox"]] == pytest.approx(bleed, abs=0.01)
         width, height = trim[2] - trim[0], trim[3] - trim[1]
         assert round(width / layout.CARD_WIDTH, 6) == columns
         assert round(height / layout.CARD_HEIGHT, 6) == rows

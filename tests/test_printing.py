@@ -12,6 +12,7 @@ import pytest
 from games import EVERY_HOUSE_RULE, tied
 from printed import (
     assert_cards_unclipped,
+    folds,
     overlapping,
     pages,
     qr_codes,
@@ -618,22 +619,20 @@ def test_everything_prints_at_least_6_mm_inside_the_page_edge(name, build, tmp_p
 
 @pytest.mark.parametrize("name", [n for n, _ in STANDARD_SET if n.startswith("phase-cards")])
 def test_phase_cards_are_63_by_88_mm_as_drawn(name):
-    from pypdf.generic import ContentStream
-
-    reader = PdfReader(BytesIO(dict(STANDARD_SET)[name]()))
-    page = reader.pages[0]
-    operations = ContentStream(page.get_contents(), reader).operations
-    rects = [[float(v) for v in operands] for operands, op in operations if op == b"re"]
-    cards = [r for r in rects if abs(r[3] - 88 * mm) < 0.01]
-    assert len(cards) == 4  # four fold pairs to a page
-    for _, _, width, _ in cards:
-        assert width == pytest.approx(2 * 63 * mm, abs=0.01)  # front and back, 63 mm each
-    folds = [
-        operands
-        for operands, op in operations
-        if op == b"m" and any(abs(float(operands[0]) - (r[0] + 63 * mm)) < 0.01 for r in cards)
-    ]
-    assert folds  # the dashed fold runs down the middle of each pair
+    """Four fold pairs to a page, cut 126 by 88 mm (the TrimBox: nothing is drawn on the
+    cut, issue 42), each folded down its middle: front and back 63 mm each."""
+    page = PdfReader(BytesIO(dict(STANDARD_SET)[name]())).pages[0]
+    left, bottom, right, top = (float(value) for value in page["/TrimBox"])
+    assert right - left == pytest.approx(2 * 2 * 63 * mm, abs=0.01)
+    assert top - bottom == pytest.approx(2 * 88 * mm, abs=0.01)
+    found = sorted(folds(page))
+    assert len(found) == 4  # four fold pairs to a page
+    corners = sorted(
+        (left + column * 2 * 63 * mm + 63 * mm, bottom + row * 88 * mm)
+        for column in (0, 1)
+        for row in (0, 1)
+    )
+    assert found == [pytest.approx(corner, abs=0.01) for corner in corners]
 
 
 def test_cards_ask_viewers_to_print_at_actual_size_and_show_a_50_mm_bar():

@@ -16,10 +16,8 @@ from pathlib import Path
 
 import pytest
 from games import EVERY_HOUSE_RULE, tied
-from printed import assert_cards_unclipped, overlapping, pages, word_boxes, words
+from printed import assert_cards_unclipped, folds, overlapping, pages, word_boxes, words
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
-from reportlab.lib.units import mm
 from tools import require
 from webutil import new_game, record, watch_path
 
@@ -531,9 +529,7 @@ def test_the_cards_say_how_many_each_player_needs_and_how_many_players_a_page_se
     assert needs and serves, text[-200:]
     cards, players = int(needs.group(1)), int(serves.group(1))
     assert text.count("PHASE 10 ") == players  # each set's first face
-    pairs = [op for op in ContentStream(page.get_contents(), page.pdf).operations if op[1] == b"re"]
-    folds = [op for op in pairs if abs(float(op[0][3]) - 88 * mm) < 0.01]
-    assert len(folds) == cards * players
+    assert len(folds(page)) == cards * players  # a fold down each pair
     assert players == 4 // cards  # as many as the four fold pairs of a page allow
 
 

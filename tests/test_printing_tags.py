@@ -4,8 +4,8 @@ reader walks it, and the content streams checked by reading them (there is no ve
 A record's title is an H1, its grid a Table with a heading cell per player (their name, in
 any script) and a row per printed row; every MCID on a page is in the parent tree once;
 marked content is balanced and never nested the wrong way; everything drawn outside an
-element is an artifact; a QR code is a Figure with its link as /Alt. The phase cards, the
-two-deck guide and a club night's printables are tagged too.
+element is an artifact; a QR code is a Figure whose /Alt says what it opens and its link
+(issue 42). The phase cards, the two-deck guide and a club night's printables are tagged too.
 """
 
 from __future__ import annotations
@@ -124,10 +124,10 @@ def test_a_long_record_tags_each_page_and_leaves_what_pages_repeat_to_the_first(
     assert [label for label in labels if label.isdigit()][:60] == [str(n) for n in range(1, 61)]
 
 
-def test_a_qr_code_is_a_figure_whose_alternative_text_is_its_link():
+def test_a_qr_code_is_a_figure_whose_alternative_text_says_what_it_opens_and_its_link():
     tagged = read(record(view_url=LINK))
     figure = one(tagged.root.find("Figure"))
-    assert figure.entries["/Alt"] == LINK
+    assert figure.entries["/Alt"] == f"QR code to this game's live scores: {LINK}"
     box = [float(value) for value in figure.entries["/A"]["/BBox"]]
     assert box[2] - box[0] == pytest.approx(box[3] - box[1])  # the code's square
     assert box[2] > box[0]
@@ -217,7 +217,10 @@ def test_the_guide_reads_as_headings_paragraphs_tables_and_its_code_after_the_op
     kinds = [kid.kind for kid in page.kids]
     assert kinds[:5] == ["H1", "P", "P", "Figure", "P"]  # the title first, the code after
     assert tagged.text(page.kids[0]) == "Phase 10 with two regular decks"
-    assert page.kids[3].entries["/Alt"] == url
+    assert (
+        page.kids[3].entries["/Alt"]
+        == f"QR code to keep score with the Phase 10 Scorekeeper: {url}"
+    )
     assert "What each card becomes" in [tagged.text(h) for h in page.find("H2")]
     cards = page.find("Table")[0]
     assert [tagged.text(cell) for cell in cards.kids[0].kids] == [
@@ -242,7 +245,8 @@ def test_a_nights_cards_room_list_and_standings_are_tagged():
         assert [seat.removesuffix("dealsfirst") for seat in seats] == [
             readable(name) for name in table.seats
         ]
-        assert one(card.find("Figure")).entries["/Alt"] == links[table.number]
+        alt = one(card.find("Figure")).entries["/Alt"]
+        assert alt == f"QR code to this table's live scores: {links[table.number]}"
     for column in room.find("Table"):  # the list in two columns, each a table
         heading = column.kids[0]
         assert [tagged.text(cell) for cell in heading.kids] == ["Player", "Table", "Seat"]

@@ -48,6 +48,7 @@ from .layout import (
     page_size,
     style,
 )
+from .press import MARK_GAP, MARK_LENGTH, cut_boxes
 from .tagging import TableTags, artifact, tag
 
 CARD_WIDTH = 63 * mm
@@ -56,10 +57,7 @@ PAIR_WIDTH = 2 * CARD_WIDTH
 PAD = 3.5 * mm  # inside each face, so a slightly off cut takes no text
 GRID_COLUMNS, GRID_ROWS = 2, 2  # fold pairs per page, across and down
 PAIRS_PER_PAGE = GRID_COLUMNS * GRID_ROWS
-MARK_GAP = 1 * mm  # cut marks start this far from the card edge...
-MARK_LENGTH = 3.5 * mm  # ...and are this long, so the margins keep 6 mm clear on A4
 PAGE_EDGE = 6 * mm  # nothing printed nearer the page's edge than this
-LIFT = 2 * mm  # the grid sits this much above the middle: two lines of instructions fit under it
 CHECK_BAR = 50 * mm  # printed at true size, it measures 50 mm
 NUMBER_SPACE = 1.5 * mm  # between a phase number and its words
 PHASE_MAX_SIZE = 13
@@ -297,57 +295,58 @@ class ReferenceCards:
         grid_width = GRID_COLUMNS * PAIR_WIDTH
         grid_height = GRID_ROWS * CARD_HEIGHT
         left = (self.width - grid_width) / 2
-        bottom = (self.height - grid_height) / 2 + LIFT
+        bottom = (self.height - grid_height) / 2
         for index, (front, back) in enumerate(pairs):
             row, column = divmod(index, GRID_COLUMNS)
             x = left + column * PAIR_WIDTH
             y = bottom + grid_height - (row + 1) * CARD_HEIGHT
-            self._outline(canvas, x, y)
+            self._fold(canvas, x, y)
             with tag(canvas, "Div"):  # a card: its front, then its back
                 front.draw(canvas, x, y)
                 back.draw(canvas, x + CARD_WIDTH, y)
         used_rows = math.ceil(len(pairs) / GRID_COLUMNS)
         used_columns = min(len(pairs), GRID_COLUMNS)
         self._marks(canvas, left, bottom + grid_height, used_columns, used_rows)
-        # The cards a print shop cuts out: nothing is printed past them, so no bleed.
-        trim = [
+        # the cards a print shop cuts out, and 3 mm of bleed around them
+        trim = (
             left,
             bottom + grid_height - used_rows * CARD_HEIGHT,
             left + used_columns * PAIR_WIDTH,
             bottom + grid_height,
-        ]
-        canvas.setTrimBox(trim)
-        canvas.setBleedBox(trim)
-        self._instructions(canvas, bottom + grid_height - used_rows * CARD_HEIGHT, players)
+        )
+        cut_boxes(canvas, trim)
+        self._instructions(canvas, trim, players)
 
-    def _outline(self, canvas: Canvas, x: float, y: float) -> None:
-        """A faint edge to cut along, and the dashed fold between front and back."""
+    def _fold(self, canvas: Canvas, x: float, y: float) -> None:
+        """The dashed fold between front and back. Nothing is drawn on the cut: a line there
+        would leave a sliver of itself on the edge of a card cut a hair off."""
         with artifact(canvas, "Layout"):
             canvas.saveState()
             canvas.setStrokeColor(LIGHT)
             canvas.setLineWidth(0.3)
-            canvas.rect(x, y, PAIR_WIDTH, CARD_HEIGHT, stroke=1, fill=0)
             canvas.setDash(3, 2)
             canvas.line(x + CARD_WIDTH, y, x + CARD_WIDTH, y + CARD_HEIGHT)
             canvas.restoreState()
 
     def _marks(self, canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
-        """Cut marks (solid) and fold marks (dashed) in the margins around the grid."""
-        bottom = top - rows * CARD_HEIGHT
+        """Crop marks (solid) and fold marks (dashed) in the margins around the grid, outside
+        the bleed. Below the grid only its corners are marked (each cut between two cards is
+        marked above it), so that the instructions fit under it on A4."""
         with artifact(canvas, "Layout"):
             canvas.saveState()
             canvas.setStrokeColor(INK)
             canvas.setLineWidth(0.5)
-            cut_lines(canvas, left, top, columns, rows, PAIR_WIDTH, CARD_HEIGHT)
+            cut_lines(canvas, left, top, columns, rows, PAIR_WIDTH, CARD_HEIGHT, inner_below=False)
             canvas.setDash(2, 1.5)
             for column in range(columns):
                 x = left + column * PAIR_WIDTH + CARD_WIDTH
                 canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
-                canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
             canvas.restoreState()
         self._check_bar(canvas, left, top + MARK_GAP + MARK_LENGTH + 1.5 * mm)
 
-    def _instructions(self, canvas: Canvas, bottom: float, players: int) -> None:
+    def _instructions(
+        self, canvas: Canvas, trim: tuple[float, float, float, float], players: int
+    ) -> None:
         """How to make the cards, how many a player needs, and how many players this page serves."""
         cards = self.pairs_each
         words = " ".join(
@@ -366,13 +365,14 @@ class ReferenceCards:
                 ),
             )
         )
-        top = bottom - MARK_GAP - MARK_LENGTH - 1 * mm
+        left, bottom, right, _top = trim
+        top = bottom - MARK_GAP  # outside the bleed, between the corners' crop marks
         room = top - PAGE_EDGE
-        width = self.width - 2 * (PAGE_EDGE + MARK_LENGTH + MARK_GAP)
+        width = right - left - 2 * mm
         label = fit_label(words, FONT, width, size=9, lines=2, height=room)
         with tag(canvas, "P"):
             run = TextRun(canvas)
-            label.draw(run, self.width / 2, top, "centre")
+            label.draw(run, (left + right) / 2, top, "centre")
             run.close()
 
     def _check_bar(self, canvas: Canvas, left: float, y: float) -> None:
@@ -499,16 +499,26 @@ def reference_cards(rules: Rules, *, pagesize: str = "letter", copies: int | Non
 
 
 def cut_lines(
-    canvas: Canvas, left: float, top: float, columns: int, rows: int, width: float, height: float
+    canvas: Canvas,
+    left: float,
+    top: float,
+    columns: int,
+    rows: int,
+    width: float,
+    height: float,
+    *,
+    inner_below: bool = True,
 ) -> None:
-    """Short lines in the margin, in line with every edge of a grid of cards ``width`` by
-    ``height`` whose top left corner is (left, top), to cut along (in the canvas's own
-    stroke)."""
+    """Crop marks: short lines in the margin, in line with every edge of a grid of cards
+    ``width`` by ``height`` whose top left corner is (left, top), to cut along (in the
+    canvas's own stroke); they start outside the bleed (``press.MARK_GAP``). Without
+    ``inner_below``, only the grid's corners are marked below it."""
     right, bottom = left + columns * width, top - rows * height
     for column in range(columns + 1):
         x = left + column * width
         canvas.line(x, top + MARK_GAP, x, top + MARK_GAP + MARK_LENGTH)
-        canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
+        if inner_below or column in (0, columns):
+            canvas.line(x, bottom - MARK_GAP, x, bottom - MARK_GAP - MARK_LENGTH)
     for row in range(rows + 1):
         y = top - row * height
         canvas.line(left - MARK_GAP, y, left - MARK_GAP - MARK_LENGTH, y)

@@ -149,17 +149,18 @@ class Swatch(Flowable):
 
 class Code(Flowable):
     """The QR code, flush with the top right of its cell, and a word on what it opens
-    centred under it: a figure whose words are its link, read after the opening."""
+    centred under it: a figure whose words (``alt``) say what it opens and its link, read
+    after the opening."""
 
-    def __init__(self, url: str, caption: Label, width: float):
+    def __init__(self, url: str, caption: Label, width: float, alt: str):
         super().__init__()
-        self.url, self.caption = url, caption
+        self.url, self.caption, self.alt = url, caption, alt
         self.width, self.height = width, QR_SIZE + 1.5 * mm + caption.height
 
     def draw(self) -> None:
         canvas = self.canv
         x, y = self.width - QR_SIZE, self.height - QR_SIZE
-        with tag(canvas, "Figure", alt=self.url):
+        with tag(canvas, "Figure", alt=self.alt):
             draw_qr(canvas, self.url, x, y, QR_SIZE)
         with tag(canvas, "P"):
             run = TextRun(canvas)
@@ -299,7 +300,8 @@ class DeckGuide:
         opening += [Spacer(1, 1.5 * mm), self._app_line()]
         row: list = [opening]
         if self.qr_url:  # the code and its caption in the top corner
-            row.append(Code(self.qr_url, self._caption(), beside))
+            alt = text.code_words("game" if self.view_url else "app", self.qr_url)
+            row.append(Code(self.qr_url, self._caption(), beside, alt))
         story: list[Flowable] = [
             Table(
                 [row],

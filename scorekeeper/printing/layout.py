@@ -28,7 +28,7 @@ from reportlab.platypus import Flowable, Paragraph
 
 from .. import i18n
 from ..i18n import _
-from . import bidi, fonts
+from . import bidi, fonts, metadata, name_language
 from .fonts import FONT, FONT_BOLD, FONT_MONO
 from .shaping import Shaped
 from .tagging import TaggedCanvas
@@ -275,6 +275,20 @@ class TextRun:
             width = self.width(words, font, size)
             x -= width / 2 if align == "centre" else width
         self.ops.append(f"1 0 0 1 {fp_str(x, y)} Tm")
+        parts = self._languages(words)
+        if parts is None:  # most strings: all in the document's language
+            self._show(words, font, size)
+            return
+        for part, language in parts:  # each one's text goes on from the last's
+            if language is None:
+                self._show(part, font, size)
+                continue
+            self.ops.append(f"/Span <</Lang ({language})>> BDC")
+            self._show(part, font, size)
+            self.ops.append("EMC")
+
+    def _show(self, words: str, font: str, size: float) -> None:
+        """The operators showing ``words`` from where the text is."""
         runs = self._encode(words, font)
         if len(runs) == 1 and runs[0][0] == self.subset:  # most strings: no change of subset
             self.ops.append(runs[0][1])
@@ -286,6 +300,26 @@ class TextRun:
                 self.subset = subset
             pieces.append(shown)
         self.ops.append(" ".join(pieces))
+
+    def _languages(self, words: str) -> tuple[tuple[str, str | None], ...] | None:
+        """``words`` in parts, each with its likely language when it is not the document's
+        (its /Lang); None when every part is in the document's."""
+        document = getattr(self.canvas, "language", None)
+        if document is None or words.isascii():
+            return None
+        parts = tuple(
+            (part, None if language == document.split("-")[0] else language)
+            for part, language in name_language.spans(words)
+        )
+        return parts if any(language for _part, language in parts) else None
+
+    def _language(self, words: str) -> str | None:
+        """The likely language of ``words`` when it is not the document's (its /Lang)."""
+        language = name_language.language_of(words)
+        document = getattr(self.canvas, "language", None)
+        if language is None or document is None or language == document.split("-")[0]:
+            return None
+        return language
 
     def _encode(self, words: str, font: str) -> tuple[tuple[int, str], ...]:
         """(subset, its ``Tj`` operator) for each run of ``words`` in one subset of ``font``."""
@@ -317,7 +351,10 @@ class TextRun:
         (what a reader copies or a screen reader says)."""
         if (font, size) != self.font:
             self.font, self.subset = (font, size), -1
-        self.ops.append(f"/Span <</ActualText <FEFF{shaped.seen.encode('utf-16-be').hex()}>>> BDC")
+        language = self._language(shaped.text)
+        said = f"/Lang ({language}) " if language is not None else ""
+        actual = shaped.seen.encode("utf-16-be").hex()
+        self.ops.append(f"/Span <<{said}/ActualText <FEFF{actual}>>> BDC")
         if bold:
             self.ops.append(f"2 Tr {fp_str(size * BOLD_STROKE)} w")
             self.stroked = True
@@ -354,8 +391,8 @@ def new_canvas(
     """A canvas with ``invariant=1``, so the same input always gives the same bytes.
 
     ``created``: the PDF's creation date (a game's start); without it, reportlab's fixed
-    date, so the standard set stays the same byte for byte. The title keeps names as
-    written, each isolated, so a title bar shows them in seat order.
+    date, so the standard set stays the same byte for byte. The title and subject keep
+    names as written, without the marks that isolate them (``metadata.plain``).
     """
     fonts.register()
     canvas = TaggedCanvas(
@@ -366,19 +403,14 @@ def new_canvas(
         initialFontName=FONT,  # not Helvetica, which no page uses and no PDF embeds
         lang=i18n.language(),
     )
-    canvas.setTitle(_metadata(title))
-    canvas.setSubject(_metadata(subject))
+    canvas.setTitle(metadata.plain(title))
+    canvas.setSubject(metadata.plain(subject))
     canvas.setAuthor(AUTHOR)
     canvas.setCreator(AUTHOR)
     if created is not None:
         stamp = pdf_date(created)
         canvas.setDateFormatter(lambda *_parts: stamp)
     return canvas
-
-
-def _metadata(text: str) -> str:
-    """Text for the document's properties: as written (NFC), white space squeezed."""
-    return unicodedata.normalize("NFC", _SPACES.sub(" ", text).strip(" "))
 
 
 def pdf_date(when: datetime) -> str:

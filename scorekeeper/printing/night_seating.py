@@ -58,9 +58,10 @@ from .night_tables import (
     stack,
     stacked,
 )
+from .press import cut_boxes
 from .qr import draw_qr
 from .tagging import artifact, tag
-from .text import number
+from .text import code_words, number
 
 CARD_WIDTH = 92 * mm  # four to a Letter or A4 page, with room for cut marks around them
 CARD_HEIGHT = 125 * mm
@@ -124,13 +125,10 @@ class SeatingCards:
             rows = math.ceil(len(on_page) / CARD_COLUMNS)
             columns = min(len(on_page), CARD_COLUMNS)
             _cut_marks(canvas, left, top, columns, rows)
-            # the cards a print shop cuts out: nothing is printed past them, so no bleed
-            trim = [left, top - rows * CARD_HEIGHT, left + columns * CARD_WIDTH, top]
-            canvas.setTrimBox(trim)
-            canvas.setBleedBox(trim)
+            # the cards a print shop cuts out, and 3 mm of bleed around them
+            cut_boxes(canvas, (left, top - rows * CARD_HEIGHT, left + columns * CARD_WIDTH, top))
             canvas.showPage()
-        canvas.setTrimBox(None)  # the room list is a plain page
-        canvas.setBleedBox(None)
+        cut_boxes(canvas, None)  # the room list is a plain page
         if self.room_list:
             RoomList(self.night, self.round_number, self.seating, self.pagesize).draw(canvas)
         canvas.save()
@@ -180,12 +178,7 @@ class _Card:
         as a list, how to watch, and the QR code (a figure whose words are its link)."""
         inner = CARD_WIDTH - 2 * CARD_PAD
         left, top, floor = x + CARD_PAD, y + CARD_HEIGHT - CARD_PAD, y + CARD_PAD
-        with artifact(canvas, "Layout"):
-            canvas.saveState()
-            canvas.setStrokeColor(LIGHT)
-            canvas.setLineWidth(0.3)
-            canvas.rect(x, y, CARD_WIDTH, CARD_HEIGHT, stroke=1, fill=0)  # a faint edge to cut on
-            canvas.restoreState()
+        # nothing on the cut: a line there leaves a sliver on a card cut a hair off
         with tag(canvas, "Div"):
             run = TextRun(canvas)
             below = top
@@ -218,7 +211,7 @@ class _Card:
             if self.link:
                 corner = (left + inner - CARD_QR, top - CARD_QR)
                 box = (*corner, corner[0] + CARD_QR, corner[1] + CARD_QR)
-                with tag(canvas, "Figure", alt=self.link, bbox=box):
+                with tag(canvas, "Figure", alt=code_words("table", self.link), bbox=box):
                     draw_qr(canvas, self.link, *corner, CARD_QR)
         with artifact(canvas, "Layout"):
             canvas.saveState()
@@ -334,7 +327,7 @@ class _Card:
 
 
 def _cut_marks(canvas: Canvas, left: float, top: float, columns: int, rows: int) -> None:
-    """Short lines in the margin, in line with every edge of the cards, to cut along."""
+    """Crop marks in the margin, in line with every edge of the cards, outside the bleed."""
     with artifact(canvas, "Layout"):
         canvas.saveState()
         canvas.setStrokeColor(INK)

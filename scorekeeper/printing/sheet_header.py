@@ -22,6 +22,7 @@ from .qr import draw_qr
 from .record import Played, Record
 from .sheet_page import GAP, MARGIN, SheetPage
 from .tagging import tag
+from .text import code_words
 
 QR_SIZE = 25 * mm
 TITLE_SIZE = 18
@@ -179,7 +180,8 @@ class SheetHeader:
                     )
                 right = self.page.width - MARGIN
                 corner = (right - QR_SIZE, top - QR_SIZE, right, top)
-                with tag(canvas, "Figure", alt=self.view_url, bbox=corner):
+                alt = code_words("game", self.view_url)
+                with tag(canvas, "Figure", alt=alt, bbox=corner):
                     form(
                         canvas,
                         "qr",

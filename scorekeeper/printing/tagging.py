@@ -19,7 +19,9 @@ belongs to the page's section, in drawing order. Nothing is marked inside a form
 an artifact: a form is tagged where a page draws it. A sequence that paints nothing is left
 out, so tags cost nothing where nothing is drawn. The catalogue says /MarkInfo <</Marked
 true>> and, as reportlab already does, the language (/Lang); names in other scripts carry
-their letters as /ActualText (``layout``).
+their letters as /ActualText and their likely language as /Lang (``layout``). At ``save``
+the document gets what PDF/UA-1 asks of it beside its tags (``metadata``) and the printing
+condition of its colours (``press``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from typing import Any, NamedTuple, Protocol
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
+
+from . import metadata, press
 
 ARTIFACT = "Artifact"
 # The operators that put ink on the page: a sequence without one is dropped.
@@ -120,6 +124,7 @@ class TaggedCanvas(Canvas):
         # paragraphs set their own black in RGB)
         kwargs["enforceColorSpace"] = "cmyk"
         super().__init__(*args, **kwargs)
+        self.language: str = kwargs.get("lang") or "en"  # the document's (/Lang)
         self._document = Element("Document", None)
         self._pages: list[tuple[str, list[Element]]] = []  # each page's name, MCIDs' elements
         self._begin_page()
@@ -221,6 +226,8 @@ class TaggedCanvas(Canvas):
         else:  # nothing drawn since the last page: no page more
             self._document.kids.pop()
         self._structure()
+        metadata.describe(self, self.language)
+        press.output_intent(self._doc)
         super().save()
 
     # --- the structure tree ---------------------------------------------------------

@@ -13,7 +13,7 @@ import re
 from babel.numbers import format_decimal
 
 from .. import i18n
-from ..i18n import _, pgettext
+from ..i18n import N_, _, pgettext
 from ..rules.cards import (
     SKIP,
     SUITS,
@@ -30,6 +30,19 @@ from ..rules.house_rules import profile_title
 from ..rules.options import Progression
 from ..rules.ruleset import PROFILES, Rules
 from ..rules.scoring import card_points as points_for
+
+# What a QR code opens, for a screen reader (its /Alt): what it is, then where it leads.
+_CODE_WORDS = {
+    "game": N_("QR code to this game's live scores: %(link)s"),
+    "table": N_("QR code to this table's live scores: %(link)s"),
+    "app": N_("QR code to keep score with the Phase 10 Scorekeeper: %(link)s"),
+}
+
+
+def code_words(leads_to: str, link: str) -> str:
+    """A QR code in words: what it is and where it leads (``leads_to``: "game", "table" or
+    "app"), with the link it holds."""
+    return _(_CODE_WORDS[leads_to], link=link)
 
 
 def number(value: int) -> str:
