@@ -13,6 +13,9 @@
     root.querySelectorAll("button.step[hidden], button.copy-button[hidden], [data-js-only][hidden]").forEach(function (el) {
       el.hidden = false;
     });
+    [root].concat(Array.prototype.slice.call(root.querySelectorAll(".so-far"))).forEach(function (el) {
+      if (el.matches && el.matches(".so-far")) { el.dataset.since = String(Date.now()); }
+    });
     [root].concat(Array.prototype.slice.call(root.querySelectorAll("#hand-check"))).forEach(function (check) {
       if (check.id === "hand-check") { check.addEventListener("htmx:beforeSwap", dropIfFormGone); }
     });
@@ -23,6 +26,19 @@
   function dropIfFormGone(event) {
     if (!event.currentTarget.isConnected) { event.preventDefault(); }
   }
+  // A game being played says how long it has taken so far: the server's count when the page
+  // came, and a minute more for each minute this page has been open since.
+  function tick() {
+    document.querySelectorAll(".so-far[data-since]").forEach(function (el) {
+      var total = parseInt(el.dataset.minutes, 10) + Math.floor((Date.now() - el.dataset.since) / 60000);
+      var units = el.dataset.units.split("|");
+      var hours = Math.floor(total / 60);
+      var minutes = total % 60;
+      var text = (!hours ? units[0] : !minutes ? units[1] : units[2]).replace("{h}", hours).replace("{m}", minutes);
+      if (el.textContent !== text) { el.textContent = text; }
+    });
+  }
+  setInterval(tick, 15000);
   // Card counts: the running total beside the steppers fills in the player's Points.
   function countCards(steppers) {
     var total = 0;
@@ -33,6 +49,12 @@
     });
     var output = steppers.parentElement.querySelector("output");
     if (output) { output.value = total; }
+    var sentence = steppers.parentElement.querySelector(".count-total");
+    var none = steppers.parentElement.querySelector(".count-none");
+    if (sentence && none) {  // no "worth 0 points" before a card is counted
+      sentence.hidden = !typed;
+      none.hidden = typed;
+    }
     var points = document.getElementById(steppers.dataset.points);
     if (points && typed) { points.value = total; }
   }

@@ -35,6 +35,8 @@ def test_a_players_phone_follows_each_hand_and_the_early_end(browser, server):
         status = bob.locator("#player-status")
         expect(status).to_contain_text("The game is over")
         expect(status).to_contain_text("Ended early after hand 1")
+        expect(status).to_contain_text("Your total: 45 points.")  # no more "so far"
+        expect(status).not_to_contain_text("so far")
     finally:
         bob.context.close()
         keeper.context.close()

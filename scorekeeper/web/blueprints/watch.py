@@ -30,7 +30,7 @@ from ...reports import bgstats
 from ...store import nights, tables
 from .. import device, live
 from ..access import NO_GAME, db, game, public_url
-from ..game_pages import view_context
+from ..game_pages import so_far, view_context
 from ..security import looking_up
 from ..zones import zone
 
@@ -52,7 +52,8 @@ def _watch(template: str, fragment: str, endpoint: str, **extra: object) -> Resp
         return render_template(name, live_tag=tag, next_game=following, **extra, **more, **context)
 
     if live.polled():
-        html = live.shared((endpoint, link.game_id, tag), lambda: render(fragment))
+        minutes = so_far(game().stored, game().standings)  # "12 min so far" is kept a minute
+        html = live.shared((endpoint, link.game_id, tag, minutes), lambda: render(fragment))
         return live.fragment(html, 200, tag)
     device.remember_game(link.game_id, None)
     return live.page(render(template, its_table=device.known_table(db(), link.game_id)))
