@@ -156,6 +156,7 @@
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector("form.hand-form");
     if (incoming && sameHand(form, incoming)) {
+      takePhases(form, incoming);
       fillFromPhones(form, incoming);
       var note = target.querySelector(".from-phones");
       var sent = fragment.querySelector(".from-phones");
@@ -217,6 +218,25 @@
     if (template && save) { save.before(template.content.firstElementChild.cloneNode(true)); }
     fresh.dispatchEvent(new Event("change", { bubbles: true }));
     if (save) { save.focus(); }
+  }
+  // Another phone changed an earlier hand (a Fix, an Undo): the phase each player plays this
+  // hand on may have changed. The form being typed takes each player's new label (and the
+  // version), and is checked again: no reason ever names a phase its label does not.
+  function takePhases(form, incoming) {
+    var changed = false;
+    form.querySelectorAll("fieldset.hand-player").forEach(function (player) {
+      var seat = player.className.replace(/.*seat-(\d+).*/, "$1");
+      var mine = player.querySelector("legend small");
+      var theirs = incoming.querySelector("fieldset.hand-player.seat-" + seat + " legend small");
+      if (mine && theirs && mine.textContent !== theirs.textContent) {
+        mine.replaceWith(theirs.cloneNode(true));
+        changed = true;
+      }
+    });
+    var version = form.querySelector("input[name=version]");
+    var newer = incoming.querySelector("input[name=version]");
+    if (version && newer) { version.value = newer.value; }
+    if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
   }
   function sameHand(form, other) {
     var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };
