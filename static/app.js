@@ -489,31 +489,83 @@
     var next = fields[fields.indexOf(field) + 1] || form.querySelector("button[type=submit]");
     if (next) { next.focus(); }
   });
-  // A live update swaps the scoreboard whole, so its own aria-live region is new and silent:
-  // say what changed (the sentence the server put on it) in the region that stays.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var board = event.target;  // each element a swap settled, the scoreboard among them
+  // The page's one announcer (base.html) says each change that reaches the page in a
+  // sentence: another phone's change or players' points, with the live poll (the server's
+  // words, in its "news" event); a Send confirmed (a "news" note of the page); the change that
+  // took the table to the game this page followed it to. Changes that come close together
+  // are merged into one announcement, not queued one after another. A scorekeeper's page
+  // shows the same words above the scoreboard: that change came from another phone.
+  var MERGE = 1000;  // ms after the latest change, and at most three times that after the first
+  var heard = { text: "", first: 0, timer: 0, elsewhere: false };
+  function hear(text, elsewhere) {
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!text) { return; }
+    if (!heard.text) { heard.first = Date.now(); }
+    heard.text = heard.text ? heard.text + " " + text : text;
+    heard.elsewhere = heard.elsewhere || Boolean(elsewhere);
+    clearTimeout(heard.timer);
+    heard.timer = setTimeout(say, Math.max(0, Math.min(MERGE, heard.first + 3 * MERGE - Date.now())));
+  }
+  function say() {
+    var text = heard.text;
+    var elsewhere = heard.elsewhere;
+    heard.text = "";
+    heard.elsewhere = false;
     var announcer = document.getElementById("announcer");
-    if (!announcer || !board || board.id !== "scoreboard") { return; }
-    var text = board.getAttribute("data-announce") || "";  // "": nothing to say, nothing stale
-    if (announcer.textContent !== text) { announcer.textContent = text; }
+    if (announcer && announcer.textContent === text) {  // the same words again are news again
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = text; }, 100);
+    } else if (announcer) {
+      announcer.textContent = text;
+    }
+    var line = document.getElementById("elsewhere");
+    if (line && elsewhere) {
+      line.textContent = line.dataset.words.replace("{change}", text);
+      line.hidden = false;
+    }
+  }
+  document.addEventListener("news", function (event) { hear(event.detail.value, true); });
+  // A page that follows the table to its next game is loaded anew: what took it there is
+  // kept for that page (this tab's session storage) and said once it is shown.
+  var FOLLOWED = "scorekeeper:followed";
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var next = xhr.getResponseHeader("HX-Redirect");
+    var trigger = xhr.getResponseHeader("HX-Trigger");
+    if (!next || !trigger) { return; }
+    try {
+      var page = new URL(next, location.href).pathname;
+      sessionStorage.setItem(FOLLOWED, JSON.stringify({ page: page, text: JSON.parse(trigger).news }));
+    } catch (e) { /* nothing kept: the page is still right */ }
   });
-  // A player's own page: each live update swaps their status whole, live region and all. Say
-  // what changed (the sentence the server put on it) in the region that stays, and only when
-  // it changed: another player sending their points brings the same status again.
-  var playerSaid = null;
+  function heardOnPage() {
+    document.querySelectorAll("template.news").forEach(function (note) {
+      hear(note.content.textContent);
+      note.remove();
+    });
+    var followed = null;
+    try {
+      followed = JSON.parse(sessionStorage.getItem(FOLLOWED) || "null");
+      sessionStorage.removeItem(FOLLOWED);
+    } catch (e) { /* none */ }
+    if (followed && followed.page === location.pathname) { hear(followed.text, true); }
+  }
+  // A new page (a link, a Save, Back) starts with nothing said: the announcer it keeps is
+  // emptied, and what the old page had still to say is dropped.
+  function newPage() {
+    clearTimeout(heard.timer);
+    heard.text = "";
+    heard.elsewhere = false;
+    var announcer = document.getElementById("announcer");
+    if (announcer) { announcer.textContent = ""; }
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.target;
-    if (status && status.id === "player-status") { playerSaid = status.getAttribute("data-announce"); }
+    if (event.detail.target === document.body && event.detail.shouldSwap) { newPage(); }
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    var status = event.target;
-    var announcer = document.getElementById("announcer");
-    if (!announcer || !status || status.id !== "player-status") { return; }
-    var text = status.getAttribute("data-announce") || "";
-    if (text && text !== playerSaid) { announcer.textContent = text; }
-    playerSaid = text;
+    if (event.detail.target === document.body) { heardOnPage(); }
   });
+  document.addEventListener("DOMContentLoaded", heardOnPage);
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
     var announcer = document.getElementById("announcer");

@@ -14,8 +14,8 @@ from datetime import datetime
 from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
 
 from .. import actions, clock, store
-from ..i18n import _, isolate, pgettext
-from ..reports import bgstats, current_game
+from ..i18n import _
+from ..reports import bgstats, current_game, news
 from ..rules.game import Game, Standings
 from ..rules.house_rules import rules_line
 from ..rules.phases import OPTIONS, PROFILES
@@ -140,14 +140,7 @@ def keeper_url(link: store.games.Link) -> str:
 
 def hand_in_words(played: Game, number: int) -> str:
     """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
-    hand = played.hands[number - 1]
-    scores = hand.scores(played.rules)
-    out = pgettext("went out, in one short word", "out")
-    return ", ".join(
-        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
-        for name in played.players
-        if name == hand.went_out or name in scores
-    )
+    return news.hand_in_words(played, played.hands[number - 1])
 
 
 def after_change(result: actions.results.Result, *, say_what: bool = False):

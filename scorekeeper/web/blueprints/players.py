@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 
 from ... import actions, store
 from ...i18n import _
-from ...reports import current_game
+from ...reports import current_game, news
 from ...rules.scoring import MOST_TYPED
 from ...store import sent_points
 from .. import live
@@ -81,6 +81,7 @@ def page() -> Response | str | tuple[str, int]:
     if seat >= len(players):
         return redirect(url_for("home.home"), 303)
     standings = current.standings
+    tag = live.watch_live(link)
     waiting = sent_points.entries(db(), link.game_id, standings.hand_number).get(seat)
     context = {
         "game": current.game,
@@ -89,7 +90,7 @@ def page() -> Response | str | tuple[str, int]:
         "name": players[seat],
         "sent": waiting,
         "poll_url": request.path,
-        "live_tag": live.watch_live(link),
+        "live_tag": tag,
         "stored": current.stored,
         "next_game": live.next_game(link, _next_url(seat)) if standings.over else None,
     }
@@ -97,7 +98,10 @@ def page() -> Response | str | tuple[str, int]:
         values = _sent_values(waiting)
         if live.polled():
             html = render_template("_player_live.html", error=None, values=values, **context)
-            return live.fragment(html, 200, context["live_tag"])  # type: ignore[arg-type]
+            heard = live.heard(current)
+            if heard:
+                heard = f"{heard} {news.player_total(current, seat)}"
+            return live.fragment(html, 200, tag, heard)
         return live.page(render_template("player_entry.html", error=None, values=values, **context))
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
 
@@ -118,6 +122,8 @@ def page() -> Response | str | tuple[str, int]:
         return refused(409, sent.message)
     if isinstance(sent, actions.results.Refused):
         return refused(422, sent.message)
+    number = standings.hand_number  # the form's: sending for any other was refused above
+    flash(news.sent(number, sent.points, made=sent.made, went_out=sent.went_out), "news")
     return redirect(url_for("players.page"), 303)  # the status says it is sent, until saved
 
 
