@@ -312,18 +312,23 @@
   }
   window.addEventListener("offline", function () { connection(false); });
 
-  // A Save (or a Fix's "Save the correction") that cannot reach the server is kept on the
-  // phone (this origin's storage, under the address of the page it was made on), shown
-  // plainly beside the button just tapped, and sent again as soon as the connection is back,
-  // on the next page load too. Any page sends it, not only the one it was made on (the
-  // scorekeeper may go back to the game, or close the tab, before the connection is back),
-  // and says it is waiting until then. The server records a hand once however often it is
-  // sent (by its number), and a correction only on the version it was made on. The answer is
-  // a whole page, as a Save's answer is: the game page, or the form with the reasons it was
-  // refused.
+  // A change made on this phone (Save, Fix, Delete, a player's Send: the forms marked
+  // data-keep-offline) that cannot reach the server is kept on the phone (this origin's
+  // storage, under the form's address, with the page it was made on), shown plainly beside the
+  // button just tapped, and sent once as soon as the connection is back, on the next page load
+  // too. Any page sends it, not only the one it was made on (the scorekeeper may go back to the
+  // game, or close the tab, before the connection is back), and says it is waiting until then.
+  // The server records a hand once however often it is sent (by its number), a correction or
+  // a deletion only on the version it was made on, a player's points as their latest. The
+  // answer is a whole page, as without JavaScript: the page the change led to, or the form
+  // with the reasons it was refused. Any other change (Undo, End the game...) is refused at
+  // once beside its button, saying nothing was changed.
   var PENDING = "scorekeeper:pending:";
-  var sending = false;
-  function pendingKey() { return PENDING + location.pathname; }
+  var sending = null;  // the key of the kept change on its way
+  function actionOf(form) {
+    var url = new URL(form.action, location.href);
+    return url.pathname + url.search;
+  }
   // Every change kept on this phone, the oldest first: {key, page, url, body, words, title}.
   function keptChanges() {
     var found = [];
@@ -334,7 +339,7 @@
       try { kept = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { /* unreadable */ }
       if (kept && kept.url && kept.body) {
         kept.key = key;
-        kept.page = key.slice(PENDING.length);  // where it was made, and its refusal is shown
+        kept.page = kept.page || key.slice(PENDING.length);  // where it was made (older: the key)
         found.push(kept);
       }
     }
@@ -352,24 +357,43 @@
     });
     return parts.join(", ");
   }
-  // This page's own kept change is said beside its Save; one made on another page, at the top
-  // of the page, with the heading of the form it was made in ("Correct hand 1").
+  // What a kept change holds, said beside it: "Ann out, Bob 45"; a player's "45, made phase".
+  function changeInWords(form) {
+    var template = form.querySelector("template.pending-notice");
+    var words = template ? template.dataset : {};
+    if (form.matches(".hand-form")) { return handInWords(form, words.out || ""); }
+    if (form.matches(".player-form")) {
+      if (form.elements.went_out.checked) { return words.out || ""; }
+      var points = form.elements.points.value;
+      return form.elements.made.checked ? points + ", " + (words.made || "") : points;
+    }
+    return "";
+  }
+  function formFor(url) {
+    return Array.prototype.find.call(document.querySelectorAll("form[data-keep-offline]"), function (form) {
+      return actionOf(form) === url;
+    });
+  }
+  // A kept change is said beside the button of the form it was made in, when that form is on
+  // this page; one made on another page, at the top, with the heading of its form
+  // ("Correct hand 1 – Bob 40").
   function showPending(scroll) {
     document.querySelectorAll(".notice.pending").forEach(function (old) { old.remove(); });
     var main = document.querySelector("main");
-    var form = document.querySelector("form.hand-form");
-    var own = form && form.querySelector("template.pending-notice");
-    var save = form && form.querySelector("button[type=submit]");
     var elsewhere = document.getElementById("pending-kept");
     keptChanges().forEach(function (kept) {
-      if (kept.page === location.pathname && own && save) {
+      var form = kept.page === location.pathname ? formFor(kept.url) : null;
+      var own = form && form.querySelector("template.pending-notice");
+      var button = form && form.querySelector("button[type=submit]");
+      if (own && button) {
         var notice = own.content.firstElementChild.cloneNode(true);
         notice.querySelector(".pending-hand").textContent = kept.words;
-        save.before(notice);
-        if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
+        button.before(notice);
+        if (scroll) { button.scrollIntoView({ block: "nearest" }); }  // the notice just above it
       } else if (elsewhere && main) {
         var note = elsewhere.content.firstElementChild.cloneNode(true);
-        note.querySelector(".pending-hand").textContent = (kept.title ? kept.title + " – " : "") + kept.words;
+        var words = [kept.title, kept.words].filter(Boolean).join(" – ");
+        note.querySelector(".pending-hand").textContent = words;
         main.prepend(note);
       }
     });
@@ -380,13 +404,13 @@
   function sendable(kept) {
     if (kept.page === location.pathname) { return true; }
     return Array.prototype.every.call(document.querySelectorAll("form[data-typing]"), function (form) {
-      return (form.getAttribute("action") || "").split("#")[0] === kept.url;
+      return actionOf(form) === kept.url;
     });
   }
   function sendPending() {
     var kept = keptChanges().filter(sendable)[0];
     if (!kept || sending || !navigator.onLine) { return; }
-    sending = true;
+    sending = kept.key;
     fetch(kept.url, {  // a plain form post: its answer is a whole page, never a fragment
       method: "POST",
       body: kept.body,
@@ -400,34 +424,35 @@
         // saved: the page it led to; refused: the form it was made in, with the reasons
         if (response.redirected) { history.replaceState(null, "", response.url); }
         else if (kept.page !== location.pathname) { history.replaceState(null, "", kept.page); }
+        newPage();
         htmx.swap(document.body, page, { swapStyle: "innerHTML" });
         landOnNextHand(true);
         showPending();  // any other change still waiting
+        heardOnPage();
       });
     }).catch(function () { /* still unreachable: the next try will do */ }).then(function () {
-      sending = false;
+      sending = null;
     });
+  }
+  function keep(form) {
+    var url = actionOf(form);
+    var section = form.closest("section") || form.closest("main");
+    var heading = section && section.querySelector("h1, h2");
+    localStorage.setItem(PENDING + url, JSON.stringify({
+      page: location.pathname,
+      url: url,
+      body: new URLSearchParams(new FormData(form)).toString(),
+      words: changeInWords(form),
+      title: heading ? heading.textContent.replace(/\s+/g, " ").trim() : "",
+      at: Date.now()
+    }));
+    showPending(true);
   }
   document.addEventListener("htmx:sendError", function (event) {
     var form = event.detail.elt;
     if (!form || !form.matches || !form.matches("form")) { return; }
-    if (form.matches("form.hand-form")) {
-      var body = new URLSearchParams(new FormData(form)).toString();
-      var url = form.getAttribute("action").split("#")[0];
-      var template = form.querySelector("template.pending-notice");
-      var words = handInWords(form, template ? template.dataset.out : "");
-      var heading = form.closest("section") && form.closest("section").querySelector("h1, h2");
-      var title = heading ? heading.textContent.replace(/\s+/g, " ").trim() : "";
-      localStorage.setItem(pendingKey(), JSON.stringify({
-        url: url, body: body, words: words, title: title, at: Date.now()
-      }));
-      showPending(true);
-    } else {
-      notSent(form);
-    }
+    if (form.matches("[data-keep-offline]")) { keep(form); } else { notSent(form); }
   });
-  // Any other change (Undo, End the game, Go back to this...) is not kept: it is refused at
-  // once beside its button, saying nothing was changed.
   function notSent(form) {
     var template = document.getElementById("offline-refused");
     var button = form.querySelector("button[type=submit], button:not([type])");
@@ -438,7 +463,35 @@
     button.before(alert);
     button.scrollIntoView({ block: "nearest" });
   }
-  window.addEventListener("online", sendPending);
+  // A change is sent once: a second tap while the first is on its way (or while the phone
+  // sends the same change it kept) does nothing, and a tap on a form whose change was kept
+  // sends what the form holds now instead of it.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches("form[data-keep-offline]")) { return; }
+    if (form.dataset.sending || sending === PENDING + actionOf(form)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();  // before htmx's own listener on the form
+    }
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (event.defaultPrevented || !form.matches || !form.matches("form[data-keep-offline]")) { return; }
+    form.dataset.sending = "1";
+    localStorage.removeItem(PENDING + actionOf(form));
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.dataset) { delete form.dataset.sending; }
+  });
+  // The phone is back: its offline notices go at once (a poll that still fails brings the
+  // reconnecting one back), and what it kept is sent.
+  window.addEventListener("online", function () {
+    var banner = document.getElementById("reconnecting");
+    if (banner) { banner.hidden = true; }
+    document.querySelectorAll(".alert.offline").forEach(function (alert) { alert.remove(); });
+    sendPending();
+  });
   setInterval(sendPending, 5000);
   document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });
   document.addEventListener("htmx:afterSettle", function (event) {  // a link or Back: a new page
