@@ -44,15 +44,19 @@ def test_so_far_counts_on_to_now_while_nothing_is_saved(browser, server):
         enter_hand(phone, "Ann", {"1": "55"})
         so_far = phone.locator("#scoreboard .so-far")
         expect(so_far).to_have_text("0 min")
-        # Only the page's clock moves: a poll answered now would bring the server's count
-        # (its clock did not move), so the page's polls are held, unanswered.
+        # Only the page's clock moves: the server's count, which any answer from it would
+        # bring, is still 0 (its clock did not move); so every GET to the game's addresses
+        # is held, unanswered.
         held: list = []
-        phone.route(
-            lambda url: url == phone.url.split("#")[0],
-            lambda route: (
-                held.append(route) if route.request.method == "GET" else route.continue_()
-            ),
-        )
+        game_url = phone.url.split("#")[0]
+
+        def hold(route) -> None:
+            if route.request.method == "GET" and route.request.url.startswith(game_url):
+                held.append(route)
+            else:
+                route.continue_()
+
+        phone.route("**/*", hold)
         phone.clock.fast_forward("02:10")  # a long hand: two minutes with nothing saved
         expect(so_far).to_have_text("2 min")
         phone.clock.fast_forward("01:00:00")
