@@ -14,7 +14,7 @@
       el.hidden = false;
     });
     [root].concat(Array.prototype.slice.call(root.querySelectorAll(".so-far"))).forEach(function (el) {
-      if (el.matches && el.matches(".so-far")) { el.dataset.since = String(Date.now()); }
+      if (el.matches && el.matches(".so-far") && !el.dataset.since) { el.dataset.since = String(Date.now()); }
     });
     [root].concat(Array.prototype.slice.call(root.querySelectorAll("#hand-check"))).forEach(function (check) {
       if (check.id === "hand-check") { check.addEventListener("htmx:beforeSwap", dropIfFormGone); }
