@@ -14,6 +14,9 @@
     root.querySelectorAll("button.step[hidden], button.copy-button[hidden], [data-js-only][hidden]").forEach(function (el) {
       el.hidden = false;
     });
+    [root].concat(Array.prototype.slice.call(root.querySelectorAll(".so-far"))).forEach(function (el) {
+      if (el.matches && el.matches(".so-far") && !el.dataset.since) { el.dataset.since = String(Date.now()); }
+    });
     [root].concat(Array.prototype.slice.call(root.querySelectorAll("#hand-check"))).forEach(function (check) {
       if (check.id === "hand-check") { check.addEventListener("htmx:beforeSwap", dropIfFormGone); }
     });
@@ -24,6 +27,19 @@
   function dropIfFormGone(event) {
     if (!event.currentTarget.isConnected) { event.preventDefault(); }
   }
+  // A game being played says how long it has taken so far: the server's count when the page
+  // came, and a minute more for each minute this page has been open since.
+  function tick() {
+    document.querySelectorAll(".so-far[data-since]").forEach(function (el) {
+      var total = parseInt(el.dataset.minutes, 10) + Math.floor((Date.now() - el.dataset.since) / 60000);
+      var units = el.dataset.units.split("|");
+      var hours = Math.floor(total / 60);
+      var minutes = total % 60;
+      var text = (!hours ? units[0] : !minutes ? units[1] : units[2]).replace("{h}", hours).replace("{m}", minutes);
+      if (el.textContent !== text) { el.textContent = text; }
+    });
+  }
+  setInterval(tick, 15000);
   // Card counts: the running total beside the steppers fills in the player's Points.
   function countCards(steppers) {
     var total = 0;
@@ -34,6 +50,12 @@
     });
     var output = steppers.parentElement.querySelector("output");
     if (output) { output.value = total; }
+    var sentence = steppers.parentElement.querySelector(".count-total");
+    var none = steppers.parentElement.querySelector(".count-none");
+    if (sentence && none) {  // no "worth 0 points" before a card is counted
+      sentence.hidden = !typed;
+      none.hidden = typed;
+    }
     var points = document.getElementById(steppers.dataset.points);
     if (points && typed) { points.value = total; }
   }
@@ -135,6 +157,7 @@
     var fragment = event.detail.fragment;
     var incoming = fragment && fragment.querySelector("form.hand-form");
     if (incoming && sameHand(form, incoming)) {
+      takePhases(form, incoming);
       fillFromPhones(form, incoming);
       var note = target.querySelector(".from-phones");
       var sent = fragment.querySelector(".from-phones");
@@ -196,6 +219,25 @@
     if (template && save) { save.before(template.content.firstElementChild.cloneNode(true)); }
     fresh.dispatchEvent(new Event("change", { bubbles: true }));
     if (save) { save.focus(); }
+  }
+  // Another phone changed an earlier hand (a Fix, an Undo): the phase each player plays this
+  // hand on may have changed. The form being typed takes each player's new label (and the
+  // version), and is checked again: no reason ever names a phase its label does not.
+  function takePhases(form, incoming) {
+    var changed = false;
+    form.querySelectorAll("fieldset.hand-player").forEach(function (player) {
+      var seat = player.className.replace(/.*seat-(\d+).*/, "$1");
+      var mine = player.querySelector("legend small");
+      var theirs = incoming.querySelector("fieldset.hand-player.seat-" + seat + " legend small");
+      if (mine && theirs && mine.textContent !== theirs.textContent) {
+        mine.replaceWith(theirs.cloneNode(true));
+        changed = true;
+      }
+    });
+    var version = form.querySelector("input[name=version]");
+    var newer = incoming.querySelector("input[name=version]");
+    if (version && newer) { version.value = newer.value; }
+    if (changed) { form.dispatchEvent(new Event("change", { bubbles: true })); }
   }
   function sameHand(form, other) {
     var number = function (f) { var el = f.querySelector("input[name=hand_number]"); return el && el.value; };
@@ -271,18 +313,23 @@
   }
   window.addEventListener("offline", function () { connection(false); });
 
-  // A Save (or a Fix's "Save the correction") that cannot reach the server is kept on the
-  // phone (this origin's storage, under the address of the page it was made on), shown
-  // plainly beside the button just tapped, and sent again as soon as the connection is back,
-  // on the next page load too. Any page sends it, not only the one it was made on (the
-  // scorekeeper may go back to the game, or close the tab, before the connection is back),
-  // and says it is waiting until then. The server records a hand once however often it is
-  // sent (by its number), and a correction only on the version it was made on. The answer is
-  // a whole page, as a Save's answer is: the game page, or the form with the reasons it was
-  // refused.
+  // A change made on this phone (Save, Fix, Delete, a player's Send: the forms marked
+  // data-keep-offline) that cannot reach the server is kept on the phone (this origin's
+  // storage, under the form's address, with the page it was made on), shown plainly beside the
+  // button just tapped, and sent once as soon as the connection is back, on the next page load
+  // too. Any page sends it, not only the one it was made on (the scorekeeper may go back to the
+  // game, or close the tab, before the connection is back), and says it is waiting until then.
+  // The server records a hand once however often it is sent (by its number), a correction or
+  // a deletion only on the version it was made on, a player's points as their latest. The
+  // answer is a whole page, as without JavaScript: the page the change led to, or the form
+  // with the reasons it was refused. Any other change (Undo, End the game...) is refused at
+  // once beside its button, saying nothing was changed.
   var PENDING = "scorekeeper:pending:";
-  var sending = false;
-  function pendingKey() { return PENDING + location.pathname; }
+  var sending = null;  // the key of the kept change on its way
+  function actionOf(form) {
+    var url = new URL(form.action, location.href);
+    return url.pathname + url.search;
+  }
   // Every change kept on this phone, the oldest first: {key, page, url, body, words, title}.
   function keptChanges() {
     var found = [];
@@ -293,7 +340,7 @@
       try { kept = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { /* unreadable */ }
       if (kept && kept.url && kept.body) {
         kept.key = key;
-        kept.page = key.slice(PENDING.length);  // where it was made, and its refusal is shown
+        kept.page = kept.page || key.slice(PENDING.length);  // where it was made (older: the key)
         found.push(kept);
       }
     }
@@ -311,24 +358,43 @@
     });
     return parts.join(", ");
   }
-  // This page's own kept change is said beside its Save; one made on another page, at the top
-  // of the page, with the heading of the form it was made in ("Correct hand 1").
+  // What a kept change holds, said beside it: "Ann out, Bob 45"; a player's "45, made phase".
+  function changeInWords(form) {
+    var template = form.querySelector("template.pending-notice");
+    var words = template ? template.dataset : {};
+    if (form.matches(".hand-form")) { return handInWords(form, words.out || ""); }
+    if (form.matches(".player-form")) {
+      if (form.elements.went_out.checked) { return words.out || ""; }
+      var points = form.elements.points.value;
+      return form.elements.made.checked ? points + ", " + (words.made || "") : points;
+    }
+    return "";
+  }
+  function formFor(url) {
+    return Array.prototype.find.call(document.querySelectorAll("form[data-keep-offline]"), function (form) {
+      return actionOf(form) === url;
+    });
+  }
+  // A kept change is said beside the button of the form it was made in, when that form is on
+  // this page; one made on another page, at the top, with the heading of its form
+  // ("Correct hand 1 – Bob 40").
   function showPending(scroll) {
     document.querySelectorAll(".notice.pending").forEach(function (old) { old.remove(); });
     var main = document.querySelector("main");
-    var form = document.querySelector("form.hand-form");
-    var own = form && form.querySelector("template.pending-notice");
-    var save = form && form.querySelector("button[type=submit]");
     var elsewhere = document.getElementById("pending-kept");
     keptChanges().forEach(function (kept) {
-      if (kept.page === location.pathname && own && save) {
+      var form = kept.page === location.pathname ? formFor(kept.url) : null;
+      var own = form && form.querySelector("template.pending-notice");
+      var button = form && form.querySelector("button[type=submit]");
+      if (own && button) {
         var notice = own.content.firstElementChild.cloneNode(true);
         notice.querySelector(".pending-hand").textContent = kept.words;
-        save.before(notice);
-        if (scroll) { save.scrollIntoView({ block: "nearest" }); }  // the notice just above it
+        button.before(notice);
+        if (scroll) { button.scrollIntoView({ block: "nearest" }); }  // the notice just above it
       } else if (elsewhere && main) {
         var note = elsewhere.content.firstElementChild.cloneNode(true);
-        note.querySelector(".pending-hand").textContent = (kept.title ? kept.title + " – " : "") + kept.words;
+        var words = [kept.title, kept.words].filter(Boolean).join(" – ");
+        note.querySelector(".pending-hand").textContent = words;
         main.prepend(note);
       }
     });
@@ -339,13 +405,13 @@
   function sendable(kept) {
     if (kept.page === location.pathname) { return true; }
     return Array.prototype.every.call(document.querySelectorAll("form[data-typing]"), function (form) {
-      return (form.getAttribute("action") || "").split("#")[0] === kept.url;
+      return actionOf(form) === kept.url;
     });
   }
   function sendPending() {
     var kept = keptChanges().filter(sendable)[0];
     if (!kept || sending || !navigator.onLine) { return; }
-    sending = true;
+    sending = kept.key;
     fetch(kept.url, {  // a plain form post: its answer is a whole page, never a fragment
       method: "POST",
       body: kept.body,
@@ -359,34 +425,35 @@
         // saved: the page it led to; refused: the form it was made in, with the reasons
         if (response.redirected) { history.replaceState(null, "", response.url); }
         else if (kept.page !== location.pathname) { history.replaceState(null, "", kept.page); }
+        newPage();
         htmx.swap(document.body, page, { swapStyle: "innerHTML" });
         landOnNextHand(true);
         showPending();  // any other change still waiting
+        heardOnPage();
       });
     }).catch(function () { /* still unreachable: the next try will do */ }).then(function () {
-      sending = false;
+      sending = null;
     });
+  }
+  function keep(form) {
+    var url = actionOf(form);
+    var section = form.closest("section") || form.closest("main");
+    var heading = section && section.querySelector("h1, h2");
+    localStorage.setItem(PENDING + url, JSON.stringify({
+      page: location.pathname,
+      url: url,
+      body: new URLSearchParams(new FormData(form)).toString(),
+      words: changeInWords(form),
+      title: heading ? heading.textContent.replace(/\s+/g, " ").trim() : "",
+      at: Date.now()
+    }));
+    showPending(true);
   }
   document.addEventListener("htmx:sendError", function (event) {
     var form = event.detail.elt;
     if (!form || !form.matches || !form.matches("form")) { return; }
-    if (form.matches("form.hand-form")) {
-      var body = new URLSearchParams(new FormData(form)).toString();
-      var url = form.getAttribute("action").split("#")[0];
-      var template = form.querySelector("template.pending-notice");
-      var words = handInWords(form, template ? template.dataset.out : "");
-      var heading = form.closest("section") && form.closest("section").querySelector("h1, h2");
-      var title = heading ? heading.textContent.replace(/\s+/g, " ").trim() : "";
-      localStorage.setItem(pendingKey(), JSON.stringify({
-        url: url, body: body, words: words, title: title, at: Date.now()
-      }));
-      showPending(true);
-    } else {
-      notSent(form);
-    }
+    if (form.matches("[data-keep-offline]")) { keep(form); } else { notSent(form); }
   });
-  // Any other change (Undo, End the game, Go back to this...) is not kept: it is refused at
-  // once beside its button, saying nothing was changed.
   function notSent(form) {
     var template = document.getElementById("offline-refused");
     var button = form.querySelector("button[type=submit], button:not([type])");
@@ -397,7 +464,35 @@
     button.before(alert);
     button.scrollIntoView({ block: "nearest" });
   }
-  window.addEventListener("online", sendPending);
+  // A change is sent once: a second tap while the first is on its way (or while the phone
+  // sends the same change it kept) does nothing, and a tap on a form whose change was kept
+  // sends what the form holds now instead of it.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches("form[data-keep-offline]")) { return; }
+    if (form.dataset.sending || sending === PENDING + actionOf(form)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();  // before htmx's own listener on the form
+    }
+  }, true);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (event.defaultPrevented || !form.matches || !form.matches("form[data-keep-offline]")) { return; }
+    form.dataset.sending = "1";
+    localStorage.removeItem(PENDING + actionOf(form));
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.dataset) { delete form.dataset.sending; }
+  });
+  // The phone is back: its offline notices go at once (a poll that still fails brings the
+  // reconnecting one back), and what it kept is sent.
+  window.addEventListener("online", function () {
+    var banner = document.getElementById("reconnecting");
+    if (banner) { banner.hidden = true; }
+    document.querySelectorAll(".alert.offline").forEach(function (alert) { alert.remove(); });
+    sendPending();
+  });
   setInterval(sendPending, 5000);
   document.addEventListener("DOMContentLoaded", function () { showPending(); sendPending(); });
   document.addEventListener("htmx:afterSettle", function (event) {  // a link or Back: a new page
@@ -448,31 +543,83 @@
     var next = fields[fields.indexOf(field) + 1] || form.querySelector("button[type=submit]");
     if (next) { next.focus(); }
   });
-  // A live update swaps the scoreboard whole, so its own aria-live region is new and silent:
-  // say what changed (the sentence the server put on it) in the region that stays.
-  document.addEventListener("htmx:afterSettle", function (event) {
-    var board = event.target;  // each element a swap settled, the scoreboard among them
+  // The page's one announcer (base.html) says each change that reaches the page in a
+  // sentence: another phone's change or players' points, with the live poll (the server's
+  // words, in its "news" event); a Send confirmed (a "news" note of the page); the change that
+  // took the table to the game this page followed it to. Changes that come close together
+  // are merged into one announcement, not queued one after another. A scorekeeper's page
+  // shows the same words above the scoreboard: that change came from another phone.
+  var MERGE = 1000;  // ms after the latest change, and at most three times that after the first
+  var heard = { text: "", first: 0, timer: 0, elsewhere: false };
+  function hear(text, elsewhere) {
+    text = (text || "").replace(/\s+/g, " ").trim();
+    if (!text) { return; }
+    if (!heard.text) { heard.first = Date.now(); }
+    heard.text = heard.text ? heard.text + " " + text : text;
+    heard.elsewhere = heard.elsewhere || Boolean(elsewhere);
+    clearTimeout(heard.timer);
+    heard.timer = setTimeout(say, Math.max(0, Math.min(MERGE, heard.first + 3 * MERGE - Date.now())));
+  }
+  function say() {
+    var text = heard.text;
+    var elsewhere = heard.elsewhere;
+    heard.text = "";
+    heard.elsewhere = false;
     var announcer = document.getElementById("announcer");
-    if (!announcer || !board || board.id !== "scoreboard") { return; }
-    var text = board.getAttribute("data-announce") || "";  // "": nothing to say, nothing stale
-    if (announcer.textContent !== text) { announcer.textContent = text; }
+    if (announcer && announcer.textContent === text) {  // the same words again are news again
+      announcer.textContent = "";
+      setTimeout(function () { announcer.textContent = text; }, 100);
+    } else if (announcer) {
+      announcer.textContent = text;
+    }
+    var line = document.getElementById("elsewhere");
+    if (line && elsewhere) {
+      line.textContent = line.dataset.words.replace("{change}", text);
+      line.hidden = false;
+    }
+  }
+  document.addEventListener("news", function (event) { hear(event.detail.value, true); });
+  // A page that follows the table to its next game is loaded anew: what took it there is
+  // kept for that page (this tab's session storage) and said once it is shown.
+  var FOLLOWED = "scorekeeper:followed";
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var xhr = event.detail.xhr;
+    var next = xhr.getResponseHeader("HX-Redirect");
+    var trigger = xhr.getResponseHeader("HX-Trigger");
+    if (!next || !trigger) { return; }
+    try {
+      var page = new URL(next, location.href).pathname;
+      sessionStorage.setItem(FOLLOWED, JSON.stringify({ page: page, text: JSON.parse(trigger).news }));
+    } catch (e) { /* nothing kept: the page is still right */ }
   });
-  // A player's own page: each live update swaps their status whole, live region and all. Say
-  // what changed (the sentence the server put on it) in the region that stays, and only when
-  // it changed: another player sending their points brings the same status again.
-  var playerSaid = null;
+  function heardOnPage() {
+    document.querySelectorAll("template.news").forEach(function (note) {
+      hear(note.content.textContent);
+      note.remove();
+    });
+    var followed = null;
+    try {
+      followed = JSON.parse(sessionStorage.getItem(FOLLOWED) || "null");
+      sessionStorage.removeItem(FOLLOWED);
+    } catch (e) { /* none */ }
+    if (followed && followed.page === location.pathname) { hear(followed.text, true); }
+  }
+  // A new page (a link, a Save, Back) starts with nothing said: the announcer it keeps is
+  // emptied, and what the old page had still to say is dropped.
+  function newPage() {
+    clearTimeout(heard.timer);
+    heard.text = "";
+    heard.elsewhere = false;
+    var announcer = document.getElementById("announcer");
+    if (announcer) { announcer.textContent = ""; }
+  }
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var status = event.detail.target;
-    if (status && status.id === "player-status") { playerSaid = status.getAttribute("data-announce"); }
+    if (event.detail.target === document.body && event.detail.shouldSwap) { newPage(); }
   });
   document.addEventListener("htmx:afterSettle", function (event) {
-    var status = event.target;
-    var announcer = document.getElementById("announcer");
-    if (!announcer || !status || status.id !== "player-status") { return; }
-    var text = status.getAttribute("data-announce") || "";
-    if (text && text !== playerSaid) { announcer.textContent = text; }
-    playerSaid = text;
+    if (event.detail.target === document.body) { heardOnPage(); }
   });
+  document.addEventListener("DOMContentLoaded", heardOnPage);
   // A checker's page is swapped whole, live region and all: say its new verdict in one that stays.
   document.addEventListener("htmx:afterSettle", function () {
     var announcer = document.getElementById("announcer");

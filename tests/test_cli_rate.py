@@ -21,7 +21,7 @@ def test_a_list_is_rated_easiest_first(capsys):
     assert "200 deals" in lines[0]
     assert lines[1].lstrip().startswith("2. 1 run of 4")
     assert lines[2].lstrip().startswith("1. 1 set of 5 + 1 set of 3")
-    assert lines[-1].startswith("The list: ")
+    assert lines[-1].startswith("A hand holds ")
 
 
 def test_json_is_the_apis_answer_and_repeats_with_the_seed(capsys):
@@ -74,4 +74,4 @@ def test_bad_input_exits_2_with_a_message(capsys):
 def test_the_rating_speaks_the_language(capsys):
     out = run(capsys, "--lang", "de", "rate", "2 sets of 3", "--trials", "20")[1]
     assert "20-mal ausgeteilt" in out and "2 Drillinge" in out
-    assert "Die Liste: im Schnitt 50\xa0%" in out
+    assert "Eine Hand enthält im Schnitt 50\xa0% der Phasen dieser Liste" in out

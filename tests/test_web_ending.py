@@ -82,13 +82,23 @@ def test_a_game_without_hands_offers_no_end_and_refuses_one(client, clock):
     assert "only after its first hand" in response.get_data(as_text=True)
 
 
+def so_far(page: str) -> tuple[str, str]:
+    """The playing time a page shows: the minutes the page counts on from, and its words."""
+    minutes = read(page).one("[data-minutes]")
+    shown = f"{minutes.text} so far"
+    return minutes["data-minutes"], shown if shown in minutes.parent.text else minutes.text
+
+
 def test_a_game_in_progress_shows_when_it_started_and_for_how_long(client, clock):
     game_url = new_game(client)
     clock.at = "2026-11-23T19:45:00+00:00"
     record(client, game_url, 1, 0, {1: 50, 2: 20}, made_0="on", made_2="on")
     page = client.get(game_url).get_data(as_text=True)
     assert '<time datetime="2026-11-23T19:00:00+00:00">Started' in page
-    assert "45 min so far" in page
+    assert so_far(page) == ("45", "45 min so far")
+    clock.at = "2026-11-23T19:52:00+00:00"  # no hand since: "so far" is to now
+    page = client.get(game_url).get_data(as_text=True)
+    assert so_far(page) == ("52", "52 min so far")
     assert "Log in BG Stats" not in page
 
 
@@ -114,6 +124,18 @@ def test_statistics_give_the_average_length_and_the_games_ended_early(client, cl
     page = client.get(f"{table_url}/stats").get_data(as_text=True)
     assert "A game takes 1 h on average" in page  # 30 and 90 minutes
     assert "2 games ended early" in page
+
+
+def test_a_game_played_in_under_a_minute_counts_in_the_average_length(client, clock):
+    table_url = new_table(client)
+    for length in ("19:00:20", "20:00:00"):  # under a minute (0 min), and an hour
+        clock.at = "2026-11-23T19:00:00+00:00"
+        game_url = table_game(client, table_url)
+        clock.at = f"2026-11-23T{length}+00:00"
+        two_hands(client, game_url)
+        client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
+    page = client.get(f"{table_url}/stats").get_data(as_text=True)
+    assert "A game takes 30 min on average" in page  # 0 and 60 minutes
 
 
 def test_the_printed_sheet_says_the_game_was_ended_early(client, clock):

@@ -46,7 +46,7 @@ def test_drawing_puts_ten_rated_phases_in_the_form_easiest_first(client):
     chances = [p.chance for p in expected.phases]
     assert chances == sorted(chances, reverse=True)  # the form's list is easiest first
     assert len(rows(page)) == 10 and rows(page)[0].startswith("1. ")
-    assert "The list: <strong>" in page and "from 200 deals" in page
+    assert "A hand holds <strong>" in page and "from 200 deals" in page
 
 
 def test_the_same_seed_draws_the_same_list(client):

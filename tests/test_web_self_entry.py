@@ -156,24 +156,3 @@ def test_a_players_points_are_checked_as_they_are_typed_and_nothing_is_sent(clie
         page = client.post(f"{link}/check", data={**data, **quiet}).get_data(as_text=True)
         assert "field-error" in page and "Points" not in page
     assert phone_lines(client, game_url) == {}
-
-
-def said_to(phone, link) -> str:
-    """What a screen reader on a player's page hears when a live update brings this status."""
-    status = read(phone.get(link).get_data(as_text=True)).one("#player-status")
-    return plain_names(status["data-announce"])
-
-
-def test_a_players_status_carries_the_sentence_said_when_it_changes(app, client, game):
-    url, _, links = game
-    phone = app.test_client()
-    assert said_to(phone, links["Bob"]) == "Hand 1: send your points."
-    send(phone, links["Bob"], points="25", made="1")
-    assert said_to(phone, links["Bob"]) == "Sent: 25 points, phase made."
-    record(client, url, 1, 0, {1: 25, 2: 40})
-    assert said_to(phone, links["Bob"]) == (
-        "Hand 1 saved. Your total so far: 25 points. Hand 2: send your points."
-    )
-    ended = client.post(f"{url}/end", data={"csrf_token": csrf(client), "version": "2"})
-    assert ended.status_code == 303
-    assert said_to(phone, links["Bob"]) == "Ann wins the game."  # ahead on phases, then points

@@ -298,6 +298,18 @@ def test_statistics_match_the_history_worked_out_by_hand(client):
     )
 
 
+def test_statistics_say_plainly_who_never_made_every_phase(client):
+    url = new_table(client)
+    game = table_game(client, url, players=("Ann", "Bob"), first="2")
+    record(client, game, 1, went_out=0, points={1: 70})
+    record(client, game, 2, went_out=0, points={1: 60})  # Ann makes both; Bob neither
+    page = client.get(f"{url}/stats").get_data(as_text=True)
+    assert figures(page, "Ann")["Hands to make every phase, on average"] == "2.0"
+    assert figures(page, "Bob")["Hands to make every phase, on average"] == (
+        "not yet: no game with every phase made"  # it read "every phase not made yet"
+    )
+
+
 def test_statistics_of_a_table_without_finished_games_say_so(client):
     url = new_table(client)
     page = client.get(f"{url}/stats").get_data(as_text=True)

@@ -162,7 +162,7 @@ def cmd_rate(args: argparse.Namespace) -> int:
     low, high = found.interval
     print(
         _(
-            "The list: %(average)s on average (%(low)s–%(high)s).",
+            "A hand holds %(average)s of this list's phases on average (%(low)s–%(high)s).",
             average=percent(found.average),
             low=percent(low),
             high=percent(high),

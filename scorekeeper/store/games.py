@@ -172,7 +172,8 @@ def new_game(
     time_zone: str | None = None,
 ) -> NewGame:
     """Everything ``insert_game`` writes, worked out before any lock is taken."""
-    created, updated = dates or (connection.now(), connection.now())
+    now = connection.now()  # one moment: a game that came whole took no time (device.py)
+    created, updated = dates or (now, now)
     game = StoredGame(
         id=new_key(),
         edit_key=new_key(),

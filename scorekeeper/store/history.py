@@ -41,6 +41,26 @@ class Change:
 _COLUMNS = records.columns(Change)
 
 
+@dataclass(frozen=True)
+class Logged(Change):
+    """A change with the change itself (``changes.detail``): what a live page says of it."""
+
+    detail: dict[str, Any] = field(metadata=records.column(load=json.loads))
+
+
+def latest(db: Database, game_id: str, after: int, most: int) -> list[Logged]:
+    """The latest ``most`` changes after version ``after``, oldest first."""
+    with games.reading(game_id):
+        found = records.many(
+            db,
+            Logged,
+            f"SELECT {records.columns(Logged)} FROM changes "
+            "WHERE game_id = ? AND version > ? ORDER BY version DESC LIMIT ?",
+            [game_id, after, most],
+        )
+    return found[::-1]
+
+
 def changes(db: Database, game_id: str) -> list[Change]:
     """The game's history, newest first (without the game at each version)."""
     with games.reading(game_id):

@@ -51,6 +51,19 @@ def entries(db: Database, game_id: str, hand_number: int) -> dict[int, Entry]:
     return {entry.seat: entry for entry in found}
 
 
+def sent_after(db: Database, game_id: str, hand_number: int, newest: int) -> dict[int, Entry]:
+    """This hand's submissions sent after the one numbered ``newest`` (``hand_entries.id``:
+    what a scorekeeper's page last showed), by seat."""
+    found = records.many(
+        db,
+        Entry,
+        f"SELECT {records.columns(Entry)} FROM hand_entries "
+        "WHERE game_id = ? AND hand_number = ? AND id > ? ORDER BY id",
+        [game_id, hand_number, newest],
+    )
+    return {entry.seat: entry for entry in found}
+
+
 def form_values(found: dict[int, Entry]) -> dict[str, str]:
     """The scorekeeper's hand form filled in from the submissions (they can change it)."""
     values: dict[str, str] = {}

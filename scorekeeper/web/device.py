@@ -172,8 +172,11 @@ class GameSummary:
     @property
     def minutes(self) -> int | None:
         """Its playing time (so far): from its start to the hand that ended it (or the
-        latest); None when they were one moment (a game imported whole)."""
-        return clock.minutes(self.stored.created, self.played_until) or None
+        latest); None when they were one moment (a game imported whole). A game played in
+        less than a minute took 0 minutes, and counts in the table's average."""
+        if self.played_until == self.stored.created:
+            return None
+        return clock.minutes(self.stored.created, self.played_until)
 
 
 def summarise(

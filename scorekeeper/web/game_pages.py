@@ -14,8 +14,8 @@ from datetime import datetime
 from flask import Flask, abort, flash, g, redirect, render_template, request, url_for
 
 from .. import actions, clock, store
-from ..i18n import _, isolate, pgettext
-from ..reports import bgstats, current_game
+from ..i18n import _
+from ..reports import bgstats, current_game, news
 from ..rules.game import Game, Standings
 from ..rules.house_rules import rules_line
 from ..rules.options import OPTIONS
@@ -53,13 +53,21 @@ class GameFacts:
 
 
 def game_facts(stored: store.games.StoredGame, game: Game, standings: Standings) -> GameFacts:
-    """When the game started, its playing time (so far), its BG Stats link."""
-    minutes = clock.minutes(stored.created, store.history.played_until(db(), stored))
+    """When the game started, its playing time (to now while it is played), its BG Stats
+    link."""
+    minutes = so_far(stored, standings)
     link = None
-    if standings.over:
+    if minutes is None:
+        minutes = clock.minutes(stored.created, store.history.played_until(db(), stored))
         play = bgstats.stored_play(db(), stored, game, standings, zones.record_zone())
         link = bgstats.push_link(play)
     return GameFacts(clock.moment(stored.created), minutes, clock.duration(minutes), link)
+
+
+def so_far(stored: store.games.StoredGame, standings: Standings) -> int | None:
+    """The minutes a game being played has taken so far, to now (a page kept for every phone
+    is kept per minute too); None once it is over: it took until the hand that ended it."""
+    return None if standings.over else clock.minutes(stored.created, store.connection.now())
 
 
 def new_game_form(
@@ -107,6 +115,7 @@ def render_game(
     sent = sent_points.entries(db(), current.stored.id, current.standings.hand_number)
     link, tag = g.link, live.keeper_live(g.link)
     plain = form is None and message is None
+    so_far_now = so_far(current.stored, current.standings)
     html = render_template(
         "_keeper_live.html" if polled else "game.html",
         form=form or HandForm(sent_points.form_values(sent)),
@@ -118,7 +127,9 @@ def render_game(
         next_game=live.next_game(link, keeper_url) if current.standings.over else None,
         its_table=None if polled else device.known_table(db(), link.game_id),
         clock=None if polled else _clock_line(current.stored),
-        part_key=(link.game_id, link.edit_key, tag, request.script_root) if plain else None,
+        part_key=(link.game_id, link.edit_key, tag, request.script_root, so_far_now)
+        if plain
+        else None,
         **view_context(current),
     )
     return keeper_fragments.fill(html, oob=polled), status
@@ -137,14 +148,7 @@ def keeper_url(link: store.games.Link) -> str:
 
 def hand_in_words(played: Game, number: int) -> str:
     """Hand ``number`` in one line, as the hands table shows it: 'Ann out, Bob 45, Cy 20'."""
-    hand = played.hands[number - 1]
-    scores = hand.scores(played.rules)
-    out = pgettext("went out, in one short word", "out")
-    return ", ".join(
-        f"{isolate(name)} {out if name == hand.went_out else scores[name]}"
-        for name in played.players
-        if name == hand.went_out or name in scores
-    )
+    return news.hand_in_words(played, played.hands[number - 1])
 
 
 def after_change(result: actions.results.Result, *, say_what: bool = False):

@@ -20,10 +20,15 @@ at the same table), a screen that was showing it when it ended follows: its
 poll is answered with ``HX-Redirect`` to the same kind of page of the next game.
 A page opened after the next game began already names it in its tag, so it stays
 where it was opened.
+
+An answer with something new says what changed since the page's tag, in words
+(reports/news.py), in an ``HX-Trigger`` header's ``news`` event: the fragment is the
+same for every watcher of a version, what changed since is each page's own.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -35,9 +40,10 @@ from flask_htmx import HTMX
 
 from .. import i18n, store
 from ..i18n import _
-from ..reports import current_game
+from ..reports import current_game, news
 from . import access, connection_log, security
 from .access import db
+from .forms import whole_number
 from .render_cache import Kept
 from .zones import zone
 
@@ -64,6 +70,24 @@ def keeper_live(link: store.games.Link) -> str:
 def watch_live(link: store.games.Link) -> str:
     """What a watch, table or player page shows: the version and the next game."""
     return shown(f"{link.version}..{link.next_game or ''}")
+
+
+def shown_parts() -> list[str]:
+    """The parts of the tag the polling page sent (see ``shown``): ``["12", "40", ""]``
+    from a scorekeeper's page at version 12 that saw sending 40; [] from a page load."""
+    what = request.headers.get("If-None-Match", "").strip('"').rpartition("@")[0]
+    return what.split(".") if what else []
+
+
+def heard(current: current_game.Current, *, sendings: bool = False) -> str:
+    """What changed in the game since the polling page's tag, in words; ``sendings``: and
+    the points players sent since (a scorekeeper's page shows them)."""
+    parts = shown_parts()
+    said = news.since(db(), current, whole_number(parts[0])) if parts else ""
+    if sendings and len(parts) > 1:
+        sent = news.sendings(db(), current, whole_number(parts[1]))
+        said = f"{said} {sent}".strip()
+    return said
 
 
 def polled() -> bool:
@@ -155,15 +179,19 @@ def holding() -> Iterator[None]:
 def follow(link: store.games.Link, next_url: Callable[[store.games.Link], str]) -> Response | None:
     """Send a screen that showed this game when it ended to the next game's page
     (``next_url``: its address, from the next game's link)."""
-    what = request.headers.get("If-None-Match", "").strip('"').rpartition("@")[0]  # shown()
-    if not polled() or link.next_game is None or not what.endswith("."):
+    parts = shown_parts()
+    if not polled() or link.next_game is None or not parts or parts[-1]:
         return None  # not a poll, nothing to follow, or the page already knew the next game
     current = current_game.load(db(), link.game_id)
     following = store.games.game_link(db(), link.next_game)
     if current is None or not current.standings.over or following is None:
         return None
+    next_game = current_game.load(db(), following.game_id)
+    if next_game is None:
+        return None
     response = Response(status=204)
     response.headers["HX-Redirect"] = next_url(following)
+    said(response, news.latest(db(), next_game))  # heard on the page it goes to (app.js)
     return response
 
 
@@ -215,11 +243,20 @@ def shared(key: tuple[object, ...], render: Callable[[], str]) -> str:
     return fragments.get(key, render)
 
 
-def fragment(html: str, status: int, tag: str) -> Response:
+def fragment(html: str, status: int, tag: str, changes: str = "") -> Response:
+    """A poll's answer; ``changes``: what changed since the page's tag, in words."""
     response = make_response(html, status)
     response.headers.update({"ETag": tag, "Cache-Control": "no-cache"})
     response.vary.add("HX-Request")
+    said(response, changes)
     return response
+
+
+def said(response: Response, changes: str) -> None:
+    """Tell the page what changed: htmx fires ``news`` on it with these words (app.js puts
+    them in the page's one announcer). JSON escapes every letter past ASCII for the header."""
+    if changes:
+        response.headers["HX-Trigger"] = json.dumps({"news": changes})
 
 
 def page(html: str, status: int = 200) -> Response:

@@ -144,10 +144,10 @@ def test_a_watcher_hears_each_change_in_one_sentence(browser, phone, server):
         expect(watcher.locator(".status")).to_contain_text("Hand 1")
         enter_hand(phone, "Ann", {"1": "45"})
         announcer = watcher.locator("#announcer")
-        expect(announcer).to_have_text(said("Updated: hand 1, Ann out, Bob 45."))
+        expect(announcer).to_have_text(said("Hand 1 saved: Ann out, Bob 45."))
         assert announcer.get_attribute("aria-live") == "polite"
         enter_hand(phone, "Bob", {"0": "20"})
-        expect(announcer).to_have_text(said("Updated: hand 2, Ann 20, Bob out."))
+        expect(announcer).to_have_text(said("Hand 2 saved: Ann 20, Bob out."))
     finally:
         watcher.context.close()
 

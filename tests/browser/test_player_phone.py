@@ -35,6 +35,8 @@ def test_a_players_phone_follows_each_hand_and_the_early_end(browser, server):
         status = bob.locator("#player-status")
         expect(status).to_contain_text("The game is over")
         expect(status).to_contain_text("Ended early after hand 1")
+        expect(status).to_contain_text("Your total: 45 points.")  # no more "so far"
+        expect(status).not_to_contain_text("so far")
     finally:
         bob.context.close()
         keeper.context.close()
@@ -45,13 +47,13 @@ def test_a_players_phone_follows_each_hand_and_the_early_end(browser, server):
     [
         (
             "en-GB",
-            "Hand 1 saved. Your total so far: 45 points. Hand 2: send your points.",
-            "Ann wins the game.",
+            "Hand 1 saved: Ann out, Bob 45. Your total so far: 45 points.",
+            "Hand 2 saved: Ann out, Bob 5. Ann wins the game. Your total: 50 points.",
         ),
         (
             "de-DE",
-            "Runde 1 gespeichert. Deine Punkte bisher: 45. Runde 2: schick deine Punkte.",
-            "Ann gewinnt die Partie.",
+            "Runde 1 gespeichert: Ann raus, Bob 45. Deine Punkte bisher: 45.",
+            "Runde 2 gespeichert: Ann raus, Bob 5. Ann gewinnt die Partie. Deine Punkte: 50.",
         ),
     ],
 )

@@ -5,16 +5,22 @@ whole scorekeeper page. A change that cannot be kept is refused on the spot, say
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 
 from pages import (
+    PHONE,
     POSTS,
     enter_hand,
     offline,
     online,
     open_fix,
+    open_page,
+    player_links,
     score_of,
+    settled,
     start_game,
     stored_hands,
+    until,
     whole_keeper_page,
 )
 from playwright.sync_api import expect
@@ -159,3 +165,171 @@ def test_the_game_page_says_a_kept_fix_and_sends_it(phone, server):
     expect(game.locator(".notice.pending")).to_have_count(0)
     whole_keeper_page(game)
     assert stored_hands(keeper_url)[0]["points"] == {"Bob": 40}
+
+
+# --- offline as one rule (issue 41, finding 7): Save, Fix, Delete and a player's Send -------
+
+
+def test_a_delete_made_offline_is_kept_and_sent_once_when_the_connection_is_back(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    enter_hand(phone, "Ann", {"1": "35"})
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
+    enter_hand(phone, "Bob", {"0": "20"})
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 2 saved")
+    open_fix(phone, 2)
+    posts = _posts_to(phone, "/hands/2/delete")
+    offline(phone)
+    phone.click("button:has-text('Delete hand 2')")
+    pending = phone.locator(".notice.pending")
+    expect(pending).to_contain_text("Not sent yet")
+    expect(phone.locator(".alert.offline")).to_have_count(0)  # kept, not refused
+    assert len(stored_hands(keeper_url)) == 2
+    online(phone)
+    expect(phone.locator("#record-heading")).to_have_text("Record hand 2")  # the game page
+    expect(phone).to_have_url(re.compile(re.escape(keeper_url) + "(#.*)?$"))
+    expect(phone.locator(".notice.pending")).to_have_count(0)
+    assert len(stored_hands(keeper_url)) == 1
+    until(phone, lambda: sent_after_refused(posts) == 1)  # sent once when back
+
+
+def test_a_players_send_made_offline_is_kept_and_sent_once(browser, phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    bob = open_page(browser, player_links(phone, keeper_url)["Bob"], **PHONE)
+    try:
+        settled(bob)
+        posts = _posts_to(bob, "/p/")
+        bob.context.route(re.compile(r".*/p/[^/]+/[^/]+$"), _refuse_posts)
+        bob.context.set_offline(True)
+        bob.fill("#points", "45")
+        bob.click("#send")
+        expect(bob.locator(".player-form .notice.pending")).to_contain_text("45")
+        expect(bob.locator(".alert.offline")).to_have_count(0)
+        bob.click("#send")  # tapped again, still offline: still one change waiting
+        expect(bob.locator(".notice.pending")).to_have_count(1)
+        bob.context.unroute(re.compile(r".*/p/[^/]+/[^/]+$"))
+        bob.context.set_offline(False)
+        expect(bob.locator("#player-status")).to_contain_text("Sent: 45 points.")
+        expect(bob.locator(".notice.pending")).to_have_count(0)
+        expect(phone.locator("input[name=points-1]")).to_have_value("45")
+        until(bob, lambda: sent_after_refused(posts) == 1)
+    finally:
+        bob.context.close()
+
+
+def test_the_offline_notices_go_as_soon_as_the_phone_is_back(browser, phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    enter_hand(phone, "Ann", {"1": "35"})
+    bob = open_page(browser, player_links(phone, keeper_url)["Bob"], **PHONE)
+    try:
+        settled(bob)
+        settled(phone)
+        offline(phone)
+        phone.click("button:has-text('Undo last change')")
+        expect(phone.locator(".alert.offline")).to_contain_text("not sent")
+        bob.context.set_offline(True)
+        banner = bob.locator("#reconnecting")
+        expect(banner).to_be_visible()
+        held = []  # the polls that would say the server is there again are not answered
+        for page in (phone, bob):
+            page.route(re.compile(r".*/(g|p)/.*"), lambda route: held.append(route))
+        online(phone)
+        bob.context.set_offline(False)
+        expect(banner).to_be_hidden()  # the phone is back: no poll needed to say so
+        expect(phone.locator(".alert.offline")).to_have_count(0)
+        for page in (phone, bob):
+            page.unroute(re.compile(r".*/(g|p)/.*"))
+        for route in held:
+            with suppress(Exception):
+                route.continue_()
+    finally:
+        bob.context.close()
+
+
+def test_a_double_tap_on_save_sends_once(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    settled(phone)
+    arrived: list = []  # each Save that left the phone: (its hand's number, its route)
+
+    def slow_first(route) -> None:  # the first Save takes its time on a slow network
+        arrived.append((route.request.post_data_json["hand_number"], route))
+        if len(arrived) > 1:
+            route.continue_()
+
+    phone.route(re.compile(r".*/g/[^/]+/[^/]+/hands$"), slow_first)
+    phone.click("label.pill:text-is('Ann')")
+    phone.fill("input[name=points-1]", "45")
+    save = phone.locator("form.hand-form button[type=submit]")
+    save.click()
+    until(phone, lambda: len(arrived) == 1)
+    save.click()  # tapped again while the first is on its way
+    arrived[0][1].continue_()
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 1 saved")
+    enter_hand(phone, "Bob", {"0": "20"})  # the next Save leaves after any second one would
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 2 saved")
+    assert [number for number, _route in arrived] == ["1", "2"]  # the second tap sent nothing
+    assert len(stored_hands(keeper_url)) == 2
+
+
+def test_a_save_tapped_again_while_the_kept_one_is_sent_sends_nothing_more(phone, server):
+    start_game(phone, server, ["Ann", "Bob"])
+    keeper_url = phone.url
+    offline(phone)
+    enter_hand(phone, "Ann", {"1": "45"})
+    expect(phone.locator("#record .notice.pending")).to_contain_text("Not sent yet")
+    arrived: list = []  # each Save that left the phone: (its hand's number, its route)
+
+    def slow_first(route) -> None:  # the kept Save, sent when back, takes its time
+        arrived.append((route.request.post_data_json["hand_number"], route))
+        if len(arrived) > 1:
+            route.continue_()
+
+    phone.unroute(POSTS)
+    phone.route(re.compile(r".*/g/[^/]+/[^/]+/hands$"), slow_first)
+    phone.context.set_offline(False)  # back: the kept Save is on its way...
+    until(phone, lambda: len(arrived) == 1)
+    phone.click("form.hand-form button[type=submit]")  # ...when Save is tapped again
+    arrived[0][1].continue_()
+    expect(phone.locator("#scoreboard .status")).to_contain_text("Hand 2")
+    expect(phone.locator("main")).not_to_contain_text("already entered")
+    enter_hand(phone, "Bob", {"0": "20"})  # the next Save leaves after any second one would
+    expect(phone.locator("[data-saved]")).to_contain_text("Hand 2 saved")
+    assert [number for number, _route in arrived] == ["1", "2"]
+    assert len(stored_hands(keeper_url)) == 2
+
+
+def _posts_to(page, part: str) -> list:
+    """Every POST the page makes to an address holding ``part``: (url, reached the server)."""
+    posts: list = []
+    page.on(
+        "request",
+        lambda r: (
+            posts.append([r, None])
+            if r.method == "POST" and part in r.url and not r.url.endswith("/check")
+            else None
+        ),
+    )
+    page.on("requestfinished", lambda r: _mark(posts, r, True))
+    page.on("requestfailed", lambda r: _mark(posts, r, False))
+    return posts
+
+
+def _mark(posts: list, request, reached: bool) -> None:
+    for entry in posts:
+        if entry[0] is request:
+            entry[1] = reached
+
+
+def sent_after_refused(posts: list) -> int:
+    """How many of the POSTs reached the server."""
+    return sum(1 for _request, reached in posts if reached)
+
+
+def _refuse_posts(route) -> None:
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()

@@ -3,7 +3,7 @@ when it ends on the other phone."""
 
 from __future__ import annotations
 
-from pages import PHONE, enter_hand, open_page, settled, start_game, stored_hands
+from pages import PHONE, enter_hand, open_fix, open_page, settled, start_game, stored_hands
 from playwright.sync_api import expect
 
 
@@ -78,6 +78,67 @@ def test_a_second_scorekeeper_gets_the_rematch_when_the_game_ends_on_the_other_p
         expect(b.locator("#record-heading")).to_have_text("Record hand 1")
         expect(a).to_have_url(b.url)  # the phone that ended the game follows by itself
         expect(a.locator("#record-heading")).to_have_text("Record hand 1")
+    finally:
+        for page in (a, b):
+            page.context.close()
+
+
+def test_an_out_of_date_form_is_checked_as_it_is_shown(browser, server):
+    """Issue 41, finding 4: while its label still says "Chloé phase 2", 45 was refused as
+    "not possible for someone who laid down phase 3" (the phase after the hand another phone
+    saved). A form is judged against the hand it shows."""
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob", "Chloé"])
+    keeper_url = a.url
+    enter_hand(a, "Ann", {"1": "60", "2": "20"})  # Chloé makes phase 1: on phase 2 now
+    expect(a.locator("#record-heading")).to_have_text("Record hand 2")
+    b = open_page(browser, keeper_url, **PHONE)
+    try:
+        settled(b)
+        b.click("label.pill:text-is('Ann')")
+        b.fill("input[name=points-1]", "55")  # typing hand 2 here...
+        enter_hand(a, "Ann", {"1": "55", "2": "25"})  # ...saved there: Chloé on phase 3 now
+        expect(b.locator("#record .alert.stale")).to_contain_text("Hand 2 was just saved")
+        label = b.locator("#record fieldset.seat-2 legend")
+        expect(label).to_contain_text("phase 2")
+        b.check("input[name=made-2]")
+        with b.expect_response(lambda answer: answer.url.endswith("/hands/check")):
+            b.fill("input[name=points-2]", "45")
+        check = b.locator("#hand-check")
+        expect(check).to_contain_text("This hand fits the rules")  # as hand 2 was
+        expect(label).to_contain_text("phase 2")
+        expect(check).not_to_contain_text("phase 3")
+        b.click("button:has-text('Move it to hand 3')")  # moved on: judged as hand 3
+        expect(b.locator("#record fieldset.seat-2 legend")).to_contain_text("phase 3")
+        expect(b.locator("#hand-check")).to_contain_text("45 is not possible")
+        expect(b.locator("#hand-check")).to_contain_text("phase 3")
+    finally:
+        for page in (a, b):
+            page.context.close()
+
+
+def test_a_fix_on_another_phone_relabels_the_form_being_typed(browser, server):
+    """The other side of finding 4: a fix of an earlier hand on another phone changes the
+    phase a player plays this hand on; the form being typed takes the new label (and keeps
+    what was typed), so its verdict and its label name the same phase."""
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob", "Chloé"])
+    keeper_url = a.url
+    enter_hand(a, "Ann", {"1": "60", "2": "20"})  # Chloé makes phase 1: on phase 2 now
+    expect(a.locator("#record-heading")).to_have_text("Record hand 2")
+    b = open_page(browser, keeper_url, **PHONE)
+    try:
+        settled(b)
+        b.click("label.pill:text-is('Ann')")
+        b.fill("input[name=points-2]", "45")
+        label = b.locator("#record fieldset.seat-2 legend")
+        expect(label).to_contain_text("phase 2")
+        open_fix(a, 1)
+        a.fill("input[name=points-2]", "60")  # 60 left: Chloé did not make phase 1 after all
+        a.click("button:has-text('Save the correction')")
+        expect(a.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
+        expect(label).to_contain_text("phase 1")
+        expect(b.locator("input[name=points-2]")).to_have_value("45")
     finally:
         for page in (a, b):
             page.context.close()

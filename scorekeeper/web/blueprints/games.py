@@ -152,7 +152,8 @@ def game_page():
     if (early := live.game_answer(live.keeper_live, keeper_url)) is not None:
         return early
     if live.polled():
-        return live.fragment(*render_game(polled=True), live.keeper_live(g.link))
+        tag, heard = live.keeper_live(g.link), live.heard(game(), sendings=True)
+        return live.fragment(*render_game(polled=True), tag, heard)
     current = game()
     device.remember_game(current.stored.id, current.stored.edit_key)
     return live.page(*render_game())

@@ -41,6 +41,7 @@ from ..forms import (
     refusal_into,
     typed_into,
     version_seen,
+    whole_number,
 )
 from ..game_pages import after_change, hand_in_words, render_game
 from ..security import reading
@@ -122,8 +123,13 @@ def reopened():
 
 @bp.post("/g/<game_id>/<key>/hands/check")
 def check():
-    """The live verdict while the next hand is typed (htmx): nothing is saved."""
+    """The live verdict while the next hand is typed (htmx): nothing is saved. A form for a
+    hand another phone saved since is judged as it is shown: against the game before that
+    hand, the phases its labels name, until it is moved on to the next hand."""
     current = game()
+    number = whole_number(request.form.get("hand_number"))
+    if number is not None and 1 <= number <= len(current.game.hands):
+        return _live_check(*_before(number))
     return _live_check(current.game, current.standings, current.kept)
 
 

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response
 
 from ... import actions, store
 from ...i18n import _
-from ...reports import current_game
+from ...reports import current_game, news
 from ...rules.scoring import MOST_TYPED
 from ...store import sent_points
 from .. import live
@@ -81,22 +81,28 @@ def page() -> Response | str | tuple[str, int]:
     if seat >= len(players):
         return redirect(url_for("home.home"), 303)
     standings = current.standings
+    tag = live.watch_live(link)
+    waiting = sent_points.entries(db(), link.game_id, standings.hand_number).get(seat)
     context = {
         "game": current.game,
         "standings": standings,
         "seat": seat,
         "name": players[seat],
-        "sent": sent_points.entries(db(), link.game_id, standings.hand_number).get(seat),
+        "sent": waiting,
         "poll_url": request.path,
-        "live_tag": live.watch_live(link),
+        "live_tag": tag,
         "stored": current.stored,
         "next_game": live.next_game(link, _next_url(seat)) if standings.over else None,
     }
     if reading():
+        values = _sent_values(waiting)
         if live.polled():
-            html = render_template("_player_live.html", error=None, values={}, **context)
-            return live.fragment(html, 200, context["live_tag"])  # type: ignore[arg-type]
-        return live.page(render_template("player_entry.html", error=None, values={}, **context))
+            html = render_template("_player_live.html", error=None, values=values, **context)
+            heard = live.heard(current)
+            if heard:
+                heard = f"{heard} {news.player_total(current, seat)}"
+            return live.fragment(html, 200, tag, heard)
+        return live.page(render_template("player_entry.html", error=None, values=values, **context))
     values = {k: request.form.get(k, "") for k in ("points", "made", "went_out", "hand_number")}
 
     def refused(status: int, error: str) -> tuple[str, int]:
@@ -116,7 +122,18 @@ def page() -> Response | str | tuple[str, int]:
         return refused(409, sent.message)
     if isinstance(sent, actions.results.Refused):
         return refused(422, sent.message)
+    number = standings.hand_number  # the form's: sending for any other was refused above
+    flash(news.sent(number, sent.points, made=sent.made, went_out=sent.went_out), "news")
     return redirect(url_for("players.page"), 303)  # the status says it is sent, until saved
+
+
+def _sent_values(sent: sent_points.Entry | None) -> dict[str, str]:
+    """The form as it was sent, so "Send again to change it" changes it, not retypes it."""
+    if sent is None:
+        return {}
+    if sent.went_out:
+        return {"went_out": "1"}
+    return {"points": str(sent.points), "made": "1" if sent.made else ""}
 
 
 @bp.post("/p/<game_id>/<token>/check")

@@ -184,7 +184,12 @@ def _figures(game_id: str) -> statistics.GameFigures | None:
             if stored.standings is not None and not stored.standings.get("over"):
                 return None  # in progress: nothing to replay
             played_until = store.history.played_until(db(), stored)
-            minutes = clock.minutes(stored.created, played_until) or None
+            # a game that came whole (imported) has no playing time; one under a minute has 0
+            minutes = (
+                None
+                if played_until == stored.created
+                else clock.minutes(stored.created, played_until)
+            )
             return statistics.figures(PlayedGame(game, stored.created, minutes=minutes))
         except (GameError, RulesError, store.games.UnreadableGame):
             return None

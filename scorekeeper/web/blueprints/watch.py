@@ -26,11 +26,12 @@ from werkzeug.wrappers import Response
 from ... import codes, store
 from ...i18n import _
 from ...printing.link import printed_link, site
-from ...reports import bgstats
+from ...reports import bgstats, news
 from ...store import nights, tables
 from .. import device, live, zones
 from ..access import NO_GAME, db, game, public_url
-from ..game_pages import view_context
+from ..forms import whole_number
+from ..game_pages import so_far, view_context
 from ..security import looking_up
 
 bp = Blueprint("watch", __name__)
@@ -51,8 +52,9 @@ def _watch(template: str, fragment: str, endpoint: str, **extra: object) -> Resp
         return render_template(name, live_tag=tag, next_game=following, **extra, **more, **context)
 
     if live.polled():
-        html = live.shared((endpoint, link.game_id, tag), lambda: render(fragment))
-        return live.fragment(html, 200, tag)
+        minutes = so_far(game().stored, game().standings)  # "12 min so far" is kept a minute
+        html = live.shared((endpoint, link.game_id, tag, minutes), lambda: render(fragment))
+        return live.fragment(html, 200, tag, live.heard(game()))
     device.remember_game(link.game_id, None)
     return live.page(render(template, its_table=device.known_table(db(), link.game_id)))
 
@@ -100,8 +102,19 @@ def table_screen() -> Response:
     if g.link is not None:
         context.update(view_context(game()))
     if live.polled():
-        return live.fragment(render_template("_table_screen.html", **context), 200, tag)
+        html = render_template("_table_screen.html", **context)
+        return live.fragment(html, 200, tag, _screen_news())
     return live.page(render_template("table_screen.html", **context))
+
+
+def _screen_news() -> str:
+    """What a table's screen says: the changes to the game it showed, or the new game."""
+    if g.link is None:
+        return ""
+    shown = live.shown_parts()  # its game's id and version, or "none"
+    if len(shown) == 2 and shown[0] == g.link.game_id:
+        return news.since(db(), game(), whole_number(shown[1]))
+    return news.latest(db(), game())
 
 
 # --- a watch page by its short code -------------------------------------------------
