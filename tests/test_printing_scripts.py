@@ -28,7 +28,9 @@ from tools import missing, require
 from scorekeeper import cli, i18n
 from scorekeeper.printing import cjk, fonts, game_sheet, score_sheet
 from scorekeeper.printing.layout import plain
+from scorekeeper.printing.night_seating import seating_cards
 from scorekeeper.rules.gamefile import load_game
+from scorekeeper.rules.nights import Mode, seat_round
 from scorekeeper.rules.phases import make_rules
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "printing"
@@ -240,19 +242,38 @@ def squeezed(text: str) -> str:
     return "".join(unicodedata.normalize("NFC", text.translate(MARKS)).split())
 
 
+def printed(printable: str, players: list[str]) -> list[tuple[bytes, list[str]]]:
+    """The printable named for six players, with the names each PDF holds (large print has
+    room for four a sheet: the first four, then the last four)."""
+    if printable == "record":
+        return [(record(players), players)]
+    if printable == "sheet":
+        return [(score_sheet(make_rules(), players=players, pagesize="a4"), players)]
+    if printable == "large":
+        return [
+            (score_sheet(make_rules(), players=four, pagesize="a4", large=True), four)
+            for four in (players[:4], players[2:])
+        ]
+    seating = seat_round(players, Mode.RANDOM, seed="round 1", tables=1)
+    return [(seating_cards("Club", 1, seating.tables, room_list=True), players)]
+
+
 @pytest.mark.parametrize("scripts", TABLES, ids=lambda scripts: scripts[0])
-@pytest.mark.parametrize("printable", ["record", "sheet"])
+@pytest.mark.parametrize("printable", ["record", "sheet", "large", "seating"])
 def test_every_script_of_the_review_prints_in_its_font_and_reads_back_as_typed(
     scripts, printable, tmp_path
 ):
-    """Six tables of six names, 36 scripts: each name is drawn in its script's font, never as
+    """Six tables of six names, 36 scripts, on a record, a score sheet, large print and a
+    night's seating card and room list: each name is drawn in its script's font, never as
     a code point or cut with "…", and pdftotext and pypdf both read it back as typed (issue
     42: Tibetan printed as "[U+0F56 …]", Arabic read back with its shadda in front)."""
-    players = [REVIEW[script][0] for script in scripts]
-    if printable == "record":
-        data = record(players)
-    else:
-        data = score_sheet(make_rules(), players=players, pagesize="a4")
+    by_name = {REVIEW[script][0]: script for script in scripts}
+    for data, names in printed(printable, list(by_name)):
+        read_every_name(data, [by_name[name] for name in names], tmp_path)
+
+
+def read_every_name(data: bytes, scripts: list[str], tmp_path: Path) -> None:
+    """Each script's name is in its font and reads back as typed with both extractors."""
     source = tmp_path / "names.pdf"
     source.write_bytes(data)
     poppler = subprocess.run(
