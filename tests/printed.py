@@ -61,9 +61,11 @@ def scattered_names(count: int, skip: int = 0, length: int = 40) -> list[str]:
 
 
 def words(data: bytes) -> str:
-    """All the text of a PDF with white space squeezed, so wrapped lines still match."""
+    """All the text of a PDF with white space squeezed, so wrapped lines still match, and no
+    U+200B (what a hyphen added to break a word reads as: the word reads whole)."""
     reader = PdfReader(BytesIO(data))
-    return " ".join(" ".join(page.extract_text() or "" for page in reader.pages).split())
+    text = " ".join(page.extract_text() or "" for page in reader.pages).replace("\u200b", "")
+    return " ".join(text.split())
 
 
 def pages(data: bytes) -> int:

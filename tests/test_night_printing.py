@@ -260,6 +260,23 @@ def test_six_long_names_at_one_table_print_whole_and_nothing_overlaps_or_is_unde
         assert f"{seat} {name}" in text
 
 
+def test_a_forty_letter_word_wraps_on_its_card_rather_than_shrinking_among_its_table():
+    """Issue 42: one 40-letter word printed at 10.8 pt beside 20 pt names; it now takes two
+    lines at three quarters of their size or more, and reads back whole."""
+    long = "Wolfeschlegelsteinhausenbergerdorffvonab"
+    seating = seated(["Ann", "Bob", long, "Dora"], tables=1)
+    data = seating_cards("Club", 1, seating.tables, room_list=False)
+    with pdfplumber.open(BytesIO(data)) as pdf:
+        printed = pdf.pages[0].extract_words(extra_attrs=["size"])
+    sizes = {word["text"]: word["size"] for word in printed}
+    assert sizes["Ann"] == sizes["Bob"] == sizes["Dora"] == 20
+    for word in printed:  # the hyphen added to break the word reads as U+200B
+        word["text"] = word["text"].replace("\u200b", "")
+    parts = [word for word in printed if len(word["text"]) > 3 and word["text"] in long]
+    assert "".join(word["text"] for word in parts) == long
+    assert len(parts) == 2 and min(word["size"] for word in parts) >= 0.75 * 20
+
+
 @pytest.mark.parametrize("pagesize", ["letter", "a4"])
 def test_the_cards_and_the_room_list_keep_inside_the_page_and_to_9_pt(pagesize):
     seating = seated()
@@ -434,7 +451,8 @@ def test_the_printables_of_a_night_speak_german():
         "Endstand nach 2 Durchgängen",
         "Freitag, 27. November 2026 · 4 Tische in jedem Durchgang · 14 Spieler",
         "Punkte für Plätze",
-        "Platz Spieler Punkte Partien Gesamt- punkte Phasen geschafft",  # two lines
+        # two lines; the hyphen added to break "Gesamtpunkte" reads as no letter (issue 42)
+        "Platz Spieler Punkte Partien Gesamt punkte Phasen geschafft",
         "(gewinnt)",
     ):
         assert said in standings, said

@@ -43,6 +43,19 @@ def test_the_record_says_when_in_the_zone_given_how_long_and_at_which_table():
     )
 
 
+def test_the_day_a_game_was_played_on_reads_as_each_language_says_it():
+    """Issue 42: Polish read "Rozegrana niedziela, 6 grudnia" (the weekday's name alone);
+    a day is said "w niedzielę" there, so each weekday is a word to translate."""
+    sunday = Played(datetime(2026, 12, 6, 19, 5, tzinfo=ZoneInfo("Europe/Warsaw")), 85)
+    said = {}
+    for language in ("en", "pl", "it"):
+        with i18n.using(language):
+            said[language] = sunday.words()
+    assert said["en"].startswith("Played on Sunday, December 6, 2026 at 7:05")
+    assert said["pl"].startswith("Rozegrana w niedzielę, 6 grudnia 2026 o 19:05")
+    assert said["it"].startswith("Giocata domenica 6 dicembre 2026 alle 19:05")
+
+
 def test_the_pdf_is_dated_when_the_game_started_and_the_standard_set_stays_fixed():
     played = Played(STARTED.astimezone(ZoneInfo("Europe/Berlin")), 85)
     assert created(game_sheet(tied(50), played=played)) == "D:20261127190500+01'00'"

@@ -54,15 +54,20 @@ def cmd_print(args: argparse.Namespace) -> int:
         ) from None
     missing = fonts.missing_packages([*game.players, args.title or ""])
     for package, letters in missing.items():
-        print(
-            _(
+        if package is None:
+            note = _(
+                "Note: %(letters)s printed as code points (U+...): no font installed here "
+                "draws them.",
+                letters=" ".join(letters),
+            )
+        else:
+            note = _(
                 "Note: %(letters)s printed as code points (U+...): install Debian's %(package)s "
                 "to print them (sudo apt-get install %(package)s).",
                 letters=" ".join(letters),
                 package=package,
-            ),
-            file=sys.stderr,
-        )
+            )
+        print(note, file=sys.stderr)
     if args.json:
         print(json.dumps({"file": args.out, "bytes": len(data)}))
     else:

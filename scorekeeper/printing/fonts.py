@@ -5,9 +5,10 @@ links, both from pinned PyPI packages so ``printables/`` comes out byte for
 byte the same on any machine. A name in another script borrows a font for
 just those letters, chosen per run of text:
 
-- the script's own Noto Sans, regular and bold (Debian's ``fonts-noto-core``:
+- the script's own Noto face, regular and bold (Debian's ``fonts-noto-core``:
   Devanagari, Thai, Armenian, Georgian, Hebrew, Arabic, Tamil, Ethiopic, ...),
-  found by the first word of each letter's Unicode name;
+  found by the first words of each letter's Unicode name: Noto Sans first, then
+  Noto Serif (Tibetan has only a serif), then the UI faces (``fonts-noto-ui-core``);
 - Hebrew and Arabic also from pinned PyPI packages (Heebo, Noto Sans Arabic),
   for a machine without Debian's fonts;
 - Noto Sans CJK for Chinese, Japanese and Korean, regular and bold
@@ -23,7 +24,8 @@ just those letters, chosen per run of text:
 All allow embedding (SIL Open Font Licence, Symbola's free licence).
 A letter no installed font has is printed as its code point, never as ``?``
 (``layout.plain``), and ``missing_packages`` names the Debian package that
-would draw it. Fonts load only when a name needs them.
+would draw it, if that package is not installed already. Fonts load only when a
+name needs them.
 
 ``EmbeddedFont`` is reportlab's TrueType font with three repairs a print shop
 and a screen reader need: every subset gets its own tag (reportlab gives all
@@ -129,20 +131,22 @@ class EmbeddedFont(TTFont):
             name, io.BytesIO(source) if isinstance(source, bytes) else str(source), shapable=False
         )
         self.glyph_text: dict[int, str] = {}  # private code -> the text its glyph draws
+        self.private: dict[tuple[int, str], int] = {}  # (glyph, text) -> its private code
 
     def code_for(self, glyph: int, text: str) -> str:
-        """The character that selects ``glyph`` in this font: its own, or a private code that
-        reads back as ``text``."""
+        """The character that selects ``glyph`` in this font and reads back as ``text``: the
+        letter itself when the font draws it so, else a private code of its own (one glyph
+        may read differently in two places: a joined form, a part of a conjunct)."""
         face = self.face
-        chars = face.glyphToChar.get(glyph)
-        if chars and chars[0] < PRIVATE:
-            return chr(chars[0])
-        code = PRIVATE + glyph
-        if code not in face.charToGlyph:
+        if len(text) == 1 and face.charToGlyph.get(ord(text)) == glyph:
+            return text
+        code = self.private.get((glyph, text))
+        if code is None:
+            code = self.private[glyph, text] = PRIVATE + len(self.private)
             face.charToGlyph[code] = glyph
             face.glyphToChar.setdefault(glyph, []).append(code)
             face.charWidths[code] = _advance(self.fontName, glyph)
-        self.glyph_text.setdefault(code, text)
+            self.glyph_text[code] = text
         return chr(code)
 
     def addObjects(self, doc: pdfdoc.PDFDocument) -> None:
@@ -301,6 +305,24 @@ def _first_word(char: str) -> str:
     return unicodedata.name(char, "").split(" ", 1)[0]
 
 
+# A script's faces, best first: "{}" is the script as Noto names it ("OlChiki", "Tibetan").
+STYLES = ("NotoSans{}", "NotoSerif{}", "NotoSans{}UI", "NotoSerif{}UI")
+# Scripts that Noto names otherwise than Unicode's names of their letters do.
+_NOTO_NAMES = {"CANADIAN SYLLABICS": "CanadianAboriginal"}
+
+
+@cache
+def _noto_files() -> dict[str, Path]:
+    """Every installed Noto face's regular file, by its name in lower case ("notosansnko"):
+    Noto spells some scripts its own way (N'Ko is "NKo")."""
+    if not NOTO.is_dir():
+        return {}
+    return {
+        path.name.removesuffix("-Regular.ttf").lower(): path
+        for path in NOTO.glob("Noto*-Regular.ttf")
+    }
+
+
 @cache
 def _script_faces(char: str) -> tuple[Face, ...]:
     """The fonts made for ``char``'s script, best first (none for Latin and symbols)."""
@@ -309,12 +331,17 @@ def _script_faces(char: str) -> tuple[Face, ...]:
         return ()
     if words[0] in _CJK_WORDS:
         return ()
+    installed = _noto_files()
     faces = []
     for count in (3, 2, 1):  # "OL CHIKI LETTER ..." -> NotoSansOlChiki
-        stem = "".join(word.capitalize() for word in words[:count])
-        path = NOTO / f"NotoSans{stem}-Regular.ttf"
-        if path.is_file():
-            faces.append(Face(f"NotoSans{stem}", path, NOTO / f"NotoSans{stem}-Bold.ttf"))
+        script = " ".join(words[:count])
+        stem = _NOTO_NAMES.get(script) or "".join(word.capitalize() for word in words[:count])
+        for style in STYLES:
+            path = installed.get(style.format(stem).lower())
+            if path is not None:
+                name = path.name.removesuffix("-Regular.ttf")
+                faces.append(Face(name, path, path.with_name(f"{name}-Bold.ttf")))
+        if faces:
             break
     if words[0] in _PYPI:
         faces.append(_PYPI[words[0]])
@@ -395,15 +422,29 @@ def package_for(char: str) -> str:
     return NOTO_PACKAGE
 
 
-def missing_packages(texts: Iterable[str]) -> dict[str, str]:
-    """{Debian package: the letters it would print} for letters no installed font has."""
-    missing: dict[str, str] = {}
+def installed(package: str) -> bool:
+    """True when Debian's font ``package`` is installed (one of its files is there)."""
+    marks = {
+        NOTO_PACKAGE: NOTO / "NotoSansDevanagari-Regular.ttf",
+        CJK_PACKAGE: cjk.FILES[False],
+        SYMBOLS_PACKAGE: GENERAL[-2].path,
+        SUITS_PACKAGE: SUITS_FILE,
+    }
+    return marks[package].is_file()
+
+
+def missing_packages(texts: Iterable[str]) -> dict[str | None, str]:
+    """{Debian package: the letters it would print} for letters no installed font has; the
+    letters that no package we know of would print (its package is installed) under None."""
+    missing: dict[str | None, str] = {}
     for text in texts:
         for char in unicodedata.normalize("NFC", text):
             if char.isprintable() and not char.isspace() and not printable(char):
                 if attaches(char):
                     continue
-                package = package_for(char)
+                package: str | None = package_for(char)
+                if package is not None and installed(package):
+                    package = None
                 if char not in missing.get(package, ""):
                     missing[package] = missing.get(package, "") + char
     return missing

@@ -2,9 +2,14 @@
 
 ``fit_label`` finds the largest size, from the size a label is meant to have
 down to the smallest we print, at which the text fits its box in the lines
-allowed, breaking lines where the language allows (a word is hyphenated only when
-no size fits it whole); only when even that is too big is it cut short with
-"…", visibly.
+allowed, breaking lines where each word's own script allows (ICU's line breaker:
+at spaces, after a hyphen, between Chinese characters, between Thai, Lao, Khmer
+and Myanmar words and syllables, after a Tibetan tsheg). A word is hyphenated
+only when no size fits it whole, and only where the dictionary of its likely
+language allows (Pyphen: Greek for Greek letters, the sheet's language for Latin);
+failing that, it breaks between two letters without a hyphen (never inside a
+letter and its marks). Only when even that is too big is it cut short with "…",
+visibly.
 Text is plain and in reading order, in any script, with names isolated
 (``bidi.isolate``); each line is wrapped first and then put in drawing order,
 as the bidirectional algorithm asks. ``Label.draw`` puts the lines into a
@@ -15,23 +20,36 @@ CJK one), shaped where the script needs it (``shaping``).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 import pyphen
+from icu4py.breakers import CharacterBreaker, LineBreaker
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .. import i18n
 from . import bidi, fonts, shaping
 from .layout import FONT_BOLD, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
+from .tagging import spoken
 
 STEP = 0.25  # pt: how much smaller each try is
 ELLIPSIS = "\u2026"
 ASCENT = 0.75  # of the size: the top of capitals and accents above the baseline
 DESCENT = 0.22  # of the size: the bottom of descenders below it
 MIDDLE = 0.35  # of the size: a line's middle (half a capital's height) above its baseline
+SOFT = "\u00ad"  # while wrapping: a line that ends with a hyphen added to break a word
+# The dictionary for a word in a script other than Latin (first word of its letters' names);
+# Latin words take the sheet's language's. A script without one is never hyphenated.
+SCRIPT_LANGUAGES = {
+    "GREEK": "el_GR",
+    "CYRILLIC": "ru_RU",
+    "GURMUKHI": "pa_IN",
+    "ORIYA": "or_IN",
+    "TELUGU": "te_IN",
+    "KANNADA": "kn_IN",
+}
 
 
 @dataclass(frozen=True)
@@ -43,6 +61,7 @@ class Label:
     size: float
     widths: tuple[float, ...]
     cut: bool = False
+    soft: frozenset[int] = frozenset()  # the lines ending with a hyphen added to break a word
 
     @property
     def width(self) -> float:
@@ -68,9 +87,16 @@ class Label:
 
     def at(self, run: TextRun, x: float, baseline: float, align: str = "left") -> float:
         """Draw with the first line on ``baseline``; returns it."""
+        last = len(self.lines) - 1
         for index, (line, width) in enumerate(zip(self.lines, self.widths, strict=True)):
             left = x - {"left": 0.0, "centre": width / 2, "right": width}[align]
-            put(run, left, baseline - index * self.leading, line, self.font, self.size)
+            y = baseline - index * self.leading
+            if index in self.soft:
+                put(run, left, y, line, self.font, self.size, end=ADDED)
+            elif index < last and line.endswith(("-", "\u2010")):
+                put(run, left, y, line, self.font, self.size, end=KEPT)
+            else:
+                put(run, left, y, line, self.font, self.size)
         return baseline
 
     def draw_middle(
@@ -99,9 +125,10 @@ def fit_label(
     """``text`` at the largest size from ``size`` down to ``min_size`` that fits ``width``
     in at most ``lines`` lines (and ``height``).
 
-    Lines break at spaces, after a hyphen and between Chinese or Japanese characters; only
-    when no size fits so is a word hyphenated, by the rules of the language being spoken
-    (Pyphen), with "-" at the end of the line. "…" is the last resort, at ``min_size``.
+    Lines break where the words' scripts allow (``_pieces``); only when no size fits so is
+    a word hyphenated, by the dictionary of its likely language (``_language``), with "-"
+    at the end of the line; failing that, it breaks between two letters, without a hyphen.
+    "…" is the last resort, at ``min_size``.
     ``reserve``: room kept beside the text, in ems of the size tried (a tick's).
     Raises LayoutError only when not even "…" fits.
     """
@@ -152,15 +179,23 @@ def _fit(
     language: str,
 ) -> Label:
     # whole words; then syllables, each line as full as it goes, at a smaller size if need be;
-    # then, at sizes where a full line leaves no room for its "-", a syllable less a line
-    for hyphenate, give_back in ((False, False), (True, False), (True, True)):
+    # then, at sizes where a full line leaves no room for its "-", a syllable less a line;
+    # then a word too long for its line at the smallest size broken between two letters
+    for hyphenate, give_back, between in (
+        (False, False, False),
+        (True, False, False),
+        (True, True, False),
+        (True, True, True),
+    ):
         current = size
         while current >= min_size - 1e-9:
             room = width - reserve * current
             if _too_long(text, font, current, room, lines):
                 current = round(current - STEP, 2)
                 continue
-            wrapped = _wrap(text, font, current, room, language if hyphenate else None, give_back)
+            wrapped = _wrap(
+                text, font, current, room, language if hyphenate else None, give_back, between
+            )
             if (
                 wrapped is not None
                 and len(wrapped) <= lines
@@ -193,35 +228,39 @@ class _Piece:
     hyphen: bool  # a line that ends before it ends with "-"
 
 
-_AFTER_HYPHEN = re.compile(r"(?<=[-\u2010])(?=\w)")
-
-
 def _pieces(text: str, language: str | None) -> list[_Piece]:
-    """The parts of ``text`` between the places a line may break, in reading order."""
+    """The parts of ``text`` between the places a line may break, in reading order: at
+    spaces, where the word's script allows a break (ICU: after its hyphen, between two
+    Chinese characters, between two Thai words...), and, with ``language`` (the sheet's),
+    where the dictionary of the word's likely language hyphenates it."""
     out = []
     for index, word in enumerate(text.split(" ")):
         parts: list[tuple[str, bool]] = []
-        for part in _AFTER_HYPHEN.split(word):  # "Maria-" | "Magdalena"
-            for chunk in _between_ideographs(part):
-                parts += _syllables(chunk, language) if language else [(chunk, False)]
+        for chunk in _segments(word, i18n.language()):
+            dictionary = _language(chunk, language) if language else None
+            parts += _syllables(chunk, dictionary) if dictionary else [(chunk, False)]
         for number, (part, hyphen) in enumerate(parts):
             out.append(_Piece(part, index > 0 and number == 0, hyphen))
     return out
 
 
-def _between_ideographs(word: str) -> list[str]:
-    """``word`` cut between two Chinese or Japanese characters (a line may break there)."""
-    chunks = [""]
-    for char in word:
-        if chunks[-1] and _ideograph(char) and _ideograph(chunks[-1][-1]):
-            chunks.append(char)
-        else:
-            chunks[-1] += char
-    return chunks
+@lru_cache(maxsize=8192)
+def _segments(word: str, language: str) -> tuple[str, ...]:
+    """``word`` (no spaces) cut where a line may break by Unicode's rules for its script:
+    ICU's line breaker, with its dictionaries for the scripts written without spaces."""
+    if len(word) < 2:
+        return (word,)
+    return tuple(LineBreaker(word, language)) or (word,)
 
 
-def _ideograph(char: str) -> bool:
-    return unicodedata.name(char, "").startswith(("CJK UNIFIED", "HIRAGANA", "KATAKANA"))
+def _language(word: str, sheet: str) -> str | None:
+    """The Pyphen dictionary of the likely language of ``word``: its script's, the sheet's
+    for Latin letters, None for a script with none (never hyphenated)."""
+    letter = next((char for char in word if char.isalpha()), "")
+    script = unicodedata.name(letter, "").split(" ", 1)[0] if letter else ""
+    if script == "LATIN":
+        return pyphen.language_fallback(sheet) or "en_US"
+    return SCRIPT_LANGUAGES.get(script)
 
 
 def _syllables(word: str, language: str) -> list[tuple[str, bool]]:
@@ -235,7 +274,7 @@ def _syllables(word: str, language: str) -> list[tuple[str, bool]]:
 
 @cache
 def _hyphenation(language: str) -> pyphen.Pyphen:
-    return pyphen.Pyphen(lang=pyphen.language_fallback(language) or "en_US")
+    return pyphen.Pyphen(lang=language)
 
 
 def _wrap(
@@ -245,13 +284,16 @@ def _wrap(
     width: float,
     hyphenate: str | None,
     give_back: bool = False,
+    between: bool = False,
 ) -> list[str] | None:
-    """Lines that fit ``width`` at ``size``; None when a part is too wide (with
-    ``hyphenate``, a language, a part too wide is cut with "-" between any two letters).
+    """Lines that fit ``width`` at ``size``; None when a part is too wide (with ``between``,
+    a part too wide is broken between two letters, without a hyphen). ``hyphenate``: the
+    sheet's language, to hyphenate words by their own.
 
     Each line takes as many parts as fit. When the "-" it must end with (its last word
     goes on) does not fit, it is None; or, ``give_back``, the line gives back syllables
-    until the "-" fits, and they go down a line."""
+    until the "-" fits, and they go down a line. A line ending with an added "-" ends with
+    ``SOFT`` instead."""
     if line_width(text, font, size) <= width:
         return [text] if text else []
     pieces = _pieces(text, hyphenate)
@@ -271,19 +313,23 @@ def _wrap(
             end -= 1
         if end > start:
             going_on = end < len(pieces) and pieces[end].hyphen
-            lines.append(_joined(pieces[start:end]) + ("-" if going_on else ""))
+            lines.append(_joined(pieces[start:end]) + (SOFT if going_on else ""))
             start = end
             continue
-        # one part is too wide for a line of its own (with its "-", if its word goes on)
-        if not hyphenate:
+        # one part is too wide for a line of its own
+        if not between:
             return None
         word, rest = pieces[start].text, pieces[start + 1 :]
-        going_on = bool(rest) and rest[0].hyphen
-        while line_width(word + ("-" if going_on else ""), font, size) > width:
-            cut = _longest_with_hyphen(word, font, size, width)
-            if cut == 0 or cut == len(word):
+        if line_width(word, font, size) <= width:
+            # it fits, only not with the "-" its word goes on with: it breaks there without
+            lines.append(word)
+            pieces, start = rest, 0
+            continue
+        while line_width(word, font, size) > width:
+            cut = _longest_between_letters(word, font, size, width)
+            if cut == 0:
                 return None
-            lines.append(word[:cut] + "-")
+            lines.append(word[:cut])
             word = word[cut:]
         pieces = [_Piece(word, False, False), *rest]
         start = 0
@@ -297,15 +343,14 @@ def _joined(pieces: list[_Piece]) -> str:
     )
 
 
-def _longest_with_hyphen(word: str, font: str, size: float, width: float) -> int:
-    """Where to cut ``word`` so its start and "-" fit (never before a mark); 0 when none."""
+def _longest_between_letters(word: str, font: str, size: float, width: float) -> int:
+    """Where to break ``word`` so its start fits: between two of its letters (never inside a
+    letter with its marks, a conjunct or an emoji sequence); 0 when none fits."""
     best = 0
-    for cut in range(1, len(word)):
-        if fonts.attaches(word[cut]):
-            continue
-        if line_width(word[:cut] + "-", font, size) > width:
+    for _start, end in CharacterBreaker(word, i18n.language()).segments():
+        if end == len(word) or line_width(word[:end], font, size) > width:
             break
-        best = cut
+        best = end
     return best
 
 
@@ -317,11 +362,11 @@ def _cut(text: str, font: str, width: float, size: float, lines: int) -> Label:
         line = _longest_start(rest, font, size, width, at_space=True)
         if not line:
             break
-        if line != rest and not line.endswith(" "):  # inside a word: never without "-"
-            cut = _longest_with_hyphen(rest, font, size, width)
+        if line != rest and not line.endswith(" "):  # inside a word: between two letters
+            cut = _longest_between_letters(rest, font, size, width)
             if cut == 0:
                 break
-            kept.append(rest[:cut] + "-")
+            kept.append(rest[:cut])
             rest = rest[cut:]
             continue
         kept.append(line.rstrip())
@@ -362,9 +407,10 @@ def _longest_start(
 
 
 def _label(lines: list[str], font: str, size: float, cut: bool = False) -> Label:
-    return Label(
-        tuple(lines), font, size, tuple(line_width(line, font, size) for line in lines), cut
-    )
+    soft = frozenset(index for index, line in enumerate(lines) if line.endswith(SOFT))
+    shown = tuple(line[:-1] + "-" if line.endswith(SOFT) else line for line in lines)
+    widths = tuple(line_width(line, font, size) for line in shown)
+    return Label(shown, font, size, widths, cut, soft)
 
 
 @dataclass(frozen=True)
@@ -409,8 +455,36 @@ def pieces(line: str, font: str) -> tuple[Piece, ...]:
     return tuple(out)
 
 
-def put(run: TextRun, x: float, baseline: float, line: str, font: str, size: float) -> None:
-    """One line, in its drawing order, at ``x`` (its left end) on ``baseline``."""
+ADDED, KEPT = "added", "kept"  # how a line that ends with a hyphen is read (``put``)
+
+
+def put(
+    run: TextRun,
+    x: float,
+    baseline: float,
+    line: str,
+    font: str,
+    size: float,
+    *,
+    end: str | None = None,
+) -> None:
+    """One line, in its drawing order, at ``x`` (its left end) on ``baseline``.
+
+    ``end``: the line ends with a hyphen that the next line goes on from. ``ADDED`` (added
+    to break a word): it reads as nothing a reader keeps (``shaping.NO_LETTER``), so the
+    word reads back whole. ``KEPT`` (the name's own, "Wolkenstein-"): it reads as itself
+    and a line break, so that poppler, which joins a line ending with "-" to the next and
+    drops the "-", keeps it."""
+    if end is not None:
+        hyphen = line[-1]
+        put(run, x, baseline, line[:-1], font, size)
+        x += line_width(line[:-1], font, size)
+        if end == ADDED:
+            run.put(x, baseline, _unread_hyphen(font), font, size)
+        else:
+            with spoken(run, hyphen + shaping.NO_LETTER):
+                run.put(x, baseline, hyphen, font, size)
+        return
     for piece in pieces(line, font):
         if piece.shaped is not None:
             run.put_shaped(x, baseline, piece.shaped, piece.font, size, bold=piece.made_bold)
@@ -419,3 +493,10 @@ def put(run: TextRun, x: float, baseline: float, line: str, font: str, size: flo
         else:
             run.put(x, baseline, piece.text, piece.font, size)
         x += piece.width(size)
+
+
+@cache
+def _unread_hyphen(font: str) -> str:
+    """The character that draws "-" in ``font`` and reads back as no letter."""
+    embedded = pdfmetrics.getFont(font)
+    return str(embedded.code_for(embedded.face.charToGlyph[ord("-")], shaping.NO_LETTER))

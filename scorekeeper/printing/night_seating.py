@@ -36,6 +36,7 @@ from .layout import (
     FONT_MONO,
     INK,
     LIGHT,
+    MIN_FONT_SIZE,
     SHADE,
     LayoutError,
     TextRun,
@@ -72,6 +73,7 @@ CARD_GAP = 3 * mm  # between a card's words and its QR code, and above its foote
 CARD_QR = 28 * mm
 TABLE_NUMBER_SIZE = 80  # read from across the room
 SEAT_SIZES = (20, 18, 16, 15, 14, 13, 12, 11, 10, 9)  # the names, as large as six of them allow
+NAME_FLOOR = 0.75  # of the table's size: the smallest a name is before it is cut or shrinks
 SEAT_COLUMN = 9 * mm  # the seat's number before its name
 SEAT_GAP = 1.2 * mm  # above and below a seat's words
 LIST_COLUMNS = 2
@@ -317,7 +319,12 @@ class _Card:
         """(the seat's number, the name, "deals first" or None, the row's height)."""
         room = width - SEAT_COLUMN
         numeral = fit_label(number(seat), FONT_BOLD, SEAT_COLUMN - 2.5 * mm, size=size)
-        label = fit_label(name, FONT, room, size=size, lines=2)
+        # a long word wraps rather than shrinking far below its neighbours' size (issue 42: a
+        # 40-letter word at 10.8 pt among 20 pt names); only a name too long for that shrinks
+        floor = max(MIN_FONT_SIZE, NAME_FLOOR * size)
+        label = fit_label(name, FONT, room, size=size, min_size=floor, lines=2)
+        if label.cut:
+            label = fit_label(name, FONT, room, size=size, lines=2)
         deals = None
         height = label.height + 2 * SEAT_GAP
         if name == self.table.dealer:

@@ -75,8 +75,9 @@ class Played:
         language = i18n.language()
         said = [
             _(
-                "Played on %(date)s at %(time)s (%(zone)s), %(length)s",
-                date=format_date(self.started, "full", locale=language),
+                "Played on %(weekday)s, %(date)s at %(time)s (%(zone)s), %(length)s",
+                weekday=weekday(self.started),
+                date=format_date(self.started, "long", locale=language),
                 time=format_time(self.started, "short", locale=language),
                 zone=zone_name(self.started),
                 length=duration(self.minutes),
@@ -85,6 +86,20 @@ class Played:
         if self.table:
             said.append(_("Table: %(table)s", table=isolate(self.table)))
         return " \u00b7 ".join(said)
+
+
+def weekday(when: datetime) -> str:
+    """The day of the week as "Played on ..." needs it: a word of its own to translate, for
+    a language that says it otherwise there (Polish "w niedzielę", not "niedziela")."""
+    return (
+        pgettext("played on a day", "Monday"),
+        pgettext("played on a day", "Tuesday"),
+        pgettext("played on a day", "Wednesday"),
+        pgettext("played on a day", "Thursday"),
+        pgettext("played on a day", "Friday"),
+        pgettext("played on a day", "Saturday"),
+        pgettext("played on a day", "Sunday"),
+    )[when.weekday()]
 
 
 def zone_name(when: datetime) -> str:

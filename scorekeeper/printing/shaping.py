@@ -11,6 +11,7 @@ words a reader copies out of the PDF.
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -46,12 +47,29 @@ class Shaped:
 
     @property
     def seen(self) -> str:
-        """The letters in the order they are seen, as a PDF reader expects a run's text:
-        it puts a right-to-left run back in reading order itself."""
-        return self.text[::-1] if self.right_to_left else self.text
+        """The run's letters as its ActualText: in reading order, or, for a right-to-left
+        run, in the order they are seen, led by a right-to-left mark. Poppler (pdftotext,
+        Evince, Okular) lays an ActualText's letters out from left to right and turns a
+        right-to-left stretch back into reading order itself; the mark starts that stretch
+        even when the run is seen starting with a mark ("عَلِيّ" ends with its shadda) or
+        with a letter poppler's tables are older than (N'Ko)."""
+        return RLM + self.text[::-1] if self.right_to_left else self.text
 
     def width(self, size: float) -> float:
         return self.advance * size / 1000
+
+
+RLM = "\u200f"  # RIGHT-TO-LEFT MARK
+NO_LETTER = "\u200b"  # what a glyph that draws no letter of its own reads as (a split vowel)
+
+
+def readings(letters: str, glyphs: int) -> list[str]:
+    """What each of a cluster's ``glyphs`` reads back as, so that together, in the order
+    they are drawn, they read as ``letters``: a letter each, the last glyph the rest (a
+    ligature), a glyph past the letters ``NO_LETTER`` (a vowel drawn in two parts)."""
+    if glyphs >= len(letters):
+        return [*letters, *[NO_LETTER] * (glyphs - len(letters))]
+    return [*letters[: glyphs - 1], letters[glyphs - 1 :]]
 
 
 def needs_shaping(text: str) -> bool:
@@ -97,16 +115,17 @@ def shape(name: str, text: str, right_to_left: bool = False) -> Shaped:
     hb.shape(font, buffer, {"kern": True, "liga": True})
     embedded = pdfmetrics.getFont(name)
     infos, positions = buffer.glyph_infos, buffer.glyph_positions
-    clusters = sorted({info.cluster for info in infos}) + [len(text)]
+    # A reader that reads the glyphs (pypdf, pdf.js) reads them in the order they are drawn
+    # and turns a right-to-left stretch around: a cluster's glyphs share its letters in that
+    # order, never a presentation form ("ﻋ") or a letter twice.
+    ends = dict(itertools.pairwise(sorted({info.cluster for info in infos}) + [len(text)]))
+    said: list[str] = []
+    for start, cluster in itertools.groupby(infos, key=lambda info: info.cluster):
+        letters = text[start : ends[start]]
+        said += readings(letters[::-1] if right_to_left else letters, len(list(cluster)))
     glyphs = []
     pen = 0.0
-    seen: set[int] = set()
-    for info, position in zip(infos, positions, strict=True):
-        start = info.cluster
-        end = clusters[clusters.index(start) + 1]
-        # the first glyph of a cluster reads back as the cluster's letters, the rest as marks
-        words = text[start:end] if start not in seen else "\u200b"
-        seen.add(start)
+    for info, position, words in zip(infos, positions, said, strict=True):
         char = embedded.code_for(info.codepoint, words)
         glyphs.append(Glyph(char, pen + position.x_offset * scale, position.y_offset * scale))
         pen += position.x_advance * scale

@@ -156,6 +156,13 @@ class ScoreSheet:
             return [rows]
         capacity = int(space // self.page.scale.row)
         if capacity < LAST_PAGE_ROWS + 1:
+            if self.large:  # the real reason, and what to do (issue 42)
+                raise LayoutError(
+                    _(
+                        "in large print, the names and the game's details at the top leave no "
+                        "room for the hands on a page: print it in regular size"
+                    )
+                )
             raise LayoutError(_("no room for the hands on this page"))
         carried_label = pgettext("score sheet", "Carried")
         if self.record is None:

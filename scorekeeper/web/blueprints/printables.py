@@ -248,6 +248,6 @@ def _played(stored: store.games.StoredGame) -> Played:
 
 @bp.errorhandler(LayoutError)
 def does_not_fit(error: LayoutError):
-    message = _("This game's phases are too long to print on cards: %(reason)s.", reason=error)
+    message = _("Cannot print this: %(reason)s.", reason=error)  # the reason says what
     page = render_template("error.html", code=422, title=_("Cannot print"), message=message)
     return page, 422
