@@ -22,20 +22,13 @@ from ..i18n import _, ngettext, pgettext
 from ..rules.nights import NightRow, Scheme
 from .bidi import isolate, joined
 from .labels import Label, fit_label
-from .layout import FONT, FONT_BOLD, TextRun, new_canvas, page_size
+from .layout import FONT, FONT_BOLD, new_canvas, page_size
 from .night_tables import (
-    GAP,
     MARGIN,
     TITLE_SIZE,
     Column,
     Line,
-    draw_page_label,
-    draw_table,
-    fit_rows,
-    headings,
-    paginate,
-    stack,
-    stacked,
+    draw_board,
 )
 from .text import number
 
@@ -93,27 +86,8 @@ class StandingsSheet:
 
     def _draw(self, canvas: Canvas, width: float, height: float) -> None:
         inner = width - 2 * MARGIN
-        columns = self._columns(inner)
-        heads = headings(columns)
-        first, later = self._header(inner), self._short_header(inner)
-        bottom = MARGIN + 2 * mm  # the page label sits under it
-        rooms = [
-            height - MARGIN - stacked(header) - GAP - heads.height - bottom
-            for header in (first, later)
-        ]
-        rows = fit_rows(self._lines(), columns)
-        pages = paginate(rows, lambda page: rooms[min(page, 1)])
-        for index, page_rows in enumerate(pages):
-            header = first if index == 0 else later
-            run = TextRun(canvas)
-            stack(
-                run, header, MARGIN, height - MARGIN, ("H1", "H2") if index == 0 else ("Artifact",)
-            )
-            top = height - MARGIN - stacked(header) - GAP
-            draw_table(canvas, run, MARGIN, top, columns, heads, page_rows, row_heading=1)
-            draw_page_label(run, index + 1, len(pages), width)
-            run.close()
-            canvas.showPage()
+        header = self._header(inner), self._short_header(inner)
+        draw_board(canvas, (width, height), self._columns(inner), self._lines(), *header)
 
     def _columns(self, inner: float) -> list[Column]:
         numbers = [

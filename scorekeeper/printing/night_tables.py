@@ -174,3 +174,32 @@ def stack(
 def stacked(labels: Sequence[Label]) -> float:
     """The height ``stack`` takes for ``labels``."""
     return sum(label.height + 1.5 * mm for label in labels)
+
+
+def draw_board(
+    canvas: Canvas,
+    size: tuple[float, float],
+    columns: Sequence[Column],
+    lines: Sequence[Line],
+    first: Sequence[Label],
+    later: Sequence[Label],
+) -> None:
+    """A board over as many pages as it needs: the first page under ``first`` (its first
+    two labels the headings), every later one under ``later`` (for a reader to skip), each
+    page's table repeating the column heads, and "Page 2 of 5." at each foot."""
+    width, height = size
+    heads = headings(columns)
+    bottom = MARGIN + 2 * mm  # the page label sits under it
+    rooms = [
+        height - MARGIN - stacked(header) - GAP - heads.height - bottom for header in (first, later)
+    ]
+    pages = paginate(fit_rows(lines, columns), lambda page: rooms[min(page, 1)])
+    for index, page_rows in enumerate(pages):
+        header = first if index == 0 else later
+        run = TextRun(canvas)
+        stack(run, header, MARGIN, height - MARGIN, ("H1", "H2") if index == 0 else ("Artifact",))
+        top = height - MARGIN - stacked(header) - GAP
+        draw_table(canvas, run, MARGIN, top, columns, heads, page_rows, row_heading=1)
+        draw_page_label(run, index + 1, len(pages), width)
+        run.close()
+        canvas.showPage()

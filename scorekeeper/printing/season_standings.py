@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from io import BytesIO
 
-from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
@@ -22,21 +21,14 @@ from ..rules.nights import Scheme
 from ..rules.seasons import SeasonRow, explained
 from .bidi import isolate, joined
 from .labels import Label, fit_label
-from .layout import FONT, FONT_BOLD, TextRun, new_canvas, page_size
+from .layout import FONT, FONT_BOLD, new_canvas, page_size
 from .night_standings import NUMBER_WIDTH, PLACE_WIDTH
 from .night_tables import (
-    GAP,
     MARGIN,
     TITLE_SIZE,
     Column,
     Line,
-    draw_page_label,
-    draw_table,
-    fit_rows,
-    headings,
-    paginate,
-    stack,
-    stacked,
+    draw_board,
 )
 from .text import number
 
@@ -85,25 +77,8 @@ class SeasonSheet:
 
     def _draw(self, canvas: Canvas, width: float, height: float) -> None:
         inner = width - 2 * MARGIN
-        columns = self._columns(inner)
-        heads = headings(columns)
-        first, later = self._header(inner), self._short_header(inner)
-        bottom = MARGIN + 2 * mm  # the page label sits under it
-        rooms = [
-            height - MARGIN - stacked(header) - GAP - heads.height - bottom
-            for header in (first, later)
-        ]
-        pages = paginate(fit_rows(self._lines(), columns), lambda page: rooms[min(page, 1)])
-        for index, page_rows in enumerate(pages):
-            header = first if index == 0 else later
-            run = TextRun(canvas)
-            kinds = ("H1", "H2") if index == 0 else ("Artifact",)
-            stack(run, header, MARGIN, height - MARGIN, kinds)
-            top = height - MARGIN - stacked(header) - GAP
-            draw_table(canvas, run, MARGIN, top, columns, heads, page_rows, row_heading=1)
-            draw_page_label(run, index + 1, len(pages), width)
-            run.close()
-            canvas.showPage()
+        header = self._header(inner), self._short_header(inner)
+        draw_board(canvas, (width, height), self._columns(inner), self._lines(), *header)
 
     def _columns(self, inner: float) -> list[Column]:
         numbers = [
