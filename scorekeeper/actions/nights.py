@@ -15,7 +15,7 @@ organiser's phone changed the night since, it is a ``Conflict`` and nothing is w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -329,26 +329,44 @@ def swap(
     """Two players of the round waiting to start change places (table and seat); the
     seating cards printed from now on follow. A player who keeps a table keeps the one
     they move to."""
-    with store.connection.transaction(db):
-        if stale := _moved_on(db, night, seen):
-            return stale
-        now = night_view.night_now(db, night)
-        waiting = _waiting(now)
-        if isinstance(waiting, results.Refused):
-            return waiting
-        try:
-            tables = swapped(waiting.tables, first, second)
-        except NightError as error:
-            return _refused(error)
-        nights.rearrange(db, night.id, waiting.number, tables, "swap", players=[first, second])
-        _follow_kept(db, now, tables, first, second)
-        return replace(waiting, tables=tables)
+    return _rearranged(
+        db,
+        night,
+        seen,
+        lambda tables: swapped(tables, first, second),
+        (first, second),
+        action="swap",
+        players=[first, second],
+    )
 
 
 def move(
     db: Database, night: nights.Night, name: str, table: int, seen: int | None = None
 ) -> nights.Round | results.Refused | results.Conflict:
     """A player of the round waiting to start moves to the last seat of another table."""
+    return _rearranged(
+        db,
+        night,
+        seen,
+        lambda tables: moved(tables, name, table),
+        (name,),
+        action="move",
+        player=name,
+        table=table,
+    )
+
+
+def _rearranged(
+    db: Database,
+    night: nights.Night,
+    seen: int | None,
+    change: Callable[[tuple[TableSeating, ...]], tuple[TableSeating, ...]],
+    movers: tuple[str, ...],
+    action: str,
+    **facts: object,
+) -> nights.Round | results.Refused | results.Conflict:
+    """The round waiting to start, seated as ``change`` rearranges it and logged as
+    ``action``; ``movers`` who keep a table keep the one they move to."""
     with store.connection.transaction(db):
         if stale := _moved_on(db, night, seen):
             return stale
@@ -357,11 +375,11 @@ def move(
         if isinstance(waiting, results.Refused):
             return waiting
         try:
-            tables = moved(waiting.tables, name, table)
+            tables = change(waiting.tables)
         except NightError as error:
             return _refused(error)
-        nights.rearrange(db, night.id, waiting.number, tables, "move", player=name, table=table)
-        _follow_kept(db, now, tables, name)
+        nights.rearrange(db, night.id, waiting.number, tables, action, **facts)
+        _follow_kept(db, now, tables, *movers)
         return replace(waiting, tables=tables)
 
 
