@@ -189,7 +189,9 @@ def test_a_backup_is_estimated_before_its_import_at_what_it_then_takes(tmp_path,
     store.budget.set_budget(db, store.budget.Budget(table=64 * MEGABYTE))
     played = [load_game(SHAPES[shape](seed)) for seed in range(200)]
     archive = table_archive.TableArchive("Club", [], {}, [ArchivedGame(g, "", "") for g in played])
-    estimated = sum(actions.table_import._archived(entry, "").new.size for entry in archive.games)
+    estimated = sum(
+        actions.table_import._archived(entry, "", None).new.size for entry in archive.games
+    )
     table = actions.table_import.import_table(db, archive)
     assert isinstance(table, tables.Table)
     assert abs(store.budget.table_size(db, table.id) - estimated) <= estimated / 10

@@ -89,7 +89,7 @@ def test_a_games_length_is_its_playing_time_whatever_is_corrected_later(browser,
 
         _later(clock, 10)
         phone.click("button:has-text('Undo last change')")  # the early end undone...
-        expect(facts).to_contain_text("9 min so far")
+        expect(facts).to_contain_text("20 min so far")  # played on: counted to now (issue 41)
         _later(clock, 3)
         phone.goto(f"{keeper_url}/history")
         settled(phone)

@@ -111,7 +111,8 @@ def every_screen_agrees(
     else:
         expect(status).to_contain_text(now)
         expect(status).to_contain_text(f"your phase: {phases['Bob']}")
-    expect(status).to_contain_text(f"Your total so far: {totals['Bob']} points")
+    total = "Your total" if winner else "Your total so far"  # issue 41: over, it is the total
+    expect(status).to_contain_text(f"{total}: {totals['Bob']} points")
     for word in ("Sent:", "Nothing is saved until"):  # nothing sent waits any more
         expect(status).not_to_contain_text(word)
     held = stored_hands(keeper_url)
@@ -232,7 +233,9 @@ def test_a_family_plays_two_games_on_four_phones_and_every_screen_agrees(browser
         count.fix(2, Dee=60)
         expect(a).to_have_url(re.compile(re.escape(keeper_url) + "(#.*)?$"))
         whole_keeper_page(a)
-        every_screen_agrees(count, boards, d, keeper_url, [*facts, "25 min so far"])
+        every_screen_agrees(
+            count, boards, d, keeper_url, [*facts, "28 min so far"]
+        )  # to now (issue 41), 3 min on
 
         # --- A ends the game early --------------------------------------------------------------
         later(clock, 2)

@@ -17,9 +17,10 @@ from scorekeeper.i18n import LANGUAGES
 
 PLAYERS = ("Ann", "Bob", "Cy")
 TABLE = "Smiths"
-# Names that are the same in every language: the game's own name and each language's own name.
+# Names that are the same in every language: the game's own name, each language's own name and
+# the time zone's IANA name (the server here keeps UTC; a table's clock line names it).
 # (Dates and times, in <time>, are the locale's own.)
-PROPER = ("Phase 10", "Phase\xa010", *LANGUAGES.values())
+PROPER = ("Phase 10", "Phase\xa010", *LANGUAGES.values(), "UTC")
 
 TEXTS = """() => {
   // The page's text in order, as one string: a translation with markup inside spans nodes.
