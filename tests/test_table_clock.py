@@ -16,9 +16,11 @@ import io
 import json
 import re
 import zipfile
+from urllib.parse import urlsplit
 
 import pytest
 from printed import words
+from webpage import Page, read
 from webutil import csrf, new_game, new_table, record, table_game
 
 from scorekeeper import create_app, store
@@ -48,25 +50,34 @@ def _finished_game(phone, table_url: str | None = None) -> str:
 def _records(reader, table_url: str | None, game_url: str) -> dict[str, object]:
     """Every record of the game that ``reader`` can ask for, where it gives the date."""
     game_id = game_url.split("/")[2]
+    history = read(reader.get(f"{game_url}/history").text)
     found: dict[str, object] = {
-        "history": re.findall(
-            r"\d+/\d+/\d+, \d+:\d+\W?[AP]M", reader.get(f"{game_url}/history").text
-        ),
+        "history": re.findall(r"\d+/\d+/\d+, \d+:\d+\W?[AP]M", history.text),
         "bgstats": reader.get(f"/v/{game_id}/bgstats.json").get_json()["playDate"],
         "sheet": re.search(
             r"Played on .*?\)", words(reader.get(f"/v/{game_id}/print/score-sheet.pdf").data)
         ).group(0),
     }
     if table_url:
-        found["table page"] = re.findall(
-            r"(\w+ \d+, \d{4})</time> · winner", reader.get(table_url).text
-        )
-        stats = reader.get(f"{table_url}/stats").text
-        found["statistics"] = re.findall(r"points on <time[^>]*>([^<]+)<", stats)
+        listed = read(reader.get(table_url).text)
+        found["table page"] = _dates(listed, ".game-list span", "{date} · winner")
+        stats = read(reader.get(f"{table_url}/stats").text)
+        found["statistics"] = _dates(stats, "dd", "points on {date}")
         with zipfile.ZipFile(io.BytesIO(reader.get(f"{table_url}/export.zip").data)) as backup:
             rows = csv.DictReader(io.StringIO(backup.read("hands.csv").decode()))
             found["hands.csv"] = sorted({row["date"] for row in rows})
     return found
+
+
+def _dates(page: Page, lines: str, words: str) -> list[str]:
+    """The dates (<time>) that the page's ``lines`` show beside ``words`` ("{date} · winner"),
+    in the page's order."""
+    return [
+        time.text
+        for line in page.select(lines)
+        for time in line.select("time")
+        if words.format(date=time.text) in line.text
+    ]
 
 
 NEW_YORK_RECORDS = {
@@ -109,7 +120,8 @@ def test_a_screen_shows_the_phones_own_clock_else_the_tables(app, clock, zone, s
     game = table_game(tokyo, table, players=("Ana", "Bob"))
     game_id = game.split("/")[2]
     reader = _phone(app, zone)
-    screen = re.search(r'href="[^"]*(/tv/[^"]+)"', tokyo.get(table).text).group(1)
+    screen = urlsplit(read(tokyo.get(table).text).link("Open the table screen")).path
+    assert screen.startswith("/tv/"), screen
     for page in (f"/v/{game_id}", screen, game):
         assert f"Started {started}" in reader.get(page).text, page
 

@@ -5,10 +5,9 @@ the organiser sees them arrive; the read-only link can do nothing else."""
 from __future__ import annotations
 
 import html
-import re
 
 import pytest
-from test_web_nights import seating
+from test_web_nights import read_only_link, seating
 from test_web_seasons import start_night
 from webutil import csrf, new_table, plain_names
 
@@ -37,9 +36,7 @@ def night(client, clock) -> tuple[str, str]:
     data["newcomers"] = "\n".join(ROSTER[:3])
     url = client.post(f"{table_url}/nights/new", data=data).headers["Location"]
     url = url.replace("http://table.test", "")
-    page = client.get(url).get_data(as_text=True)
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', page).group(1)
-    return url, view
+    return url, read_only_link(client.get(url).get_data(as_text=True))
 
 
 def check_in(client, view, name):
@@ -123,7 +120,7 @@ def test_the_organiser_closes_the_list_and_a_check_in_is_refused(client, night):
 def test_once_the_last_round_has_started_the_page_offers_no_check_in(client, clock):
     table_url = new_table(client, "Club")
     url = start_night(client, table_url)  # one round
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', client.get(url).text).group(1)
+    view = read_only_link(client.get(url).text)
     assert f'href="{view}/check-in"' in client.get(view).text
     assert client.post(f"{url}/start", data={"csrf_token": csrf(client)}).status_code == 303
     page = html.unescape(client.get(view).text)
@@ -192,7 +189,7 @@ def test_checking_in_is_rate_limited_like_players_points(tmp_path):
         "scheme": "placement",
     }
     url = phone.post(f"{table_url}/nights/new", data=data).headers["Location"]
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', phone.get(url).text).group(1)
+    view = read_only_link(phone.get(url).text)
     answers = [check_in(phone, view, name).status_code for name in ("Cy", "Di", "Ed")]
     assert answers == [303, 303, 429]
     assert seated(phone, url) == ["Ann", "Bob", "Cy", "Di"]

@@ -5,16 +5,15 @@ language. Changes that land between two polls are said together in one answer.""
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
+from webpage import read
 from webutil import csrf, new_game, plain_names, player_links, record
 
 
 def poll_headers(client, path: str) -> dict[str, str]:
     """What the page at ``path`` sends with its poll: what it shows, as htmx asks."""
-    page = client.get(path).get_data(as_text=True)
-    tag = json.loads(re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", page)[1])
+    tag = read(client.get(path).get_data(as_text=True)).live()
     return {"HX-Request": "true", **tag}
 
 
@@ -31,8 +30,8 @@ def post(client, url: str, **fields) -> None:
 
 
 def version(client, game_url) -> str:
-    page = client.get(game_url).get_data(as_text=True)
-    return re.search(r'name="version" value="(\d+)"', page)[1]
+    (shown,) = set(read(client.get(game_url).get_data(as_text=True)).values("version"))
+    return shown
 
 
 @pytest.fixture
@@ -141,8 +140,7 @@ def test_a_page_that_follows_the_table_to_the_rematch_hears_it(client):
 def test_news_is_said_in_the_readers_language(client, two):
     url, watch = two
     reader = {"Accept-Language": "de"}
-    page = client.get(watch, headers=reader).get_data(as_text=True)
-    tag = json.loads(re.search(r"hx-headers='(\{\"If-None-Match[^']+)'", page)[1])
+    tag = read(client.get(watch, headers=reader).get_data(as_text=True)).live()
     record(client, url, 1, 0, {1: 45})
     answer = client.get(watch, headers={"HX-Request": "true", **reader, **tag})
     said = plain_names(json.loads(answer.headers["HX-Trigger"])["news"])
@@ -155,9 +153,9 @@ def test_the_announcer_is_empty_when_a_page_is_shown(client, two):
     record(client, url, 1, 0, {1: 45})
     for path in (url, watch, f"{watch}/table"):
         page = client.get(path).get_data(as_text=True)
-        announcer = re.search(r'<p id="announcer"[^>]*>([^<]*)</p>', page)
-        assert announcer and announcer[1] == "", path
-        assert 'aria-live="polite"' in announcer[0] and "hx-preserve" in announcer[0]
+        announcer = read(page).one("p#announcer")
+        assert announcer.children == [], path  # not even a space
+        assert announcer.get("aria-live") == "polite" and "hx-preserve" in announcer
         assert "data-announce" not in page
-    hands = client.get(url).get_data(as_text=True)
-    assert re.search(r'<section class="card" role="log" aria-labelledby="hands-heading">', hands)
+    hands = read(client.get(url).get_data(as_text=True))
+    assert hands.one("section[class=card][role=log][aria-labelledby=hands-heading]")

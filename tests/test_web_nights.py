@@ -474,7 +474,7 @@ def test_a_second_organisers_stale_page_is_refused_with_what_changed(client, tab
     url = start_night(client, table_url)
     play_round(client, url)
     page = client.get(url).get_data(as_text=True)
-    seen = re.search(r'name="seen" value="(\d+)"', page).group(1)
+    (seen,) = set(read(page).values("seen"))  # every form of the page saw the same
     token = csrf(client)
     first = client.post(f"{url}/seat", data={"csrf_token": token, "seen": seen, "mode": "random"})
     assert first.status_code == 303
@@ -497,8 +497,7 @@ def test_the_finished_tables_say_a_shared_win_and_an_early_end(client, table_url
     url = start_night(client, table_url, rounds="2")
     play_round(client, url, ended_early_after=6)
     client.get(url)  # the keepers' notes ("Hand 6 saved.") are said once
-    page = plain_names(client.get(url).get_data(as_text=True))
-    tables = re.findall(r'<li class="night-table" data-table="\d+">(.*?)</li>', page, re.S)
+    tables = read(client.get(url).get_data(as_text=True)).texts("li.night-table[data-table]")
     assert re.search(r"ended early after hand 6: \w+ wins", tables[0])
     assert re.search(r"finished: \w+ wins", tables[1])
 
@@ -514,8 +513,7 @@ def test_a_players_page_starts_on_choose_your_name_and_marks_their_row(client, t
     mine = client.get(f"{view}?player=Cy").get_data(as_text=True)
     assert '<tr data-player="Cy" class="yours" aria-current="true">' in mine
     assert mine.count('class="yours"') == 1 and "(you)" in mine
-    row = re.search(r'<tr data-player="Cy".*?</tr>', mine, re.S).group(0)
-    cells = re.sub(r"<[^>]+>", "", row).split()
+    cells = read(mine).one("tr[data-player=Cy]").bare_text.split()
     assert len([cell for cell in cells if cell.isdigit()]) == 4  # place, points, games, total
     other = client.get(f"{view}?player=Ann").get_data(as_text=True)
     assert 'data-player="Cy" class="yours"' not in other
@@ -600,9 +598,8 @@ def test_a_table_whose_game_ends_in_a_shared_win_says_so(client, table_url):
         out = hand % 2
         assert record(client, link, hand, went_out=out, points={1 - out: 50}).status_code == 303
     client.get(url)  # the keeper's notes are said once
-    page = plain_names(client.get(url).get_data(as_text=True))
-    table = re.search(r'<li class="night-table" data-table="1">(.*?)</li>', page, re.S).group(1)
-    assert re.search(r"finished: \w+ and \w+ share the win", table)
+    table = read(client.get(url).get_data(as_text=True)).one("li.night-table[data-table=1]")
+    assert re.search(r"finished: \w+ and \w+ share the win", table.text)
     view = view_link(client, url)
     tv = plain_names(client.get(f"{view}/tv").get_data(as_text=True))
     assert "The win is shared:" in tv

@@ -7,12 +7,12 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 import re
 
 import pytest
 from printed import words as pdf_words
-from test_web_nights import keeper_links, seating
+from test_web_nights import keeper_links, read_only_link, seating
+from webpage import read
 from webutil import csrf, new_table, plain_names, record
 
 from scorekeeper import i18n
@@ -74,17 +74,16 @@ def play_round(client, night_url, order=sorted) -> dict[str, int]:
 
 
 def view_link(page: str) -> str:
-    found = re.search(r'value="http://table.test(/s/[^"]+)"', page).group(1)
-    return found
+    """The season's read-only link (its path), as the organiser's page gives it to copy."""
+    (link,) = read(page).copy_links
+    assert link.startswith("http://table.test/s/"), link
+    return link.removeprefix("http://table.test")
 
 
 def board(page: str) -> dict[str, tuple[str, ...]]:
-    part = page.split('id="season-board"', 1)[1].split("</table>", 1)[0]
-    rows = re.findall(r'<tr data-player="([^"]+)">(.*?)</tr>', part, re.S)
-    return {
-        html.unescape(name): tuple(re.findall(r"<td[^>]*>([^<]+)</td>", cells))
-        for name, cells in rows
-    }
+    """The season's board: each player's cells (place, points, nights, games, score)."""
+    rows = read(page).select("#season-board tr[data-player]")
+    return {row["data-player"]: tuple(row.texts("td")) for row in rows}
 
 
 def test_a_season_is_started_chosen_for_a_night_and_adds_it_up(client, table_url):
@@ -193,7 +192,7 @@ def test_the_results_come_out_as_csv_safe_for_a_spreadsheet(client, table_url):
     )
     play_round(client, night)
     page = client.get(night).get_data(as_text=True)
-    view = re.search(r'value="http://table.test(/e/[^"]+)"', page).group(1)
+    view = read_only_link(page)
     night_csv = client.get(f"{view}/results.csv")
     assert night_csv.status_code == 200 and night_csv.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(night_csv.get_data(as_text=True))))
@@ -251,8 +250,9 @@ def test_a_tables_backup_keeps_its_seasons_and_an_import_brings_them_back(app, c
     )
     assert response.status_code == 303, response.get_data(as_text=True)
     listed = other.get(response.headers["Location"] + "/seasons").get_data(as_text=True)
-    found = re.findall(r'href="(/t/[^"]+/seasons/[^"]+)"><strong>([^<]+)', listed)
-    links = {name: link for link, name in found}
+    found = read(listed).select("a.game-link")
+    links = {a.one("strong").text: a["href"] for a in found}
+    assert all(re.fullmatch(r"/t/[^/]+/seasons/[^/]+", link) for link in links.values()), links
     assert set(links) == {"Spring", "Empty"}
     page = plain_names(other.get(links["Spring"]).get_data(as_text=True))
     assert board(page) == before and "best 3 nights" in page
@@ -287,12 +287,8 @@ def test_the_seasons_page_keeps_itself_current_as_a_game_of_its_night_ends(clien
     season = new_season(client, table_url)
     night = start_night(client, table_url, season=season.rsplit("/", 1)[1])
     public = view_link(client.get(season).get_data(as_text=True))
-    page = client.get(public).get_data(as_text=True)
-    attribute = re.search(r"hx-headers='([^']+)'", page.split('id="season-live"', 1)[1]).group(1)
-    poll = {
-        "HX-Request": "true",
-        "If-None-Match": json.loads(html.unescape(attribute))["If-None-Match"],
-    }
+    shown = read(client.get(public).get_data(as_text=True)).live("#season-live")
+    poll = {"HX-Request": "true", "If-None-Match": shown["If-None-Match"]}
     assert client.get(public, headers=poll).status_code == 304  # nothing new
     play_round(client, night)
     woken = client.get(public, headers=poll)

@@ -76,6 +76,13 @@ class Element:
         return _plain("".join(self._texts()))
 
     @property
+    def bare_text(self) -> str:
+        """Its text as the markup holds it, nothing put between two elements (the DOM's
+        textContent, scripts left out): two cells written without a space between them run
+        together ("1601"), as they do when the page is read as bare text."""
+        return "".join(self._texts(apart=False)).translate(ISOLATES)
+
+    @property
     def leading_text(self) -> str:
         """Its text before the first element inside it: a message without the links to the
         rules that follow it."""
@@ -91,15 +98,15 @@ class Element:
         """A control's value as it stands: a textarea's text, an option's value or words."""
         return _value(self)
 
-    def _texts(self) -> Iterator[str]:
+    def _texts(self, apart: bool = True) -> Iterator[str]:
         for child in self.children:
             if isinstance(child, str):
                 yield child
             elif child.tag not in UNSEEN:
-                apart = " " if child.tag in BLOCKS else ""  # a line of its own
-                yield apart
-                yield from child._texts()
-                yield apart
+                space = " " if apart and child.tag in BLOCKS else ""  # a line of its own
+                yield space
+                yield from child._texts(apart)
+                yield space
 
     def elements(self) -> Iterator[Element]:
         """Every element inside this one, in the page's order."""
