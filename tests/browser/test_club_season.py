@@ -163,6 +163,26 @@ def expect_night_over(count: Count, pages: dict, ended: str = "") -> None:
             )
 
 
+def expect_season(page, expected: dict, came: Counter[str], ratings: dict) -> None:
+    """The season's board (rule 12: as one long night of its games) and its ratings, as
+    counted here and as openskill rates the same games in the same order."""
+    expect(page.locator("#season-board tbody tr")).to_have_count(len(expected))
+    for name, (place, points, games, total) in expected.items():
+        cells = page.locator(f"#season-board tr[data-player='{name}'] td")
+        expect(cells).to_have_text(
+            [str(place), str(points), str(came[name]), str(games), str(total)]
+        )
+        shown = page.locator(f"#season-ratings tr[data-player='{name}']")
+        mu, sigma = float(shown.get_attribute("data-mu")), float(shown.get_attribute("data-sigma"))
+        assert mu == pytest.approx(ratings[name].mu) and sigma == pytest.approx(ratings[name].sigma)
+        expect(shown.locator("td")).to_have_text(
+            [
+                f"about {round(ratings[name].mu)}, give or take {round(ratings[name].sigma)}",
+                str(games),
+            ]
+        )
+
+
 def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_phones(
     browser, server
 ):
@@ -197,6 +217,8 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
     tables = play(organiser, server, room, count, 1, start=False)
     assert tables == first
     expect(late.locator(".your-seat")).to_contain_text("Round 1 is over. Wait here")
+    for page in (organiser, kit, late):  # between rounds: every phone's board, Max's 0 games
+        expect_night_board(page, count.night(1), tv=False)
     organiser.get_by_role("button", name=f"Leaves {LEAVES}").click()
     expect(organiser.locator(".notice")).to_contain_text(f"{LEAVES} has left")
     organiser.get_by_role("button", name="Seat round 2").click()
@@ -245,7 +267,8 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
         expect(organiser.locator("#check-ins")).to_contain_text(name)  # live, no reload
         phones[name] = phone
     expect(organiser.locator("#check-ins")).to_contain_text("new to the table")  # Zoë
-    settled(organiser)
+    for name in CHECK_INS.values():  # round 1 seated again with them
+        expect(organiser.locator("#night-live .night-round")).to_contain_text(name)
     tables = seating(organiser)
     assert sorted(n for seats in tables for n in seats) == sorted([*ticked, *CHECK_INS.values()])
     assert len(tables) == 3
@@ -288,24 +311,22 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
     assert len(expected) == 16
     reader = kit
     reader.goto(season_link)
-    expect(reader.locator("#season-board tbody tr")).to_have_count(len(expected))
-    for name, (place, points, games, total) in expected.items():
-        row = reader.locator(f"#season-board tr[data-player='{name}']")
-        cells = row.locator("td")
-        expect(cells).to_have_text(
-            [str(place), str(points), str(came[name]), str(games), str(total)]
-        )
-        shown = reader.locator(f"#season-ratings tr[data-player='{name}']")
-        mu, sigma = float(shown.get_attribute("data-mu")), float(shown.get_attribute("data-sigma"))
-        assert mu == pytest.approx(ratings[name].mu) and sigma == pytest.approx(ratings[name].sigma)
-        expect(shown).to_contain_text(
-            f"about {round(ratings[name].mu)}, give or take {round(ratings[name].sigma)}"
-        )
-        expect(shown.locator("td").last).to_have_text(str(games))
+    expect_season(reader, expected, came, ratings)
+    shot(reader, "club-season-03-season-board")
+    reader.locator("#season-board tr[data-player='Kit'] a").click()  # Kit's own page
+    expect(reader.locator("h1")).to_have_text("Kit")
+    place, points, games, _total = expected["Kit"]
+    expect(reader.locator(".your-season")).to_contain_text(f"Place {place} of 16 in Winter league")
+    expect(reader.locator(".your-season")).to_contain_text(
+        f"{points} points · 3 nights · {games} games"
+    )
+    nights = [count.night(number)["Kit"] for number in (1, 2, 3)]
+    expect(reader.locator("main tbody tr td.points")).to_have_text([str(n[1]) for n in nights])
     shot(reader, "club-season-03-season-board")
     organiser.goto(table_url + "/seasons")
     organiser.get_by_role("link", name="Winter league").click()
     expect(organiser.locator("#season-nights li")).to_have_count(3)
+    expect_season(organiser, expected, came, ratings)
     for page in (organiser, room, kit, late, *phones.values()):
         page.context.close()
 
