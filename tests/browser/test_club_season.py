@@ -14,8 +14,11 @@ its ratings against openskill's own for the same games in the same order.
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from dataclasses import dataclass, field
+from urllib.parse import urljoin
 
 import pytest
 from openskill.models import PlackettLuce
@@ -327,6 +330,24 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
     organiser.get_by_role("link", name="Winter league").click()
     expect(organiser.locator("#season-nights li")).to_have_count(3)
     expect_season(organiser, expected, came, ratings)
+    link = organiser.locator("#season-print a", has_text="The board as a spreadsheet (CSV)")
+    answer = organiser.request.get(urljoin(organiser.url, link.get_attribute("href")))
+    assert answer.ok
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(answer.text()))}
+    assert rows.keys() == expected.keys()
+    for name, (place, points, games, total) in expected.items():
+        row = rows[name]
+        assert (row["place"], row["points"], row["nights"], row["games"]) == (
+            str(place),
+            str(points),
+            str(came[name]),
+            str(games),
+        ), row
+        assert (row["total score"], row["nights counted"]) == (str(total), str(came[name]))
+        assert (row["rating"], row["give or take"]) == (
+            str(round(ratings[name].mu)),
+            str(round(ratings[name].sigma)),
+        ), row
     for page in (organiser, room, kit, late, *phones.values()):
         page.context.close()
 
