@@ -282,6 +282,12 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
     organiser.get_by_role("button", name="End the night after round 1").click()
     pages = {"tv": room, "organiser": organiser, **phones}
     expect_night_over(count, pages, ended="It was ended after round 1 of 3.")
+    newcomer = open_page(browser, night_link, **PHONE)  # too late: the night has ended
+    expect(newcomer.locator("#check-in")).to_contain_text("The night is over")
+    expect(newcomer.get_by_role("link", name="Add me to tonight's list")).to_have_count(0)
+    newcomer.goto(f"{night_link}/check-in")
+    expect(newcomer.get_by_role("button", name="I am here")).to_have_count(0)
+    newcomer.context.close()
     shot(room, "club-season-02-tv-ended-early")
 
     # Night 3: everyone from the roster but Bob, and two newcomers; one round of 4 tables
