@@ -8,7 +8,7 @@ import html
 
 import pytest
 from test_web_nights import read_only_link, seating
-from test_web_seasons import start_night
+from test_web_seasons import play_round, start_night
 from webutil import csrf, new_table, plain_names
 
 from scorekeeper import create_app, store
@@ -128,6 +128,23 @@ def test_once_the_last_round_has_started_the_page_offers_no_check_in(client, clo
     form = html.unescape(client.get(f"{view}/check-in").text)
     assert 'id="check-in-name"' not in form and "no round left to seat you in" in form
     assert check_in(client, view, "Gus").status_code == 422
+
+
+def test_a_night_ended_early_offers_no_check_in(client, clock):
+    """Found by the season's browser test: a night ended after round 1 of 3 still offered
+    "Add me to tonight's list" (only the last round started was too late)."""
+    table_url = new_table(client, "Club")
+    url = start_night(client, table_url, rounds="3")
+    view = read_only_link(client.get(url).text)
+    play_round(client, url)
+    assert f'href="{view}/check-in"' in client.get(view).text  # two rounds still to come
+    assert client.post(f"{url}/end", data={"csrf_token": csrf(client)}).status_code == 303
+    page = html.unescape(client.get(view).text)
+    assert "/check-in" not in page and "The night is over: its standings are final." in page
+    form = html.unescape(client.get(f"{view}/check-in").text)
+    assert 'id="check-in-name"' not in form and "its standings are final" in form
+    refused = check_in(client, view, "Gus")
+    assert refused.status_code == 422 and "its standings are final" in html.unescape(refused.text)
 
 
 def test_a_player_who_left_cannot_come_back_by_themselves(client, night):

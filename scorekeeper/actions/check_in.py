@@ -76,8 +76,11 @@ def check_in_player(db: Database, night: nights.Night, typed: str) -> CheckedIn 
 
 
 def too_late(now: night_view.NightNow) -> str | None:
-    """Why nobody can check in any more (the night's last round has started: no round is
-    left to seat an arrival in), said on the night's page instead of the offer; else None."""
+    """Why nobody can check in any more (the night is over, ended early included, or its
+    last round has started: no round is left to seat an arrival in), said on the night's
+    page instead of the offer; else None."""
+    if now.over:
+        return _(night_actions.NIGHT_OVER)
     latest = now.latest
     if latest is not None and latest.started and latest.number >= now.night.rounds:
         return _(TOO_LATE)

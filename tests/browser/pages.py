@@ -178,6 +178,48 @@ def play_by_api(
             assert answer.status == 201
 
 
+def start_night(
+    organiser,
+    newcomers: list[str],
+    rounds: str,
+    tick: list[str] | None = None,
+    tables: str = "",
+    minutes: str = "",
+    profile: str = "ten-hands",
+    season: str | None = None,
+) -> None:
+    """From a table's page: a night's form filled as an organiser would (``tick``: the
+    roster's players who are here, else the form's own ticks; ``season``: the season the
+    form must have chosen by itself) and its first round seated."""
+    organiser.get_by_role("link", name="Start a night").click()
+    if tick is not None:
+        for box in organiser.locator("input[name=player]").all():
+            box.set_checked(box.get_attribute("value") in tick)
+    organiser.fill("#newcomers", "\n".join(newcomers))
+    organiser.select_option("#profile", profile)
+    organiser.fill("#rounds", rounds)
+    organiser.fill("#tables", tables)
+    organiser.fill("#minutes", minutes)
+    if season is not None:
+        expect(organiser.locator("#night-season option:checked")).to_have_text(season)
+    organiser.get_by_role("button", name="Seat the first round").click()
+    organiser.wait_for_url(re.compile(r".*/t/[^/]+/nights/[^/]+$"))
+    expect(organiser.locator("#night-live h2").first).to_contain_text("Round 1 of")
+
+
+def seating(page) -> list[tuple[str, ...]]:
+    """The round seated or playing on a night's organiser page, each table's names in seat
+    order: read in one go from the live part once htmx has settled (a poll's swap
+    replaces it)."""
+    settled(page)
+    tables = page.evaluate(
+        """() => [...[...document.querySelectorAll('#night-live')].pop()
+            .querySelectorAll('.night-round .night-table')]
+            .map((t) => [...t.querySelectorAll('.seat > bdi')].map((b) => b.textContent))"""
+    )
+    return [tuple(seats) for seats in tables]
+
+
 def player_links(page, keeper_url: str) -> dict[str, str]:
     """Each player's own link, from the scorekeeper's "Players enter their own points"."""
     page.goto(f"{keeper_url}/players")

@@ -19,6 +19,7 @@ from pages import (
     enter_hand,
     hand_points,
     play_by_api,
+    seating,
     serious_violations,
     settled,
     shot,
@@ -38,19 +39,6 @@ ROUNDS = 3
 def placement_points(place: int, players: int) -> int:
     """Rule 11, counted here on its own: 120 for the winner, 0 for the last, evenly spaced."""
     return 120 * (players - place) // (players - 1)
-
-
-def seating(page) -> list[tuple[str, ...]]:
-    """The round seated or playing on the organiser's page, each table's names in seat
-    order: read in one go from the live part once htmx has settled (a poll's swap
-    replaces it)."""
-    settled(page)
-    tables = page.evaluate(
-        """() => [...[...document.querySelectorAll('#night-live')].pop()
-            .querySelectorAll('.night-round .night-table')]
-            .map((t) => [...t.querySelectorAll('.seat > bdi')].map((b) => b.textContent))"""
-    )
-    return [tuple(seats) for seats in tables]
 
 
 def play_by_form(page, keeper: str, seats: tuple[str, ...]) -> None:

@@ -6,9 +6,16 @@ JavaScript.
 
 from __future__ import annotations
 
-import re
-
-from pages import PHONE, hand_points, play_by_api, serious_violations, settled, shot, start_table
+from pages import (
+    PHONE,
+    hand_points,
+    play_by_api,
+    seating,
+    serious_violations,
+    shot,
+    start_table,
+)
+from pages import start_night as seat_first_round
 from playwright.sync_api import expect
 
 FORTY = [f"Player {number:02}" for number in range(1, 41)]
@@ -16,32 +23,13 @@ FULL_HD = {"viewport": {"width": 1920, "height": 1080}}
 SMALLEST_TEXT = 28  # px at 1920 x 1080: a TV read from across the room
 
 
-def start_night(organiser, server, players, rounds="3", minutes="", profile="ten-hands"):
+def start_night(organiser, server, players, rounds="3", minutes=""):
     start_table(organiser, server, "Thursday club")
-    organiser.get_by_role("link", name="Start a night").click()
-    organiser.fill("#newcomers", "\n".join(players))
-    organiser.select_option("#profile", profile)
-    organiser.fill("#rounds", rounds)
-    if minutes:
-        organiser.fill("#minutes", minutes)
-    organiser.get_by_role("button", name="Seat the first round").click()
-    organiser.wait_for_url(re.compile(r".*/t/[^/]+/nights/[^/]+$"))
-    expect(organiser.locator("#night-live h2").first).to_contain_text("Round 1 of")
+    seat_first_round(organiser, players, rounds, minutes=minutes)
 
 
 def screen_link(organiser) -> str:
     return organiser.get_by_role("link", name="Open the room screen").get_attribute("href")
-
-
-def tables_of(organiser) -> list[tuple[str, ...]]:
-    """The round on the organiser's page, each table's names in seat order."""
-    settled(organiser)
-    found = organiser.evaluate(
-        """() => [...[...document.querySelectorAll('#night-live')].pop()
-            .querySelectorAll('.night-round .night-table')]
-            .map((t) => [...t.querySelectorAll('.seat > bdi')].map((b) => b.textContent))"""
-    )
-    return [tuple(seats) for seats in found]
 
 
 # What one page of the TV shows: the players whose rows are whole on screen, anything seen
@@ -118,7 +106,7 @@ def test_the_tv_fits_forty_players_at_1920_by_1080_and_reads_across_the_room(bro
     organiser.get_by_role("button", name="Start round 1").click()
     expect(organiser.locator("#night-live h2").first).to_contain_text("Round 1 of 3: playing")
     expect(room.locator(".tv-state")).to_have_text("Round 1 of 3")
-    tables = tables_of(organiser)
+    tables = seating(organiser)
     assert len(tables) == 10
     keepers = organiser.locator("#night-live .night-round a.keep-score").evaluate_all(
         "(links) => links.map((a) => a.href)"
@@ -197,14 +185,14 @@ def test_the_organisers_phone_swaps_keeps_a_table_and_takes_a_player_out(browser
     narrow = {**PHONE, "viewport": {"width": 360, "height": 740}}
     organiser = browser.new_context(**narrow).new_page()
     start_night(organiser, server, FORTY[:6])
-    before = tables_of(organiser)
+    before = seating(organiser)
     first, second = before[0][0], before[1][0]
     organiser.locator("#room-seated summary").click()
     organiser.select_option("#swap-first", first)
     organiser.select_option("#swap-second", second)
     organiser.get_by_role("button", name="Swap these two").click()
     expect(organiser.locator(".notice")).to_contain_text(f"{first} and {second} have swapped")
-    after = tables_of(organiser)
+    after = seating(organiser)
     assert after[0][0] == second and after[1][0] == first
     organiser.get_by_role("button", name=f"Keeps table 2 {first}").click()
     expect(organiser.locator(".notice")).to_contain_text(f"{first} keeps table 2 in every round")

@@ -6,15 +6,14 @@ openskill's own ratings for the same games in the same order.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from pages import PHONE, serious_violations, settled, shot, start_table
+from pages import PHONE, play_by_api, seating, serious_violations, settled, shot, start_table
+from pages import start_night as seat_first_round
 from playwright.sync_api import expect
-from test_club_night import play_by_api, seating
 from test_web_seasons import new_season, view_link
 from test_web_seasons import play_round as play_by_client
 from test_web_seasons import start_night as start_by_client
@@ -36,17 +35,7 @@ def fits(page, width: int) -> None:
 def start_night(organiser, tick: list[str] | None, newcomers: list[str]) -> None:
     """From the table page: a night of one round at two tables, counted for the season the
     form chose by itself (today's)."""
-    organiser.get_by_role("link", name="Start a night").click()
-    if tick is not None:
-        for box in organiser.locator("input[name=player]").all():
-            box.set_checked(box.get_attribute("value") in tick)
-    organiser.fill("#newcomers", "\n".join(newcomers))
-    organiser.select_option("#profile", "ten-hands")
-    organiser.fill("#rounds", "1")
-    organiser.fill("#tables", "2")
-    expect(organiser.locator("#night-season option:checked")).to_have_text("Spring league")
-    organiser.get_by_role("button", name="Seat the first round").click()
-    organiser.wait_for_url(re.compile(r".*/t/[^/]+/nights/[^/]+$"))
+    seat_first_round(organiser, newcomers, "1", tick=tick, tables="2", season="Spring league")
     expect(organiser.locator("#night-season")).to_contain_text("counts for Spring league")
 
 
