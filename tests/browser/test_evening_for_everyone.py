@@ -4,8 +4,9 @@ A table in New York (the scorekeeper's phone, a tablet showing the table view, B
 phone), a second scorekeeper and a watch phone in Berlin, a watch phone in Tokyo. Each kind
 of change is made once: a hand, a player's Send, a correction, a deletion, an undo, an early
 end and the rematch, and Save, Fix, Delete and Send each once while offline. After each,
-every other phone's one announcer says it in its reader's language, and a scorekeeper's
-page says which change came from another phone. Every date shown is on the phone's own
+the one announcer of every other phone it reaches (a player's points reach the
+scorekeepers) says it in its reader's language, and a scorekeeper's page says which change
+came from another phone. Every date shown is on the phone's own
 clock, every record (printed sheet, BG Stats, the table's page) on the table's, New York's;
 the first hand's choices are on screen without a scroll, and the finished game's table view
 fits the tablet.
