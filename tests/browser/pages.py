@@ -89,6 +89,43 @@ def open_fix(page, number: int) -> None:
     settled(page)
 
 
+# --- what a page says and shows ----------------------------------------------------------------
+
+# A page's element wholly on screen, not scrolled to (evaluated on the element).
+IN_VIEW = (
+    "(el) => { const r = el.getBoundingClientRect();"
+    " return r.top >= 0 && r.bottom <= window.innerHeight; }"
+)
+
+# The table view as it fits (issue 41, finding 6): everything in <main> inside the window,
+# and each of these on one line (its height under one and a half of its lines: a star on a
+# line of its own counts too). Clean: {"below": [], "wrapped": [], "wide": False}.
+TABLE_VIEW_FITS = """() => {
+  const below = [...document.querySelectorAll('main *')]
+    .filter(e => { const r = e.getBoundingClientRect(); return r.height && r.bottom > innerHeight })
+    .map(e => e.textContent.trim().slice(0, 40));
+  const wrapped = [...document.querySelectorAll(
+    '.player .name, .player .score, .player .phase, .status p, .ended-early, .game-facts .hint')]
+    .filter(e => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)
+    )
+    .map(e => e.textContent.trim().replace(/\\s+/g, ' '));
+  return {below, wrapped, wide: document.documentElement.scrollWidth > innerWidth};
+}"""
+
+
+def heard(page):
+    """The page's one polite live region, where every change is said (issue 41, finding 1)."""
+    return page.locator("#announcer")
+
+
+def said(sentence: str, names: tuple[str, ...] = ("Ann", "Bob")) -> re.Pattern:
+    """``sentence`` as a page says it, whole: each name may sit in its bidi isolates."""
+    pattern = re.escape(sentence)
+    for name in names:
+        pattern = pattern.replace(re.escape(name), f"\u2068?{re.escape(name)}\u2069?")
+    return re.compile(f"^{pattern}$")
+
+
 # --- a phone going offline, and what the server holds --------------------------------------
 
 # chromium's offline emulation alone has now and then let a request already on its way
@@ -120,6 +157,46 @@ def stored_hands(keeper_url: str) -> list[dict]:
     """The hands the server holds for the game at this scorekeeper link."""
     with urllib.request.urlopen(f"{keeper_url}/export.json") as answer:
         return json.loads(answer.read())["hands"]
+
+
+def posts_to(page, part: str) -> list:
+    """Every POST the page makes to an address holding ``part`` (its live checks aside), each
+    as [request, reached the server]: filled in as the request ends."""
+    posts: list = []
+    page.on(
+        "request",
+        lambda r: (
+            posts.append([r, None])
+            if r.method == "POST" and part in r.url and not r.url.endswith("/check")
+            else None
+        ),
+    )
+    page.on("requestfinished", lambda r: _mark(posts, r, True))
+    page.on("requestfailed", lambda r: _mark(posts, r, False))
+    return posts
+
+
+def _mark(posts: list, request, reached: bool) -> None:
+    for entry in posts:
+        if entry[0] is request:
+            entry[1] = reached
+
+
+def sent_after_refused(posts: list) -> int:
+    """How many of the POSTs reached the server."""
+    return sum(1 for _request, reached in posts if reached)
+
+
+def refuse_posts(route) -> None:
+    """A route's POSTs refused as by a phone without a connection; its pages still load."""
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()
+
+
+# a player's Send (the player's page posts to itself)
+PLAYER_POSTS = re.compile(r".*/p/[^/]+/[^/]+$")
 
 
 # --- what a family does on a page ------------------------------------------------------------

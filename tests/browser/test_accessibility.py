@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from pages import PHONE, enter_hand, open_page, score_of, serious_violations, start_game
+from pages import PHONE, enter_hand, open_page, said, score_of, serious_violations, start_game
 from playwright.sync_api import expect
 
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768}}
@@ -150,11 +150,3 @@ def test_a_watcher_hears_each_change_in_one_sentence(browser, phone, server):
         expect(announcer).to_have_text(said("Hand 2 saved: Ann 20, Bob out."))
     finally:
         watcher.context.close()
-
-
-def said(sentence: str) -> re.Pattern:
-    """``sentence`` as the page says it: each name may sit in its bidi isolates."""
-    pattern = re.escape(sentence)
-    for name in ("Ann", "Bob"):
-        pattern = pattern.replace(name, f"\u2068?{name}\u2069?")
-    return re.compile(f"^{pattern}$")

@@ -7,16 +7,12 @@ window shrinks as it would)."""
 from __future__ import annotations
 
 import pytest
-from pages import PHONE, browser_app, served
+from pages import IN_VIEW, PHONE, browser_app, served
 from playwright.sync_api import expect
 from webutil import new_table, record, table_game
 
 SIX = ["Ana", "Bob", "Chloé", "Dmitri", "Emma", "Farid"]
 KEYBOARD = 336  # px an on-screen keyboard takes from a phone's screen, suggestions row included
-IN_VIEW = (
-    "(el) => { const r = el.getBoundingClientRect();"
-    " return r.top >= 0 && r.bottom <= window.innerHeight; }"
-)
 
 
 def _six_at_a_table(database, hands: int) -> tuple[str, str]:

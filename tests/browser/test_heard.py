@@ -13,9 +13,11 @@ from pages import (
     PHONE,
     TABLET,
     enter_hand,
+    heard,
     open_fix,
     open_page,
     player_links,
+    said,
     settled,
     start_game,
 )
@@ -42,25 +44,13 @@ SAID = {
         "arrived": "Bob hat 30 Punkte geschickt, Phase geschafft.",
         "hand 2": "Runde 2 gespeichert: Ann raus, Bob 30.",
         "fix": "Runde 1 korrigiert: Bob 55 → 60.",
-        "delete": "Runde 2 gelöscht (Ann war raus).",
-        "undo": "Rückgängig gemacht: Runde 2 gelöscht (Ann war raus).",
+        "delete": "Runde 2 gelöscht (Ann war rausgegangen).",
+        "undo": "Rückgängig gemacht: Runde 2 gelöscht (Ann war rausgegangen).",
         "end": "Partie nach Runde 2 vorzeitig beendet: Ann gewinnt.",
         "rematch": "Revanche: Ann, Bob.",
         "elsewhere": "Von einem anderen Handy: ",
     },
 }
-
-
-def said(sentence: str) -> re.Pattern:
-    """``sentence`` as a page says it, whole: each name may sit in its bidi isolates."""
-    pattern = re.escape(sentence)
-    for name in ("Ann", "Bob"):
-        pattern = pattern.replace(name, f"\u2068?{name}\u2069?")
-    return re.compile(f"^{pattern}$")
-
-
-def heard(page):
-    return page.locator("#announcer")
 
 
 @pytest.mark.parametrize("locale", SAID)

@@ -9,6 +9,7 @@ from contextlib import suppress
 
 from pages import (
     PHONE,
+    PLAYER_POSTS,
     POSTS,
     enter_hand,
     offline,
@@ -16,7 +17,10 @@ from pages import (
     open_fix,
     open_page,
     player_links,
+    posts_to,
+    refuse_posts,
     score_of,
+    sent_after_refused,
     settled,
     start_game,
     stored_hands,
@@ -178,7 +182,7 @@ def test_a_delete_made_offline_is_kept_and_sent_once_when_the_connection_is_back
     enter_hand(phone, "Bob", {"0": "20"})
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 2 saved")
     open_fix(phone, 2)
-    posts = _posts_to(phone, "/hands/2/delete")
+    posts = posts_to(phone, "/hands/2/delete")
     offline(phone)
     phone.click("button:has-text('Delete hand 2')")
     pending = phone.locator(".notice.pending")
@@ -199,8 +203,8 @@ def test_a_players_send_made_offline_is_kept_and_sent_once(browser, phone, serve
     bob = open_page(browser, player_links(phone, keeper_url)["Bob"], **PHONE)
     try:
         settled(bob)
-        posts = _posts_to(bob, "/p/")
-        bob.context.route(re.compile(r".*/p/[^/]+/[^/]+$"), _refuse_posts)
+        posts = posts_to(bob, "/p/")
+        bob.context.route(PLAYER_POSTS, refuse_posts)
         bob.context.set_offline(True)
         bob.fill("#points", "45")
         bob.click("#send")
@@ -208,7 +212,7 @@ def test_a_players_send_made_offline_is_kept_and_sent_once(browser, phone, serve
         expect(bob.locator(".alert.offline")).to_have_count(0)
         bob.click("#send")  # tapped again, still offline: still one change waiting
         expect(bob.locator(".notice.pending")).to_have_count(1)
-        bob.context.unroute(re.compile(r".*/p/[^/]+/[^/]+$"))
+        bob.context.unroute(PLAYER_POSTS)
         bob.context.set_offline(False)
         expect(bob.locator("#player-status")).to_contain_text("Sent: 45 points.")
         expect(bob.locator(".notice.pending")).to_have_count(0)
@@ -299,37 +303,3 @@ def test_a_save_tapped_again_while_the_kept_one_is_sent_sends_nothing_more(phone
     expect(phone.locator("[data-saved]")).to_contain_text("Hand 2 saved")
     assert [number for number, _route in arrived] == ["1", "2"]
     assert len(stored_hands(keeper_url)) == 2
-
-
-def _posts_to(page, part: str) -> list:
-    """Every POST the page makes to an address holding ``part``: (url, reached the server)."""
-    posts: list = []
-    page.on(
-        "request",
-        lambda r: (
-            posts.append([r, None])
-            if r.method == "POST" and part in r.url and not r.url.endswith("/check")
-            else None
-        ),
-    )
-    page.on("requestfinished", lambda r: _mark(posts, r, True))
-    page.on("requestfailed", lambda r: _mark(posts, r, False))
-    return posts
-
-
-def _mark(posts: list, request, reached: bool) -> None:
-    for entry in posts:
-        if entry[0] is request:
-            entry[1] = reached
-
-
-def sent_after_refused(posts: list) -> int:
-    """How many of the POSTs reached the server."""
-    return sum(1 for _request, reached in posts if reached)
-
-
-def _refuse_posts(route) -> None:
-    if route.request.method == "POST":
-        route.abort("internetdisconnected")
-    else:
-        route.continue_()

@@ -6,24 +6,11 @@ screen. On the tablet "3rd / Dmitri" wrapped, the winner's star sat on a line of
 from __future__ import annotations
 
 import pytest
-from pages import browser_app, served
+from pages import TABLE_VIEW_FITS, browser_app, served
 from webutil import csrf, new_table, record, table_game
 
 SIX = ["Ana", "Bob", "Chloé", "Dmitri", "Emma", "Farid"]
 SCREENS = [(1024, 768), (1920, 1080)]
-# Everything in <main> lies inside the window, and each of these stays on one line (its
-# height under one and a half of its lines: a star on a line of its own counts too).
-MEASURE = """() => {
-  const below = [...document.querySelectorAll('main *')]
-    .filter(e => { const r = e.getBoundingClientRect(); return r.height && r.bottom > innerHeight })
-    .map(e => e.textContent.trim().slice(0, 40));
-  const wrapped = [...document.querySelectorAll(
-    '.player .name, .player .score, .player .phase, .status p, .ended-early, .game-facts .hint')]
-    .filter(e => e.getBoundingClientRect().height > 1.5 * parseFloat(getComputedStyle(e).lineHeight)
-    )
-    .map(e => e.textContent.trim().replace(/\\s+/g, ' '));
-  return {below, wrapped, wide: document.documentElement.scrollWidth > innerWidth};
-}"""
 
 
 @pytest.fixture
@@ -52,6 +39,6 @@ def test_a_finished_game_of_six_fits_the_screen_unwrapped(browser, ended_early, 
             page = context.new_page()
             page.goto(f"{server}/v/{game_id}/table")
             assert page.locator(".ended-early").is_visible()
-            assert page.evaluate(MEASURE) == {"below": [], "wrapped": [], "wide": False}
+            assert page.evaluate(TABLE_VIEW_FITS) == {"below": [], "wrapped": [], "wide": False}
     finally:
         context.close()
