@@ -41,7 +41,18 @@ class Box:
 
 
 def text_runs(page: pdfplumber.page.Page) -> list[Box]:
-    """Each run of letters as drawn: one baseline, one size, each letter touching the last."""
+    """Each run of letters as drawn: one baseline, one size, each letter touching the last
+    with no rule between them (two cells' numbers either side of a rule are two runs)."""
+    walls = [s for s in strokes(page) if s.x1 - s.x0 < 2 and s.bottom - s.top > 2]
+
+    def ruled(last: dict, char: dict) -> bool:
+        baseline = page.height - char["matrix"][5]
+        return any(
+            last["x1"] <= (wall.x0 + wall.x1) / 2 <= char["x0"]
+            and wall.top < baseline < wall.bottom
+            for wall in walls
+        )
+
     runs: list[list[dict]] = []
     for char in page.chars:
         if not char["text"].strip():
@@ -57,6 +68,7 @@ def text_runs(page: pdfplumber.page.Page) -> list[Box]:
             or abs(last["size"] - char["size"]) > 0.01
             # touching: a shaped run's kerning may pull a letter a little under the last
             or not -max(0.5, 0.05 * char["size"]) < char["x0"] - last["x1"] < 0.3 * char["size"]
+            or ruled(last, char)
         ):
             runs.append([])
         runs[-1].append(char)

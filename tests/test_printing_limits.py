@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from games import EVERY_HOUSE_RULE
-from printed import words
+from geometry import problems
+from printed import pages, words
 
 from scorekeeper import i18n
 from scorekeeper.printing import game_sheet, score_sheet
@@ -24,6 +25,7 @@ from scorekeeper.printing.layout import Fitted, LayoutError
 from scorekeeper.printing.record import Played
 from scorekeeper.printing.sheet_foot import legend
 from scorekeeper.printing.sheet_header import SheetHeader
+from scorekeeper.printing.sheet_page import LARGE_FLOOR
 from scorekeeper.printing.sheets import MAX_LARGE_PLAYERS, MAX_PLAYERS, ScoreSheet
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
@@ -190,7 +192,7 @@ def test_six_names_of_forty_of_the_widest_letters_print_whole(language, letter, 
 @pytest.mark.parametrize("pagesize", ["a4", "letter"])
 def test_in_large_print_the_widest_names_and_table_take_more_lines_not_a_cut(pagesize):
     """The header's words alone: with four such names, their tiebreak, the table and the QR
-    code a large-print page has no room left for hands (``LayoutError``, not a cut)."""
+    code they take more lines, never a cut (the hands then start on the next page)."""
     for language in LANGUAGES:
         for letter in WIDEST.values():
             game = all_tied(widest_names(letter, MAX_LARGE_PLAYERS))
@@ -199,6 +201,43 @@ def test_in_large_print_the_widest_names_and_table_take_more_lines_not_a_cut(pag
                 assert not header.title_label.cut
                 assert not header.summary("Page 99 of 99.").cut
                 assert header.facts is not None and not header.facts.cut
+
+
+BIDI = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069\u200b"))
+
+
+def read_whole(name: str, said: str) -> bool:
+    """``name`` in ``said``, read across the lines it was wrapped on."""
+    return "".join(name.split()) in "".join(said.translate(BIDI).split())
+
+
+def assert_prints_whole_in_large_print(game: Game, pagesize: str, played: Played | None) -> None:
+    """Printed (not refused), every name read back whole, nothing cut, overlapping, crossing
+    a rule or under 14 pt; the top too tall for the hands continues on the next page."""
+    data = game_sheet(
+        game,
+        view_url=VIEW_URL,
+        code=CODE,
+        pagesize=pagesize,
+        large=True,
+        **({"played": played} if played else {}),
+    )
+    said = words(data)
+    assert all(read_whole(name, said) for name in game.players), said
+    assert problems(data, LARGE_FLOOR) == []
+    assert pages(data) == 2 and "Page 2 of 2." in said
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+@pytest.mark.parametrize("letter", WIDEST)
+def test_four_of_the_widest_names_print_in_large_print(letter, pagesize):
+    """Four names of 40 of the widest letters, tied after ten hands (the sentence names them
+    all), with and without the longest time zone and a table of 60 W's: large print
+    refused them all ("no room for the hands on this page", issue 42); the names and the
+    game's details now fill the first page and the hands the next."""
+    game = all_tied(widest_names(WIDEST[letter], MAX_LARGE_PLAYERS))
+    for played in (None, longest_facts()):
+        assert_prints_whole_in_large_print(game, pagesize, played)
 
 
 def large_header(game: Game, pagesize: str) -> SheetHeader:
