@@ -129,11 +129,6 @@ class Label:
         Returns the first baseline.
         """
         baseline = top - height / 2 - MIDDLE * self.size + (len(self.lines) - 1) * self.leading / 2
-        above = self.reach[0] * self.size
-        if self.reach != (ASCENT, DESCENT) and (
-            baseline + above > top or baseline + above - self.height < top - height
-        ):  # letters that reach farther: their ink in the middle, clear of the cell's rules
-            baseline = top - (height - self.height) / 2 - above
         return self.at(run, x, baseline, align)
 
 
