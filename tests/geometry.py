@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
 from io import BytesIO
 from itertools import combinations
 
 import pdfplumber
+import uharfbuzz as hb
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
 
 from scorekeeper.printing.layout import MIN_FONT_SIZE
 
@@ -41,7 +44,18 @@ class Box:
 
 
 def text_runs(page: pdfplumber.page.Page) -> list[Box]:
-    """Each run of letters as drawn: one baseline, one size, each letter touching the last."""
+    """Each run of letters as drawn: one baseline, one size, each letter touching the last
+    with no rule between them (two cells' numbers either side of a rule are two runs)."""
+    walls = [s for s in strokes(page) if s.x1 - s.x0 < 2 and s.bottom - s.top > 2]
+
+    def ruled(last: dict, char: dict) -> bool:
+        baseline = page.height - char["matrix"][5]
+        return any(
+            last["x1"] <= (wall.x0 + wall.x1) / 2 <= char["x0"]
+            and wall.top < baseline < wall.bottom
+            for wall in walls
+        )
+
     runs: list[list[dict]] = []
     for char in page.chars:
         if not char["text"].strip():
@@ -57,6 +71,7 @@ def text_runs(page: pdfplumber.page.Page) -> list[Box]:
             or abs(last["size"] - char["size"]) > 0.01
             # touching: a shaped run's kerning may pull a letter a little under the last
             or not -max(0.5, 0.05 * char["size"]) < char["x0"] - last["x1"] < 0.3 * char["size"]
+            or ruled(last, char)
         ):
             runs.append([])
         runs[-1].append(char)
@@ -152,3 +167,72 @@ def problems(data: bytes, floor: float = MIN_FONT_SIZE) -> list[str]:
 def _drawn(page: pdfplumber.page.Page) -> list[Box]:
     """Filled shapes (shading, QR modules), which must keep off the edge too."""
     return [Box(r["x0"], r["top"], r["x1"], r["bottom"], "shape") for r in page.rects]
+
+
+def glyph_boxes(page: pdfplumber.page.Page) -> list[tuple[float, Box]]:
+    """Each letter's ink as its font draws it, where the PDF puts it: the box of the
+    letter's own glyph in the embedded font (HarfBuzz's extents; a joined Arabic letter is
+    measured by its plain form), each with the baseline of the line it belongs to (a mark
+    placed above or below its letter goes with the nearest line's)."""
+    chars = [c for c in page.chars if c["text"].strip() and c["text"] != "\u200b"]
+    baselines = sorted({round(page.height - c["matrix"][5], 1) for c in chars if not _mark(c)})
+    found = []
+    for char in chars:
+        font = _hb_font(char["fontname"].split("+", 1)[-1])
+        if font is None:
+            continue
+        scale = char["size"] / font.face.upem
+        x, y = char["matrix"][4], page.height - char["matrix"][5]
+        for letter in char["text"]:
+            glyph = font.get_nominal_glyph(ord(letter))
+            extents = font.get_glyph_extents(glyph) if glyph else None
+            if not extents or not extents.width or not extents.height:
+                continue
+            top = y - extents.y_bearing * scale
+            box = Box(
+                x + extents.x_bearing * scale,
+                top,
+                x + (extents.x_bearing + extents.width) * scale,
+                top - extents.height * scale,
+                letter,
+                char["size"],
+            )
+            found.append((min(baselines, key=lambda line: abs(line - y), default=y), box))
+    return found
+
+
+@cache
+def _hb_font(name: str) -> hb.Font | None:
+    """The font the app registered as ``name`` (this process printed the PDF)."""
+    try:
+        face = pdfmetrics.getFont(name).face
+    except KeyError:
+        return None
+    return getattr(face, "harfbuzz", None) or hb.Font(hb.Face(hb.Blob(face._ttf_data)))
+
+
+def touching_ink(data: bytes) -> list[str]:
+    """Letters whose ink touches a letter of another line, or crosses a rule: measured from
+    each glyph's own box in its font (``glyph_boxes``), not from a share of the size."""
+    found = []
+    with pdfplumber.open(BytesIO(data)) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            boxes, lines = glyph_boxes(page), [s for s in strokes(page) if s.what != "tick"]
+            by_line: dict[float, list[Box]] = {}
+            for line, box in boxes:
+                by_line.setdefault(line, []).append(box)
+            baselines = sorted(by_line)
+            for upper, lower in zip(baselines, baselines[1:], strict=False):
+                found += [
+                    f"page {number}: {a.what!r} touches {b.what!r} of the next line"
+                    for a in by_line[upper]
+                    for b in by_line[lower]
+                    if a.overlaps(b)
+                ]
+            for _, box in boxes:
+                found += [
+                    f"page {number}: {box.what!r} touches a {line.what}"
+                    for line in lines
+                    if box.overlaps(line)
+                ]
+    return found

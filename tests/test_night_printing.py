@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from geometry import problems
+from geometry import problems, touching_ink
 from printed import pages, qr_codes, word_boxes, words
 from pypdf import PdfReader
 from reportlab.lib.units import mm
@@ -480,3 +480,13 @@ def test_in_every_language_the_night_prints_within_its_boxes_and_to_9_pt(languag
         )
     assert problems(cards) == []
     assert problems(standings) == []
+
+
+def test_a_nights_arabic_heading_of_two_lines_keeps_its_dots_off_the_next_line():
+    """The dots under ي in the first line of an Arabic heading touched the letters of the
+    second (issue 42, 8): the lines are spaced by what the Arabic font draws. Each glyph's
+    box, from its font, placed where the PDF puts it, clears the next line's."""
+    rows = night(["أحمد", "عَلِيّ", "Zoë", "Ann"])
+    name = "ليلة عَلِيّ في النادي الكبير مع الأصدقاء يوم الجمعة"
+    data = standings_sheet(f"{name} {name}", "today", rows, Scheme.PLACEMENT, rounds=2)
+    assert touching_ink(data) == []

@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from games import EVERY_HOUSE_RULE
-from printed import words
+from geometry import problems, touching_ink
+from printed import pages, words
 
 from scorekeeper import i18n
 from scorekeeper.printing import game_sheet, score_sheet
@@ -24,6 +25,7 @@ from scorekeeper.printing.layout import Fitted, LayoutError
 from scorekeeper.printing.record import Played
 from scorekeeper.printing.sheet_foot import legend
 from scorekeeper.printing.sheet_header import SheetHeader
+from scorekeeper.printing.sheet_page import LARGE_FLOOR
 from scorekeeper.printing.sheets import MAX_LARGE_PLAYERS, MAX_PLAYERS, ScoreSheet
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.gamefile import load_game
@@ -190,7 +192,7 @@ def test_six_names_of_forty_of_the_widest_letters_print_whole(language, letter, 
 @pytest.mark.parametrize("pagesize", ["a4", "letter"])
 def test_in_large_print_the_widest_names_and_table_take_more_lines_not_a_cut(pagesize):
     """The header's words alone: with four such names, their tiebreak, the table and the QR
-    code a large-print page has no room left for hands (``LayoutError``, not a cut)."""
+    code they take more lines, never a cut (the hands then start on the next page)."""
     for language in LANGUAGES:
         for letter in WIDEST.values():
             game = all_tied(widest_names(letter, MAX_LARGE_PLAYERS))
@@ -199,6 +201,77 @@ def test_in_large_print_the_widest_names_and_table_take_more_lines_not_a_cut(pag
                 assert not header.title_label.cut
                 assert not header.summary("Page 99 of 99.").cut
                 assert header.facts is not None and not header.facts.cut
+
+
+BIDI = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069\u200b"))
+
+
+def read_whole(name: str, said: str) -> bool:
+    """``name`` in ``said``, read across the lines it was wrapped on."""
+    return "".join(name.split()) in "".join(said.translate(BIDI).split())
+
+
+def printed_whole_in_large_print(game: Game, pagesize: str, played: Played | None) -> bytes:
+    """Printed (not refused) on two pages, the top too tall for the hands continuing on the
+    next, every name read back whole and nothing cut short."""
+    data = game_sheet(
+        game,
+        view_url=VIEW_URL,
+        code=CODE,
+        pagesize=pagesize,
+        large=True,
+        **({"played": played} if played else {}),
+    )
+    said = words(data)
+    assert all(read_whole(name, said) for name in game.players), said
+    assert "\u2026" not in said
+    assert pages(data) == 2 and "Page 2 of 2." in said
+    return data
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+@pytest.mark.parametrize("letter", WIDEST)
+def test_four_of_the_widest_names_print_in_large_print(letter, pagesize):
+    """Four names of 40 of the widest letters, tied after ten hands (the sentence names them
+    all), with and without the longest time zone and a table of 60 W's: large print
+    refused them all ("no room for the hands on this page", issue 42); the names and the
+    game's details now fill the first page and the hands the next."""
+    game = all_tied(widest_names(WIDEST[letter], MAX_LARGE_PLAYERS))
+    for played in (None, longest_facts()):
+        data = printed_whole_in_large_print(game, pagesize, played)
+        assert problems(data, LARGE_FLOOR) == []  # nothing overlaps, crosses a rule, under 14 pt
+
+
+# Six scripts whose letters reach far above or below the line, names of up to 40 letters.
+SIX_SCRIPTS = ("කුමාරි", "བསྟན་འཛིན", "王小明", "عَلِيّ", "အောင်ဆန်း", "प्रिया")
+
+
+def long_name(word: str) -> str:
+    """``word`` said as often as a name of at most 40 letters holds it."""
+    name = word
+    while len(f"{name} {word}") <= MAX_NAME:
+        name = f"{name} {word}"
+    return valid_name(name)
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+def test_long_names_in_six_scripts_print_in_large_print(pagesize):
+    """Large print holds four players: the first four of the six, then the last four, and
+    the Sinhala, Tibetan and Chinese three of issue 42 (refused, as for phases on cards)."""
+    names = [long_name(word) for word in SIX_SCRIPTS]
+    for players in (names[:4], names[2:], names[:3]):
+        printed_whole_in_large_print(all_tied(players), pagesize, longest_facts())
+
+
+@pytest.mark.parametrize("pagesize", ["a4", "letter"])
+def test_lines_of_letters_that_reach_far_are_spaced_by_their_fonts_ink(pagesize):
+    """A Sinhala vowel under one line touched a Tibetan vowel over the next, a Myanmar
+    letter the line under it (issue 42, 8): lines were 1.2 ems apart whatever the font.
+    Each glyph's box, from its font, placed where the PDF puts it, clears the next line's
+    and every rule. (Arabic is left out: its joined letters are not their plain forms.)"""
+    players = [long_name(SIX_SCRIPTS[seat]) for seat in (0, 1, 2, 4)]
+    data = printed_whole_in_large_print(all_tied(players), pagesize, longest_facts())
+    assert touching_ink(data) == []
 
 
 def large_header(game: Game, pagesize: str) -> SheetHeader:

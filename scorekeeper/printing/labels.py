@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 
 import pyphen
 from icu4py.breakers import CharacterBreaker, LineBreaker
@@ -31,13 +31,14 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .. import i18n
 from . import bidi, fonts, shaping
-from .layout import FONT_BOLD, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
+from .layout import FONT, FONT_BOLD, FONT_MONO, LEADING, MIN_FONT_SIZE, LayoutError, TextRun, plain
 from .tagging import spoken
 
 STEP = 0.25  # pt: how much smaller each try is
 ELLIPSIS = "\u2026"
 ASCENT = 0.75  # of the size: the top of capitals and accents above the baseline
 DESCENT = 0.22  # of the size: the bottom of descenders below it
+CLEAR = 0.08  # of the size: the least room between one line's letters and the next's
 MIDDLE = 0.35  # of the size: a line's middle (half a capital's height) above its baseline
 SOFT = "\u00ad"  # while wrapping: a line that ends with a hyphen added to break a word
 # The dictionary for a word in a script other than Latin (first word of its letters' names);
@@ -67,23 +68,43 @@ class Label:
     def width(self) -> float:
         return max(self.widths, default=0.0)
 
+    @cached_property
+    def reach(self) -> tuple[float, float]:
+        """How far the letters reach above and below a baseline, in ems: ``ASCENT`` and
+        ``DESCENT`` (the main font's), or farther where a script's font draws farther
+        (Arabic marks over marks and dots under letters, a Myanmar vowel under its
+        consonant), measured from that font's glyphs (``shaping.reach``)."""
+        above, below = ASCENT, DESCENT
+        for line in self.lines:
+            for piece in pieces(line, self.font):
+                if piece.font in (self.font, FONT, FONT_BOLD, FONT_MONO) or not piece.text:
+                    continue
+                backwards = bidi.has_right_to_left(piece.text)
+                up, down = shaping.reach(piece.font, piece.text, backwards)
+                above, below = max(above, up), max(below, down)
+        return above, below
+
     @property
     def leading(self) -> float:
-        return self.size * LEADING
+        """From one baseline to the next: 1.2 ems, or more where the lines' letters would
+        come closer than ``CLEAR`` (one line's reach below and the next's above)."""
+        above, below = self.reach
+        return self.size * max(LEADING, above + below + CLEAR)
 
     @property
     def height(self) -> float:
         """From the top of the first line's letters to the bottom of the last line's."""
         if not self.lines:
             return 0.0
-        return (len(self.lines) - 1) * self.leading + (ASCENT + DESCENT) * self.size
+        above, below = self.reach
+        return (len(self.lines) - 1) * self.leading + (above + below) * self.size
 
     def draw(self, run: TextRun, x: float, top: float, align: str = "left") -> float:
         """Draw with the top of the letters at ``top``; ``align`` to ``x``: left, centre, right.
 
         Returns the y of the first baseline.
         """
-        return self.at(run, x, top - ASCENT * self.size, align)
+        return self.at(run, x, top - self.reach[0] * self.size, align)
 
     def at(self, run: TextRun, x: float, baseline: float, align: str = "left") -> float:
         """Draw with the first line on ``baseline``; returns it."""

@@ -130,3 +130,24 @@ def shape(name: str, text: str, right_to_left: bool = False) -> Shaped:
         glyphs.append(Glyph(char, pen + position.x_offset * scale, position.y_offset * scale))
         pen += position.x_advance * scale
     return Shaped(text, tuple(glyphs), pen, right_to_left)
+
+
+@lru_cache(maxsize=4096)
+def reach(name: str, text: str, right_to_left: bool = False) -> tuple[float, float]:
+    """How far ``text`` in font ``name`` reaches above and below its baseline, in ems: the
+    ink of its glyphs as the font draws them, each where the shaper puts it (a mark over
+    a mark, dots under a letter, a vowel sign under a consonant)."""
+    font = _font(name)
+    buffer = hb.Buffer()
+    buffer.add_str(text)
+    buffer.guess_segment_properties()
+    buffer.direction = "rtl" if right_to_left else "ltr"
+    hb.shape(font, buffer, {"kern": True, "liga": True})
+    top = bottom = 0
+    for info, position in zip(buffer.glyph_infos, buffer.glyph_positions, strict=True):
+        extents = font.get_glyph_extents(info.codepoint)
+        if extents is None:
+            continue
+        ink_top = position.y_offset + extents.y_bearing
+        top, bottom = max(top, ink_top), min(bottom, ink_top + extents.height)
+    return top / _upem(name), -bottom / _upem(name)

@@ -170,14 +170,18 @@ class RowCells:
                 words.draw_middle(run, x + width / 2, top, height, "centre")
                 return
         reserve = TICK + 1 / scale.number if cell.made else 0.0
-        number = fit_label(cell.phase, FONT, width - 2 * PAD, size=scale.number, reserve=reserve)
+        floor = self.page.floor  # a tick smaller before the number is under the floor
+        room = width - 2 * PAD
+        number = fit_label(
+            cell.phase, FONT, room, size=scale.number, min_size=floor, reserve=reserve
+        )
         if not cell.made:
             run.put(x + width / 2, baseline, cell.phase, FONT, number.size, "centre")
             return
         tick = number.size * TICK
         if number.cut:  # "20" and its tick at 9 pt are too wide: a smaller tick
-            number = fit_label(cell.phase, FONT, width - 2 * PAD, size=self.page.floor)
-            tick = max(MIN_TICK, min(tick, width - 2 * PAD - number.width - 1))
+            number = fit_label(cell.phase, FONT, room, size=floor, min_size=floor)
+            tick = max(MIN_TICK, min(tick, room - number.width - 1))
         shift = (number.width + tick + 1) / 2
         with spoken(run, f"{cell.phase} {TICK_SAID}"):  # the tick is lines, drawn later
             run.put(x + width / 2 - shift, baseline, cell.phase, FONT, number.size)

@@ -150,6 +150,31 @@ class SheetHeader:
         qr_bottom = height - MARGIN - QR_SIZE if self.view_url else height
         return min(y, qr_bottom)
 
+    def continued_label(self, label: str) -> Label:
+        """A page after a first page the top fills alone (``SheetHeader.fills_page``): its
+        label only, the table under it."""
+        return fit_whole(
+            label,
+            FONT_BOLD,
+            self.page.width - 2 * MARGIN,
+            size=self.page.type_size(SUMMARY_SIZE),
+            min_size=self.page.floor,
+            lines=SUMMARY_LINES,
+            most_lines=SUMMARY_LINES,
+        )
+
+    def continued_bottom(self) -> float:
+        """The y where the table may start on such a page (the longest page label)."""
+        longest = self.continued_label(page_label(99, 99))
+        return self.page.height - MARGIN - longest.height - DESCENT * longest.size
+
+    def draw_continued(self, canvas: Canvas, label: str) -> None:
+        """The top of a page after a first page the top fills alone: the page's label."""
+        with tag(canvas, "P"):
+            run = TextRun(canvas)
+            self.continued_label(label).draw(run, MARGIN, self.page.height - MARGIN)
+            run.close()
+
     def draw(self, canvas: Canvas, label: str, *, first: bool) -> None:
         """Title, rules, the result so far and (for a game) the QR link: the title a
         heading, each other part a paragraph, the code a figure; ``label``: the page's."""

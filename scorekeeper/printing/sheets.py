@@ -131,19 +131,32 @@ class ScoreSheet:
             _("Score sheet - %(rules)s", rules=rules_line(self.rules)),
             created=self.played.started if self.played is not None else None,
         )
-        bottom = self.foot.top + GAP
         header = self.header.bottom()
-        space = header - GAP - self.table.name_row - self.table.sub_row - bottom
-        pages = self._pages(space)
+        try:
+            pages = self._pages(self._space(header))
+            alone = False
+        except LayoutError:  # the top fills the first page: the hands start on the next
+            header = self.header.continued_bottom()
+            pages = [[], *self._pages(self._space(header))]
+            alone = True
         for number, rows in enumerate(pages, start=1):
             foot = self.foot.draw(canvas, first=number == 1)
             label = page_label(number, len(pages)) if len(pages) > 1 else ""
-            self.header.draw(canvas, label, first=number == 1)
-            self.table.draw(canvas, rows, header - GAP, self.row_height)
+            if alone and number > 1:
+                self.header.draw_continued(canvas, label)
+            else:
+                self.header.draw(canvas, label, first=number == 1)
+            if rows:
+                self.table.draw(canvas, rows, header - GAP, self.row_height)
             read_last(foot)
             canvas.showPage()
         canvas.save()
         return buffer.getvalue()
+
+    def _space(self, header: float) -> float:
+        """The room for rows between the top ending at ``header`` and the foot."""
+        table = self.table.name_row + self.table.sub_row
+        return header - GAP - table - (self.foot.top + GAP)
 
     def _pages(self, space: float) -> list[list[Row]]:
         """The rows of each page: a long game carries its totals on to the next page."""
