@@ -51,7 +51,9 @@ def test_a_save_at_another_table_never_waits_for_a_big_import(tmp_path):
         took = time.monotonic() - started
         wait_until(lambda: answers, 10, "the import did not answer")
         assert answers == [303]
-        assert len(saves) >= 10  # Saves went on all through the import
+        # Saves went on through the import: one that waited for it would let one Save at most
+        # finish while it ran (how many more depends on the machine's speed, not the app)
+        assert len(saves) >= 3, (took, saves)
         assert max(saves) < LONGEST_SAVE * took, (took, sorted(saves)[-5:])
     finally:
         server.stop()

@@ -134,7 +134,9 @@ def test_a_fix_on_another_phone_relabels_the_form_being_typed(browser, server):
         label = b.locator("#record fieldset.seat-2 legend")
         expect(label).to_contain_text("phase 2")
         open_fix(a, 1)
-        a.fill("input[name=points-2]", "60")  # 60 left: Chloé did not make phase 1 after all
+        settled(a)
+        with a.expect_response(lambda answer: answer.url.endswith("/hands/1/check")):
+            a.fill("input[name=points-2]", "60")  # 60 left: Chloé did not make phase 1 after all
         a.click("button:has-text('Save the correction')")
         expect(a.locator("[data-saved]")).to_contain_text("Hand 1 corrected")
         expect(label).to_contain_text("phase 1")
