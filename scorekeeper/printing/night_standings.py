@@ -13,22 +13,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from io import BytesIO
 
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
 from ..rules.nights import NightRow, Scheme
 from .bidi import isolate, joined
 from .labels import Label, fit_label
-from .layout import FONT, FONT_BOLD, new_canvas, page_size
+from .layout import FONT, FONT_BOLD
 from .night_tables import (
-    MARGIN,
     TITLE_SIZE,
     Column,
     Line,
-    draw_board,
+    board_pdf,
 )
 from .text import number
 
@@ -76,18 +73,11 @@ class StandingsSheet:
         return ngettext("Standings after %(num)s round", "Standings after %(num)s rounds", rounds)
 
     def build(self) -> bytes:
-        width, height = page_size(self.pagesize)
-        buffer = BytesIO()
         title = _("%(night)s: %(standings)s", night=isolate(self.night), standings=self.subtitle)
-        canvas = new_canvas(buffer, (width, height), title, self.scheme.label)
-        self._draw(canvas, width, height)
-        canvas.save()
-        return buffer.getvalue()
+        return board_pdf(self.pagesize, title, self.scheme.label, self._lines(), self._parts)
 
-    def _draw(self, canvas: Canvas, width: float, height: float) -> None:
-        inner = width - 2 * MARGIN
-        header = self._header(inner), self._short_header(inner)
-        draw_board(canvas, (width, height), self._columns(inner), self._lines(), *header)
+    def _parts(self, inner: float) -> tuple[list[Column], list[Label], list[Label]]:
+        return self._columns(inner), self._header(inner), self._short_header(inner)
 
     def _columns(self, inner: float) -> list[Column]:
         numbers = [

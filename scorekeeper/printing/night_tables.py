@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from io import BytesIO
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _
 from .labels import Label, fit_label
-from .layout import FONT, FONT_BOLD, INK, SHADE, TextRun
+from .layout import FONT, FONT_BOLD, INK, SHADE, TextRun, new_canvas, page_size
 from .tagging import artifact, tag
 
 MARGIN = 12 * mm
@@ -174,6 +175,24 @@ def stack(
 def stacked(labels: Sequence[Label]) -> float:
     """The height ``stack`` takes for ``labels``."""
     return sum(label.height + 1.5 * mm for label in labels)
+
+
+def board_pdf(
+    pagesize: str,
+    title: str,
+    subject: str,
+    lines: Sequence[Line],
+    parts: Callable[[float], tuple[Sequence[Column], Sequence[Label], Sequence[Label]]],
+) -> bytes:
+    """A board as PDF bytes (``draw_board``); ``parts(inner)``: its columns and the first and
+    later pages' headers, for a page whose margins leave ``inner`` points."""
+    width, height = page_size(pagesize)
+    buffer = BytesIO()
+    canvas = new_canvas(buffer, (width, height), title, subject)
+    columns, first, later = parts(width - 2 * MARGIN)
+    draw_board(canvas, (width, height), columns, lines, first, later)
+    canvas.save()
+    return buffer.getvalue()
 
 
 def draw_board(

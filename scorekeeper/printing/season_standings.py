@@ -12,23 +12,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from io import BytesIO
-
-from reportlab.pdfgen.canvas import Canvas
 
 from ..i18n import _, ngettext, pgettext
 from ..rules.nights import Scheme
 from ..rules.seasons import SeasonRow, explained
 from .bidi import isolate, joined
 from .labels import Label, fit_label
-from .layout import FONT, FONT_BOLD, new_canvas, page_size
+from .layout import FONT, FONT_BOLD
 from .night_standings import NUMBER_WIDTH, PLACE_WIDTH
 from .night_tables import (
-    MARGIN,
     TITLE_SIZE,
     Column,
     Line,
-    draw_board,
+    board_pdf,
 )
 from .text import number
 
@@ -67,18 +63,11 @@ class SeasonSheet:
         )
 
     def build(self) -> bytes:
-        width, height = page_size(self.pagesize)
-        buffer = BytesIO()
         title = _("%(night)s: %(standings)s", night=isolate(self.season), standings=self.subtitle)
-        canvas = new_canvas(buffer, (width, height), title, self.scheme.label)
-        self._draw(canvas, width, height)
-        canvas.save()
-        return buffer.getvalue()
+        return board_pdf(self.pagesize, title, self.scheme.label, self._lines(), self._parts)
 
-    def _draw(self, canvas: Canvas, width: float, height: float) -> None:
-        inner = width - 2 * MARGIN
-        header = self._header(inner), self._short_header(inner)
-        draw_board(canvas, (width, height), self._columns(inner), self._lines(), *header)
+    def _parts(self, inner: float) -> tuple[list[Column], list[Label], list[Label]]:
+        return self._columns(inner), self._header(inner), self._short_header(inner)
 
     def _columns(self, inner: float) -> list[Column]:
         numbers = [
