@@ -18,6 +18,7 @@ from scorekeeper.backup import table_archive
 from scorekeeper.rules.gamefile import load_game
 from scorekeeper.rules.nights import Mode, Scheme, TableSeating
 from scorekeeper.store import budget, records, schema
+from scorekeeper.store.game_figures import KeptFigures
 from scorekeeper.store.games import StoredGame
 from scorekeeper.store.history import Change
 from scorekeeper.store.nights import Attendee, Night, NightGame, NightPlan, Round
@@ -35,6 +36,7 @@ TABLES = {
     RosterPlayer: "table_players",
     Entry: "hand_entries",
     budget.GameSize: "game_sizes",
+    KeptFigures: "game_figures",
 }
 
 

@@ -19,6 +19,7 @@ EVERY_ROW_OF = {  # table -> its column naming a game or a table
     "games": "id",
     "changes": "game_id",
     "game_sizes": "game_id",
+    "game_figures": "game_id",
     "deleted_games": "game_id",
     "table_games": "game_id",
     "hand_entries": "game_id",

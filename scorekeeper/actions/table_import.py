@@ -5,6 +5,7 @@ against the storage budget before anything is written, then written in bounded b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from sqlite_utils import Database
 
@@ -12,6 +13,8 @@ from .. import store
 from ..backup import purge
 from ..backup.table_archive import ArchivedGame, TableArchive
 from ..live.turns import let_others_run
+from ..reports import table_figures
+from ..reports.statistics import GameFigures
 from ..rules.gamefile import game_to_json
 from ..store import change_notes, nights, records, seasons, tables
 from ..store.seasons import SeasonPlan
@@ -31,16 +34,11 @@ def import_table(
     table stays hidden (deleted, docs/storage.md) until its last game is in, and goes
     again, with every game written, if a batch fails.
     """
-    note = change_notes.note("table-import", table=archive.name)
-    judged: list[games.NewGameJudged] = []
-    for entry in archive.games:
-        let_others_run()
-        found = _archived(entry, note, archive.time_zone or time_zone)
-        if isinstance(found, results.Refused):
-            return found
-        judged.append(found)
+    judged = judge(archive, time_zone)
+    if isinstance(judged, results.Refused):
+        return judged
     try:
-        store.budget.room_for(db, None, [found.new.size for found in judged], new_table=True)
+        store.budget.room_for(db, None, [coming.size for coming in judged], new_table=True)
     except store.budget.OverBudget as over:
         return saving.over_budget(over, table=True)
     with store.connection.transaction(db):
@@ -48,15 +46,19 @@ def import_table(
         tables.delete_table(db, table.id)  # hidden until every game is in
     game_ids: list[str] = []
     try:
-        for batch in _batches(judged, archive):
+        for batch in _batches(judged):
             let_others_run()  # between batches: other tables' Saves go first
             with store.connection.transaction(db):
-                for found, entry in batch:
+                written = []
+                for coming in batch:
+                    found, entry = coming.found, coming.entry
                     stored = store.games.insert_game(db, found.new)
                     added = entry.created if entry.created and entry.updated else None
                     with store.budget.charging(db, stored.id):
                         tables.file_game(db, table.id, stored.id, list(found.game.players), added)
                     game_ids.append(stored.id)
+                    written.append((stored, coming.figures))
+                table_figures.keep_imported(db, written)  # its statistics replay none of them
                 store.budget.check_room(db, game_ids[-len(batch) :])  # measured: the table's
         with store.connection.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
@@ -83,6 +85,20 @@ def import_table(
 IMPORT_BATCH_BYTES = 512 * 1024  # one transaction of an import writes about this much
 
 
+def judge(archive: TableArchive, time_zone: str | None = None) -> list[_Coming] | results.Refused:
+    """Every game of the backup judged and encoded, with its figures, nothing written: what
+    each will take in the file is ``_Coming.size``."""
+    note = change_notes.note("table-import", table=archive.name)
+    judged: list[_Coming] = []
+    for entry in archive.games:
+        let_others_run()
+        found = _archived(entry, note, archive.time_zone or time_zone)
+        if isinstance(found, results.Refused):
+            return found
+        judged.append(_Coming(found, entry, table_figures.before_import(found.game)))
+    return judged
+
+
 def _archived(
     entry: ArchivedGame, note: str, time_zone: str | None
 ) -> games.NewGameJudged | results.Refused:
@@ -104,14 +120,26 @@ def _archived(
     return games.NewGameJudged(entry.game, entry.replayed, new, note)
 
 
-def _batches(
-    judged: list[games.NewGameJudged], archive: TableArchive
-) -> Iterator[list[tuple[games.NewGameJudged, ArchivedGame]]]:
-    batch: list[tuple[games.NewGameJudged, ArchivedGame]] = []
+@dataclass(frozen=True)
+class _Coming:
+    """A backup's game on its way in: judged, and its part of the table's statistics."""
+
+    found: games.NewGameJudged
+    entry: ArchivedGame
+    figures: GameFigures | None
+
+    @property
+    def size(self) -> int:
+        """What it will take in the file, estimated: the game, and its figures kept."""
+        return self.found.new.size + table_figures.size_before_import(self.figures)
+
+
+def _batches(judged: list[_Coming]) -> Iterator[list[_Coming]]:
+    batch: list[_Coming] = []
     size = 0
-    for found, entry in zip(judged, archive.games, strict=True):
-        batch.append((found, entry))
-        size += found.new.size
+    for coming in judged:
+        batch.append(coming)
+        size += coming.size
         if size >= IMPORT_BATCH_BYTES:
             yield batch
             batch, size = [], 0

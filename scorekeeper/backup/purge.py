@@ -76,6 +76,7 @@ def _remove_game(db: Database, game_id: str) -> None:
         "changes",
         "hand_entries",
         "game_sizes",
+        "game_figures",
         "table_games",
         "night_games",
         "deleted_games",

@@ -12,7 +12,9 @@ more phases, then whoever has fewer points. Equal phases and points is a draw.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -174,6 +176,32 @@ class GameFigures:
     hands_on_phase: tuple[tuple[str, int, int], ...]  # (player, phase, hands spent on it)
     hands_to_finish: tuple[tuple[str, int], ...]  # (player, the hand that made the last phase)
 
+    def to_json(self) -> str:
+        """As the file keeps them (store/game_figures.py), in ``FIGURES_FORMAT``."""
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameFigures:
+        """Read back from ``to_json``; ValueError (or KeyError, TypeError) when they are not."""
+        data = json.loads(text)
+        return cls(
+            date=str(data["date"]),
+            minutes=data["minutes"],
+            players=tuple(data["players"]),
+            hands=int(data["hands"]),
+            ended_early=bool(data["ended_early"]),
+            winner=data["winner"],
+            scores=tuple((name, score) for name, score in data["scores"]),
+            places=tuple(tuple(place) for place in data["places"]),
+            hands_on_phase=tuple((n, phase, hands) for n, phase, hands in data["hands_on_phase"]),
+            hands_to_finish=tuple((name, hand) for name, hand in data["hands_to_finish"]),
+        )
+
+
+# What ``GameFigures.to_json`` holds: figures the file kept in another format (or worked out
+# by a replay that has changed since) are worked out again. Raise it whenever either changes.
+FIGURES_FORMAT = 1
+
 
 def figures(entry: PlayedGame) -> GameFigures | None:
     """``entry``'s part of the statistics; None while it is not over."""
@@ -230,7 +258,10 @@ def add_up(
         return aliases.get(name, name)
 
     def person(name: str) -> PlayerStats:
-        return stats.players.setdefault(known(name), PlayerStats(known(name)))
+        found = stats.players.get(known(name))
+        if found is None:
+            found = stats.players[known(name)] = PlayerStats(known(name))
+        return found
 
     for number, game in enumerate(games, start=1):
         if number % 100 == 0:

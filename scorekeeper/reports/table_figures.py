@@ -5,7 +5,9 @@ kept here, per table, with the table's version (``version``: every game's id and
 version, and the merged spellings), and served again until something in the table
 changes; a table's own page reads only the games it shows (``tables.games_page``).
 Each game's own part of the statistics is kept too, by the game's version
-(``per_game``), so after a change only the games that changed are replayed.
+(``per_game``), so after a change only the games that changed are replayed; and a
+finished game's figures are kept in the file as well (``game_figures``), so a process
+that has just started replays none of the games it has figures for.
 Several requests for the same table at once wait for one to work it out.
 """
 
@@ -15,11 +17,18 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
-from ..store import tables
+from .. import clock, store
+from ..live.turns import let_others_run
+from ..rules.game import Game, GameError
+from ..rules.phases import RulesError
+from ..store import game_figures, tables
+from ..store.game_figures import KeptFigures
+from . import current_game, statistics
 
 T = TypeVar("T")
 KEPT = 16  # tables whose statistics (and backups) are kept; the least recently used go
@@ -59,11 +68,16 @@ def per_game(
             _games.move_to_end(key)
             return _games[key]  # type: ignore[no-any-return]
     value = work_out(game_id)
+    _keep_game(key, value)
+    return value
+
+
+def _keep_game(key: tuple[str, str, str, int], value: Any) -> None:
     with _lock:
         _games[key] = value
+        _games.move_to_end(key)
         while len(_games) > KEPT_GAMES:
             _games.popitem(last=False)
-    return value
 
 
 def kept(db: Database, table_id: str, what: str, work_out: Callable[[], T], also: str = "") -> T:
@@ -88,3 +102,114 @@ def kept(db: Database, table_id: str, what: str, work_out: Callable[[], T], also
                 old, _ = _kept.popitem(last=False)
                 _working.pop(old, None)
     return value
+
+
+def game_figures_of_table(db: Database, table_id: str) -> list[statistics.GameFigures]:
+    """The figures of the table's finished games, oldest first: each kept in this process,
+    or else in the file (at the game's version), or else worked out from the game's hands
+    and then kept in both. Other requests run between the games worked out."""
+    versions = tables.game_versions(db, table_id)
+    path = db_path(db)
+    with _lock:
+        found = {
+            game_id: _games[key]
+            for game_id, version in versions
+            if (key := (path, "figures", game_id, version)) in _games
+        }
+    in_file = game_figures.of_table(db, table_id) if len(found) < len(versions) else {}
+    new: list[KeptFigures] = []
+    for number, (game_id, version) in enumerate(versions):
+        if game_id in found:
+            continue
+        if number % 100 == 0:
+            let_others_run()
+        figures = _from_file(in_file.get(game_id), version)
+        if figures is None:
+            figures = worked_out(db, game_id)
+            if figures is not None:
+                kept = KeptFigures(game_id, version, statistics.FIGURES_FORMAT, figures.to_json())
+                new.append(kept)
+        _keep_game((path, "figures", game_id, version), figures)
+        found[game_id] = figures
+    game_figures.keep(db, new)
+    finished = (found[game_id] for game_id, _version in versions)
+    return sorted((f for f in finished if f is not None), key=lambda figures: figures.date)
+
+
+def _from_file(kept: KeptFigures | None, version: int) -> statistics.GameFigures | None:
+    """Figures the file kept for this version of the game, in today's format; None when
+    there are none (or they are damaged: they are worked out again)."""
+    if kept is None or kept.version != version or kept.format != statistics.FIGURES_FORMAT:
+        return None
+    try:
+        return statistics.GameFigures.from_json(kept.figures)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def worked_out(db: Database, game_id: str) -> statistics.GameFigures | None:
+    """A game's part of its table's statistics, from its hands (None while it is played,
+    or when it can no longer be read)."""
+    let_others_run()
+    try:
+        stored = store.games.get_game(db, game_id)
+        if stored is None or (stored.standings is not None and not stored.standings.get("over")):
+            return None  # gone, or in progress: nothing to replay
+        return figures_of(db, stored, current_game.played(stored))
+    except store.games.UnreadableGame:
+        return None
+
+
+def figures_of(
+    db: Database, stored: store.games.StoredGame, game: Game
+) -> statistics.GameFigures | None:
+    """The stored game's part of its table's statistics, its file already loaded (``game``);
+    None when it cannot be replayed."""
+    minutes = _minutes(db, stored)
+    try:
+        return statistics.figures(statistics.PlayedGame(game, stored.created, minutes=minutes))
+    except (GameError, RulesError):
+        return None
+
+
+def _minutes(db: Database, stored: store.games.StoredGame) -> int | None:
+    """The game's playing time: none for a game that came whole (imported); one under a
+    minute has 0."""
+    played_until = store.history.played_until(db, stored)
+    return None if played_until == stored.created else clock.minutes(stored.created, played_until)
+
+
+def before_import(game: Game) -> statistics.GameFigures | None:
+    """A game's figures before it is written whole (a table's import), to be ``dated``."""
+    try:
+        return statistics.figures(statistics.PlayedGame(game, ""))
+    except (GameError, RulesError):
+        return None
+
+
+# Where a game's figures will have a date, before it is written: the length of one.
+_A_DATE = "2026-12-07T19:00:00+00:00"
+
+
+def size_before_import(figures: statistics.GameFigures | None) -> int:
+    """What ``before_import``'s figures will take in the file once dated and kept."""
+    if figures is None:
+        return 0
+    return game_figures.size(replace(figures, date=_A_DATE).to_json())
+
+
+def keep_imported(
+    db: Database, written: list[tuple[store.games.StoredGame, statistics.GameFigures | None]]
+) -> None:
+    """Keep the figures of games just written whole (a table's import), worked out before
+    (``before_import``) and now dated as the file has the games: its statistics replay none
+    of them."""
+    kept = []
+    for stored, figures in written:
+        if figures is None:
+            continue
+        dated = replace(figures, date=stored.created, minutes=_minutes(db, stored))
+        kept.append(
+            KeptFigures(stored.id, stored.version, statistics.FIGURES_FORMAT, dated.to_json())
+        )
+    game_figures.keep(db, kept)

@@ -111,6 +111,15 @@ CREATE TABLE IF NOT EXISTS game_sizes (
     log_bytes INTEGER           -- every row of its log in ``changes``
 );
 
+-- Each finished game's part of its table's statistics, worked out once per version of the
+-- game (store/game_figures.py): a new process adds a club's games up from these rows.
+CREATE TABLE IF NOT EXISTS game_figures (
+    game_id TEXT PRIMARY KEY REFERENCES games (id),
+    version INTEGER,            -- the game's version they were worked out at
+    format INTEGER,             -- what the JSON holds: another format is worked out again
+    figures TEXT                -- JSON (reports/statistics.py, GameFigures)
+);
+
 -- Games deleted by their link (or with their table), kept until they are purged
 -- (backup/purge.py): until then the link's page brings them back.
 CREATE TABLE IF NOT EXISTS deleted_games (
@@ -402,6 +411,13 @@ def _time_zones(db: Database) -> None:
     for table in ("games", "tables"):
         if "time_zone" not in _columns(db, table):
             db.execute(f"ALTER TABLE {table} ADD COLUMN time_zone TEXT")
+
+
+@migrations(name="game-figures")
+def _game_figures(db: Database) -> None:
+    """Each finished game's statistics kept in the file (issue 38): a new table only. Its
+    rows are worked out as a table's statistics are first viewed."""
+    _run(db, SCHEMA)
 
 
 def _bytes(column: str) -> str:

@@ -21,14 +21,12 @@ from flask import (
 )
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ... import actions, clock, store
+from ... import actions, store
 from ...backup import table_archive
 from ...i18n import _, ngettext
 from ...live.turns import let_others_run
 from ...reports import current_game, night_view, statistics, table_figures
-from ...reports.statistics import PlayedGame
-from ...rules.game import Game, GameError
-from ...rules.phases import RulesError
+from ...rules.game import Game
 from ...store import nights, seasons, tables
 from .. import charts, device, zones
 from ..access import RENEWED_MEANWHILE, db, public_url, qr_svg
@@ -161,11 +159,7 @@ OPPONENTS = 8  # past one page of players, each one's head to head with those pl
 
 
 def _work_out_stats(table_id: str) -> KeptStats:
-    found = [
-        table_figures.per_game(db(), "figures", game_id, version, _figures)
-        for game_id, version in tables.game_versions(db(), table_id)
-    ]
-    finished = sorted((f for f in found if f is not None), key=lambda figures: figures.date)
+    finished = table_figures.game_figures_of_table(db(), table_id)
     added = statistics.add_up(finished, tables.aliases(db(), table_id), pause=let_others_run)
     club = len(added.players) > PLAYERS_A_PAGE
     return KeptStats(
@@ -175,25 +169,6 @@ def _work_out_stats(table_id: str) -> KeptStats:
         charts.final_scores_chart(added),
         added.opponents(OPPONENTS if club else None),
     )
-
-
-def _figures(game_id: str) -> statistics.GameFigures | None:
-    """A game's part of its table's statistics (None while in progress or unreadable)."""
-    for stored, game in _games_of([game_id]):
-        try:
-            if stored.standings is not None and not stored.standings.get("over"):
-                return None  # in progress: nothing to replay
-            played_until = store.history.played_until(db(), stored)
-            # a game that came whole (imported) has no playing time; one under a minute has 0
-            minutes = (
-                None
-                if played_until == stored.created
-                else clock.minutes(stored.created, played_until)
-            )
-            return statistics.figures(PlayedGame(game, stored.created, minutes=minutes))
-        except (GameError, RulesError, store.games.UnreadableGame):
-            return None
-    return None
 
 
 def _games_of(game_ids: list[str]) -> Iterator[tuple[store.games.StoredGame, Game]]:
