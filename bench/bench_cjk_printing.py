@@ -6,12 +6,15 @@ Not a test: it prints figures (docs/benchmarks.md quotes them).
     .venv/bin/python bench/bench_cjk_printing.py [--server]   # a minute or two
 
 1. In a fresh process each time (the first request after a start), CPU seconds and the
-   peak memory above what the process held before:
+   peak memory above what the process held before, split into the process's own memory and
+   the pages of the files it read (the CJK collection and the libraries: shared with every
+   other process, and dropped by the system when it needs the room):
    - a game's sheet for six 40-letter names, Chinese, Japanese and Korean by turns,
      every letter from a 64-code-point block of its own (``tests/printed.py``), printed
      in bold and regular: first, again, then for six other such names (warm);
    - a night's seating cards and room list for 180 players whose 40-letter names share
-     no character (7,200 characters: the most glyphs one printable can hold);
+     no character (7,200 characters: the most glyphs one printable can hold): first,
+     again, then for 180 other such names (warm);
    and the CJK fonts the process keeps afterwards.
 2. Through ``scorekeeper serve`` with one worker: how long a Save (a hand sent through
    the API) takes alone, and while that worker builds the six names' sheet, the first
@@ -45,10 +48,19 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 def rss_mb(pid: int | str = "self") -> tuple[float, float]:
     """(resident, peak resident) MB of a process, from /proc."""
-    fields = dict(
-        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-    )
+    fields = _status(pid)
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def file_mb(pid: int | str = "self") -> float:
+    """The resident MB that are pages of files (fonts, libraries) rather than the process's
+    own memory: shared with every process that reads them, dropped under memory pressure."""
+    return int(_status(pid)["RssFile"].split()[0]) / 1024
+
+
+def _status(pid: int | str) -> dict[str, str]:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return dict(line.split(":", 1) for line in lines)
 
 
 def reset_peak(pid: int | str = "self") -> None:
@@ -61,9 +73,10 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
-def distinct_names(count: int, length: int = 40) -> list[str]:
-    """``count`` names sharing no character: Chinese characters taken in order."""
-    letters = iter(range(0x4E00, 0xA000))
+def distinct_names(count: int, length: int = 40, skip: int = 0) -> list[str]:
+    """``count`` names sharing no character: Chinese characters taken in order (after the
+    first ``skip`` of them)."""
+    letters = iter(range(0x4E00 + skip, 0xA000))
     return ["".join(chr(next(letters)) for _ in range(length)) for _ in range(count)]
 
 
@@ -82,13 +95,16 @@ def cjk_fonts() -> int:
 
 
 def measured(build) -> dict[str, float]:
+    """CPU seconds, and MB above what the process held before: at the peak, of that the
+    pages of files it read (the CJK collection, libraries), and still held after."""
     before, _peak = rss_mb()
+    files = file_mb()
     reset_peak()
     start = time.process_time()
     build()
     cpu = time.process_time() - start
     after, peak = rss_mb()
-    return {"cpu": cpu, "peak": peak - before, "kept": after - before}
+    return {"cpu": cpu, "peak": peak - before, "files": file_mb() - files, "kept": after - before}
 
 
 def child(case: str) -> None:
@@ -111,6 +127,9 @@ def child(case: str) -> None:
         tables = [TableSeating(n + 1, tuple(names[4 * n : 4 * n + 4])) for n in range(45)]
         figures["first"] = measured(lambda: seating_cards("Club night", 1, tables))
         figures["again"] = measured(lambda: seating_cards("Club night", 1, tables))
+        names = distinct_names(NIGHT_PLAYERS, skip=NIGHT_PLAYERS * 40)
+        others = [TableSeating(n + 1, tuple(names[4 * n : 4 * n + 4])) for n in range(45)]
+        figures["other names"] = measured(lambda: seating_cards("Club night", 1, others))
     figures["process"] = {"fonts": cjk_fonts(), "kept": rss_mb()[0] - start}
     print(json.dumps(figures))
 
@@ -199,25 +218,25 @@ def in_process() -> None:
     sheet, night = in_fresh_process("sheet"), in_fresh_process("night")
     print("Six 40-letter CJK names, every letter in a block of its own (a game's sheet):")
     for label in ("first", "again", "other names"):
-        row = sheet[label]
-        print(
-            f"  {label:<12} {row['cpu']:6.2f} s CPU, peak +{row['peak']:6.1f} MB, "
-            f"kept +{row['kept']:6.1f} MB"
-        )
+        _row(label, sheet[label])
     print(
         f"  the process keeps {sheet['process']['fonts']:.0f} CJK fonts, "
         f"+{sheet['process']['kept']:.1f} MB"
     )
     print(f"A night's seating cards, {NIGHT_PLAYERS} names with no character in common:")
-    for label in ("first", "again"):
-        row = night[label]
-        print(
-            f"  {label:<12} {row['cpu']:6.2f} s CPU, peak +{row['peak']:6.1f} MB, "
-            f"kept +{row['kept']:6.1f} MB"
-        )
+    for label in ("first", "again", "other names"):
+        _row(label, night[label])
     print(
         f"  the process keeps {night['process']['fonts']:.0f} CJK fonts, "
         f"+{night['process']['kept']:.1f} MB"
+    )
+
+
+def _row(label: str, row: dict[str, float]) -> None:
+    own = row["peak"] - row["files"]
+    print(
+        f"  {label:<12} {row['cpu']:6.2f} s CPU, peak +{row['peak']:5.1f} MB = {own:5.1f} MB "
+        f"its own + {row['files']:4.1f} MB of files; kept +{row['kept']:5.1f} MB"
     )
 
 

@@ -1,7 +1,7 @@
-"""Chinese, Japanese and Korean names print from a font made for each document (issue 38,
-issue 42): a process keeps six CJK faces at most whatever names it prints, keeps no font
-made for a document, and the same sheet comes out byte for byte the same in any process
-at any moment.
+"""Chinese, Japanese and Korean names print from fonts made for each document, one per
+subset of 256 letters at most (issue 38, issue 42): a process keeps six CJK faces at most
+whatever names it prints, keeps no font made for a document, and the same sheet comes out
+byte for byte the same in any process at any moment.
 
 The names are the costliest there are (``printed.scattered_names``): every letter from a
 64-code-point block no other letter uses, Chinese, Japanese and Korean by turns.
@@ -207,3 +207,52 @@ def test_a_face_measures_from_the_collection_and_keeps_few_widths():
         face.measure("".join(chr(code) for code in range(start, start + 400)))
         assert len(face.charWidths) <= cjk.WIDTHS_KEPT
     assert pdfmetrics.stringWidth("王小明", name, 10) == 30  # a full em each
+
+
+def test_a_night_of_7200_letters_is_embedded_from_fonts_of_one_subset_each(monkeypatch):
+    """The costliest printable (180 names sharing no letter, on a night's seating cards and
+    room list) drew its 7,200 letters into one font, held whole with reportlab's reading of
+    it while every subset was cut: +27 MB (issue 38). Each font made now holds one subset
+    (256 letters at most), and all of them together every letter, each drawn once."""
+    from scorekeeper.printing.night_seating import seating_cards
+    from scorekeeper.rules.nights import TableSeating
+
+    made: list[int] = []
+    drawn: list[int] = []
+    real = cjk.truetype
+
+    def counted(face, bold, codes, glyphs=()):
+        codes, glyphs = list(codes), list(glyphs)
+        made.append(len(codes) + len(glyphs))
+        drawn.extend(codes)
+        return real(face, bold, codes, glyphs)
+
+    monkeypatch.setattr(cjk, "truetype", counted)
+    letters = iter(range(0x4E00, 0xA000))
+    names = ["".join(chr(next(letters)) for _ in range(40)) for _ in range(180)]
+    tables = [TableSeating(n + 1, tuple(names[4 * n : 4 * n + 4])) for n in range(45)]
+    fonts.runs("王")  # the face these letters take, with its bold, registered beforehand
+    made.clear()
+    drawn.clear()
+    data = seating_cards("Club night", 1, tables)
+    assert made and max(made) <= 256
+    letters = [code for code in drawn if code not in (0, 32)]  # each subset's own two
+    assert sorted(letters) == sorted(map(ord, "".join(names)))  # each drawn once
+    programs = {
+        str(font["/BaseFont"]): font["/FontDescriptor"]["/FontFile2"].get_data()
+        for page in PdfReader(io.BytesIO(data)).pages
+        for font in page["/Resources"]["/Font"].values()
+        if str(font["/BaseFont"]).split("+", 1)[1].startswith(cjk.FAMILY)
+    }
+    assert len(programs) == len(made)
+    assert all(TTFont(io.BytesIO(p))["maxp"].numGlyphs <= 257 for p in programs.values())
+    text = read_back(data)
+    assert all(name in text for name in names[::17])
+
+
+def test_the_collection_is_asked_which_letters_it_has():
+    """``has`` asks the collection's own map, copying none of its 65,000 characters."""
+    covered = frozenset(cjk._face(False, "SC").unicodes)
+    for code in [*range(0x3000, 0x3100), *range(0x4E00, 0x9FFF, 7), *range(0xAC00, 0xD7A4, 11)]:
+        assert cjk.has(chr(code)) == (code in covered), hex(code)
+    assert not cjk.has("A") or ord("A") in covered

@@ -152,8 +152,11 @@ _NO_CONTROLS = str.maketrans(dict.fromkeys(map(ord, BIDI_CONTROLS)))
 
 
 def has_right_to_left(text: str) -> bool:
-    """Whether ``text`` holds a letter written right to left (Hebrew, Arabic, ...)."""
-    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+    """Whether ``text`` holds a letter written right to left (Hebrew, Arabic, ...). None lies
+    between U+3000 and U+FB1C (Chinese, Japanese, Korean, ...): those are not looked up."""
+    return any(
+        unicodedata.bidirectional(c) in ("R", "AL") for c in text if not "\u3000" <= c < "\ufb1d"
+    )
 
 
 def isolate(name: str) -> str:

@@ -8,11 +8,13 @@ out it answers from the collection itself, through HarfBuzz (which letters it
 has, how wide each is), and makes nothing; when the document is saved, the
 letters it printed in that face, and only those, are cut out of the collection
 by HarfBuzz, which draws each one for ``_Outline`` to redraw as TrueType
-quadratics (fontTools' cu2qu, within one unit of the em's thousand): one small
-font, embedded, then dropped with its document. A letter costs about 0.1 ms, so
-a game's sheet of six 40-letter names costs a few tens of milliseconds and the
-longest night's room list under a second; a process keeps six faces at most (a
-font of one space each), whatever names it prints. A made font keeps the
+quadratics (fontTools' cu2qu, within one unit of the em's thousand): a small font
+for each of the document's subsets (256 letters at most), embedded, then dropped,
+so a document holds one such font at a time however many letters it prints. A
+letter costs about 0.1 ms, so a game's sheet of six 40-letter names costs a few
+tens of milliseconds and the longest night's room list well under a second; a
+process keeps six faces at most (a font of one space each), whatever names it
+prints. A made font keeps the
 collection's own dates, so the same document comes out byte for byte the same.
 The face follows the name's letters: kana make it the Japanese face, hangul the
 Korean, anything else the Simplified Chinese.
@@ -21,9 +23,9 @@ Korean, anything else the Simplified Chinese.
 from __future__ import annotations
 
 import io
+import re
 import struct
 import sys
-import threading
 from array import array
 from collections.abc import Collection, Iterable
 from functools import cache
@@ -47,8 +49,9 @@ BETWEEN_TURNS = 64  # glyphs drawn before the other requests of the process get 
 MAX_ERROR = 1.0  # how far a quadratic may stray from the curve it redraws, in font units
 WIDTHS_KEPT = 8192  # characters a face keeps the width of, at most: a night's room list
 # Not kept in a made font: substitutions and positions (the collection shapes a run itself,
-# through ``MadeFace.harfbuzz``), vertical metrics, and glyph ids only PostScript needs.
-_DROPPED = ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "VORG", "vhea", "vmtx", "DSIG")
+# through ``MadeFace.harfbuzz``), vertical metrics, glyph ids only PostScript needs, and the
+# PostScript outlines themselves (each glyph is drawn from the collection instead).
+_DROPPED = ("GSUB", "GPOS", "GDEF", "BASE", "JSTF", "VORG", "vhea", "vmtx", "DSIG", "CFF ")
 
 
 def installed() -> bool:
@@ -70,23 +73,29 @@ def _font(bold: bool, face: str) -> hb.Font:
     return hb.Font(_face(bold, face))  # in font units: a thousand to the em
 
 
-@cache
-def _covered() -> frozenset[int]:
-    return frozenset(_face(False, "SC").unicodes) if installed() else frozenset()
-
-
 def has(char: str) -> bool:
-    """True when Noto Sans CJK (installed) draws ``char``."""
-    return ord(char) in _covered()
+    """True when Noto Sans CJK (installed) draws ``char`` (asked of the collection's own
+    map of characters, which every face shares: nothing is copied out of it)."""
+    found = _characters()
+    return found is not None and found.get_nominal_glyph(ord(char)) is not None
+
+
+@cache
+def _characters() -> hb.Font | None:
+    return _font(False, "SC") if installed() else None
 
 
 def face_for(text: str) -> str:
     """The face for ``text``: Japanese with kana, Korean with hangul, else Chinese."""
-    if any("\u3040" <= char <= "\u30ff" or "\u31f0" <= char <= "\u31ff" for char in text):
+    if _KANA.search(text):
         return "JP"
-    if any("\uac00" <= char <= "\ud7af" or "\u1100" <= char <= "\u11ff" for char in text):
+    if _HANGUL.search(text):
         return "KR"
     return "SC"
+
+
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff]")
+_HANGUL = re.compile("[\uac00-\ud7af\u1100-\u11ff]")
 
 
 def name(face: str) -> str:
@@ -147,7 +156,6 @@ def _quadratic(font: TTFont, source: hb.Font, old: dict[int, int]) -> None:
         most_contours = max(most_contours, len(outline.ends))
         if covers is not None:
             box = covers if box is None else _joined(box, covers)
-    del font["CFF "]
     font["glyf"] = glyf
     font["loca"] = newTable("loca")
     maxp = font["maxp"]  # version 1.0: what a TrueType rasteriser needs
@@ -288,8 +296,10 @@ class _Glyphs:
 
 class MadeFace(TTFontFace):
     """One face and weight of Noto Sans CJK as reportlab sees it: its names and metrics from
-    a font of one space, its characters and widths from the collection, and, while a
-    document is saved, the font made for it (``make``) to cut subsets from."""
+    a font of one space, its characters and widths from the collection; when a document is
+    saved, each of its subsets (256 characters at most) is cut from a font made of those
+    characters alone (``makeSubset``), so a document of 7,200 of them never holds more
+    than one such font at a time."""
 
     def __init__(self, face: str, bold: bool) -> None:
         self.skeleton = truetype(face, bold, [ord(" ")])[0]
@@ -300,8 +310,6 @@ class MadeFace(TTFontFace):
         self.charWidths: dict[int, float] = {}  # what reportlab measures with: ``measure``
         head = _face(bold, face).reference_table("head").data
         self.bbox = list(struct.unpack(">4h", head[36:44]))  # the whole collection's
-        self.made: TTFontFile | None = None  # while a document's subsets are cut: ``saving``
-        self.saving = threading.Lock()
 
     def measure(self, text: str) -> None:
         """Have the width of each character of ``text`` where reportlab's measuring (in C)
@@ -325,8 +333,8 @@ class MadeFace(TTFontFace):
         return self.width(code) if found is None else found
 
     def make(self, codes: Collection[int]) -> TTFontFile:
-        """The font for one document: the glyphs of ``codes`` (characters, and the codes
-        shaping gave), as reportlab reads it."""
+        """A font of the glyphs of ``codes`` alone (characters, and the codes shaping gave),
+        as reportlab reads it."""
         added = self.charToGlyph.added  # type: ignore[attr-defined]
         glyphs = {code: added[code] for code in codes if code in added}
         letters = [code for code in codes if code not in glyphs]
@@ -337,6 +345,5 @@ class MadeFace(TTFontFace):
         return made
 
     def makeSubset(self, subset: list[int]) -> bytes:
-        if self.made is None:
-            raise RuntimeError("a CJK subset is cut only while its document is saved")
-        return self.made.makeSubset(subset)
+        """One subset of a document, as reportlab embeds it, from a font made of it alone."""
+        return self.make(subset).makeSubset(subset)

@@ -203,8 +203,8 @@ def _tag(base: str, subset: Iterable[int]) -> str:
 
 class MadeFont(EmbeddedFont):
     """A face of Noto Sans CJK (``cjk.MadeFace``): measured from the collection while a
-    document is laid out; embedded, when it is saved, from a font made of the letters it
-    printed, which is dropped with it."""
+    document is laid out; embedded, when it is saved, a subset at a time, each from a font
+    made of its letters alone."""
 
     def __init__(self, name: str, face: cjk.MadeFace):
         super().__init__(name, face.skeleton)
@@ -214,16 +214,6 @@ class MadeFont(EmbeddedFont):
     def stringWidth(self, text: str, size: float, encoding: str = "utf8") -> float:
         self.face.measure(text)  # reportlab's own measuring finds each width at hand
         return super().stringWidth(text, size, encoding)
-
-    def addObjects(self, doc: pdfdoc.PDFDocument) -> None:
-        codes = sorted({code for subset in self.state[doc].subsets for code in subset})
-        made = self.face.make(codes)  # other requests may run meanwhile: nothing is shared yet
-        with self.face.saving:  # one document's subsets at a time are cut from ``made``
-            self.face.made = made
-            try:
-                super().addObjects(doc)
-            finally:
-                self.face.made = None
 
 
 @cache
@@ -387,6 +377,14 @@ def attaches(char: str) -> bool:
     )
 
 
+@cache
+def _letter(char: str) -> tuple[bool, str | None]:
+    """(``char`` attaches to the letter before it, the font it takes on its own: None for
+    the main font), asked once per character: ``runs`` reads every letter of a name each
+    time a line of it is measured."""
+    return attaches(char), None if _main_has(char) or char.isspace() else fallback(char)
+
+
 def runs(text: str) -> list[tuple[str | None, str]]:
     """``text`` cut where the font changes: (fallback font or None for the main font, part).
 
@@ -395,22 +393,23 @@ def runs(text: str) -> list[tuple[str | None, str]]:
     register()
     if text.isascii():
         return [(None, text)] if text else []
-    out: list[tuple[str | None, str]] = []
+    fonts: list[str | None] = []  # each run's font
+    starts: list[int] = []  # where each run starts in ``text``
+    last = len(text) - 1
     for index, char in enumerate(text):
-        if out and attaches(char):
-            font = out[-1][0]
-            if _has(font or FONT, char) or not printable(char):
-                out[-1] = (font, out[-1][1] + char)
-                continue
-        if _emoji(char, text[index + 1 : index + 2]):
+        joins, font = _letter(char)
+        if joins and starts and (_has(fonts[-1] or FONT, char) or not printable(char)):
+            continue  # on the letter before, in its font
+        if index < last and text[index + 1] == "\ufe0f" and _emoji(char, "\ufe0f"):
             font = EMOJI.name
-        else:
-            font = None if _main_has(char) or char.isspace() else fallback(char)
-        if out and out[-1][0] == font:
-            out[-1] = (font, out[-1][1] + char)
-        else:
-            out.append((font, char))
-    return [(_cjk(cjk.face_for(part)) if font == cjk.FAMILY else font, part) for font, part in out]
+        if not fonts or fonts[-1] != font:
+            fonts.append(font)
+            starts.append(index)
+    parts = [text[start:end] for start, end in zip(starts, [*starts[1:], len(text)], strict=True)]
+    return [
+        (_cjk(cjk.face_for(part)) if font == cjk.FAMILY else font, part)
+        for font, part in zip(fonts, parts, strict=True)
+    ]
 
 
 def package_for(char: str) -> str:

@@ -81,7 +81,15 @@ def needs_shaping(text: str) -> bool:
         or char >= "\U0001f000"
         or unicodedata.name(char, "").split(" ", 1)[0] in _COMPLEX
         for char in text
-        if not char.isascii()
+        if not char.isascii() and not _plain_cjk(char)
+    )
+
+
+def _plain_cjk(char: str) -> bool:
+    """A Chinese character or a Korean syllable: a letter of its own, never shaped (a name
+    of 7,200 of them is not asked of Unicode's tables letter by letter)."""
+    return (
+        "\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf" or "\uac00" <= char <= "\ud7a3"
     )
 
 
