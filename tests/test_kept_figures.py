@@ -146,3 +146,21 @@ def test_a_game_in_progress_or_gone_keeps_no_figures(club):
     assert len(kept) == GAMES - 1  # never counted while it is played
     purge.remove_table(db, table_id)
     assert db.execute("SELECT count(*) FROM game_figures").fetchone()[0] == 0
+
+
+def test_a_file_that_cannot_take_the_figures_still_shows_the_statistics(club, replays, caplog):
+    """Kept figures are only a shortcut: a file that is read-only (or full) shows the same
+    page, worked out from the games, and keeps them once it can."""
+    client, db, table_id = club
+    before = _stats(client, table_id)
+    db.execute("DELETE FROM game_figures")
+    db.conn.commit()
+    db.execute("PRAGMA query_only = 1")
+    _new_process()
+    assert _stats(client, table_id) == before
+    assert len(replays) == GAMES and "not kept in the file" in caplog.text
+    db.execute("PRAGMA query_only = 0")
+    assert _kept_rows(db, table_id) == {}
+    _new_process()
+    _stats(client, table_id)
+    assert len(_kept_rows(db, table_id)) == GAMES

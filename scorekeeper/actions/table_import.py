@@ -58,8 +58,10 @@ def import_table(
                         tables.file_game(db, table.id, stored.id, list(found.game.players), added)
                     game_ids.append(stored.id)
                     written.append((stored, coming.figures))
-                table_figures.keep_imported(db, written)  # its statistics replay none of them
                 store.budget.check_room(db, game_ids[-len(batch) :])  # measured: the table's
+            # so its statistics replay none of them; a transaction of their own, so that
+            # other tables' Saves go between the two
+            table_figures.keep_imported(db, written)
         with store.connection.transaction(db):
             tables.restore_roster(db, table.id, archive.players, archive.aliases)
             night_ids = []
@@ -95,7 +97,9 @@ def judge(archive: TableArchive, time_zone: str | None = None) -> list[_Coming] 
         found = _archived(entry, note, archive.time_zone or time_zone)
         if isinstance(found, results.Refused):
             return found
-        judged.append(_Coming(found, entry, table_figures.before_import(found.game)))
+        figures = table_figures.before_import(found.game)
+        size = found.new.size + table_figures.size_before_import(figures)
+        judged.append(_Coming(found, entry, figures, size))
     return judged
 
 
@@ -127,11 +131,7 @@ class _Coming:
     found: games.NewGameJudged
     entry: ArchivedGame
     figures: GameFigures | None
-
-    @property
-    def size(self) -> int:
-        """What it will take in the file, estimated: the game, and its figures kept."""
-        return self.found.new.size + table_figures.size_before_import(self.figures)
+    size: int  # what it will take in the file, estimated: the game, and its figures kept
 
 
 def _batches(judged: list[_Coming]) -> Iterator[list[_Coming]]:

@@ -178,7 +178,8 @@ class GameFigures:
 
     def to_json(self) -> str:
         """As the file keeps them (store/game_figures.py), in ``FIGURES_FORMAT``."""
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False, separators=(",", ":"))
+        fields = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
+        return json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> GameFigures:

@@ -14,6 +14,8 @@ Several requests for the same table at once wait for one to work it out.
 from __future__ import annotations
 
 import hashlib
+import logging
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from ..store import game_figures, tables
 from ..store.game_figures import KeptFigures
 from . import current_game, statistics
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 KEPT = 16  # tables whose statistics (and backups) are kept; the least recently used go
 KEPT_GAMES = 20_000  # games whose own part of them is kept (a few hundred bytes each)
@@ -131,7 +134,10 @@ def game_figures_of_table(db: Database, table_id: str) -> list[statistics.GameFi
                 new.append(kept)
         _keep_game((path, "figures", game_id, version), figures)
         found[game_id] = figures
-    game_figures.keep(db, new)
+    try:
+        game_figures.keep(db, new)
+    except sqlite3.OperationalError as error:  # a full disk, a file that is read-only now:
+        log.warning("statistics of %s not kept in the file: %s", table_id, error)  # next time
     finished = (found[game_id] for game_id, _version in versions)
     return sorted((f for f in finished if f is not None), key=lambda figures: figures.date)
 
@@ -205,7 +211,9 @@ def keep_imported(
     (``before_import``) and now dated as the file has the games: its statistics replay none
     of them."""
     kept = []
-    for stored, figures in written:
+    for number, (stored, figures) in enumerate(written, start=1):
+        if number % 16 == 0:
+            let_others_run()
         if figures is None:
             continue
         dated = replace(figures, date=stored.created, minutes=_minutes(db, stored))
