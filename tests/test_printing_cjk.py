@@ -256,3 +256,14 @@ def test_the_collection_is_asked_which_letters_it_has():
     for code in [*range(0x3000, 0x3100), *range(0x4E00, 0x9FFF, 7), *range(0xAC00, 0xD7A4, 11)]:
         assert cjk.has(chr(code)) == (code in covered), hex(code)
     assert not cjk.has("A") or ord("A") in covered
+
+
+def test_a_process_keeps_the_fonts_of_a_bounded_number_of_characters():
+    """``runs`` asks each letter's font once and keeps the answer, but never for every
+    character there is: names in 20,000 different ones leave at most CHARACTERS_KEPT."""
+    text = "".join(chr(code) for code in range(0x4E00, 0x4E00 + 20_000))
+    for start in range(0, len(text), 400):
+        assert fonts.runs(text[start : start + 400])[0][1]
+    for kept in (fonts.fallback, fonts.printable, fonts._letter, fonts._script_faces):
+        assert kept.cache_info().currsize <= fonts.CHARACTERS_KEPT
+    assert fonts._letter.cache_info().currsize == fonts.CHARACTERS_KEPT  # it did fill up

@@ -42,7 +42,7 @@ import io
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import fontpkg_fira_sans
@@ -70,6 +70,9 @@ NOTO = DEBIAN_FONTS / "noto"
 SUITS_FILE = DEBIAN_FONTS / "dejavu" / "DejaVuSans.ttf"
 TYPEFACES = Path(__file__).with_name("typefaces")  # fonts shipped in the package
 PRIVATE = 0xF0000  # plane 15: a glyph with no character of its own is embedded as PRIVATE + id
+# Characters whose font each process keeps (what ``runs`` asks of every letter): a night of
+# 7,200 different letters fits, and no run of names makes a worker keep every character there is.
+CHARACTERS_KEPT = 16384
 
 # Debian packages, by what they draw (named in messages and in docs/decisions.md).
 NOTO_PACKAGE = "fonts-noto-core"
@@ -313,7 +316,7 @@ def _noto_files() -> dict[str, Path]:
     }
 
 
-@cache
+@lru_cache(maxsize=CHARACTERS_KEPT)
 def _script_faces(char: str) -> tuple[Face, ...]:
     """The fonts made for ``char``'s script, best first (none for Latin and symbols)."""
     words = unicodedata.name(char, "").replace("-", " ").split()
@@ -338,7 +341,7 @@ def _script_faces(char: str) -> tuple[Face, ...]:
     return tuple(faces)
 
 
-@cache
+@lru_cache(maxsize=CHARACTERS_KEPT)
 def fallback(char: str) -> str | None:
     """The registered fallback font that has ``char``, or None (``cjk.FAMILY`` for CJK, whose
     fonts ``runs`` makes)."""
@@ -357,7 +360,7 @@ def _emoji(char: str, following: str) -> bool:
     return following == "\ufe0f" and load(EMOJI) and _has(EMOJI.name, char)
 
 
-@cache
+@lru_cache(maxsize=CHARACTERS_KEPT)
 def printable(char: str) -> bool:
     """True when some font we embed can draw ``char``."""
     register()
@@ -377,7 +380,7 @@ def attaches(char: str) -> bool:
     )
 
 
-@cache
+@lru_cache(maxsize=CHARACTERS_KEPT)
 def _letter(char: str) -> tuple[bool, str | None]:
     """(``char`` attaches to the letter before it, the font it takes on its own: None for
     the main font), asked once per character: ``runs`` reads every letter of a name each
