@@ -264,6 +264,6 @@ def test_a_process_keeps_the_fonts_of_a_bounded_number_of_characters():
     text = "".join(chr(code) for code in range(0x4E00, 0x4E00 + 20_000))
     for start in range(0, len(text), 400):
         assert fonts.runs(text[start : start + 400])[0][1]
-    for kept in (fonts.fallback, fonts.printable, fonts._letter, fonts._script_faces):
+    for kept in (fonts.fallback, fonts.printable, fonts._letter):
         assert kept.cache_info().currsize <= fonts.CHARACTERS_KEPT
     assert fonts._letter.cache_info().currsize == fonts.CHARACTERS_KEPT  # it did fill up

@@ -316,7 +316,6 @@ def _noto_files() -> dict[str, Path]:
     }
 
 
-@lru_cache(maxsize=CHARACTERS_KEPT)
 def _script_faces(char: str) -> tuple[Face, ...]:
     """The fonts made for ``char``'s script, best first (none for Latin and symbols)."""
     words = unicodedata.name(char, "").replace("-", " ").split()

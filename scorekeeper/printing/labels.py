@@ -187,7 +187,7 @@ def fit_whole(
     )
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _fit(
     text: str,
     font: str,
@@ -265,7 +265,7 @@ def _pieces(text: str, language: str | None) -> list[_Piece]:
     return out
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _segments(word: str, language: str) -> tuple[str, ...]:
     """``word`` (no spaces) cut where a line may break by Unicode's rules for its script:
     ICU's line breaker, with its dictionaries for the scripts written without spaces."""
