@@ -18,30 +18,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from games import played_to_the_end  # noqa: E402
 
 from scorekeeper import create_app, store
 from scorekeeper.store import tables  # noqa: E402
-
-
-def played_game(rng: random.Random) -> dict:
-    """Three players; someone goes out each hand until a player makes all ten phases."""
-    players = ["Ann", "Bob", "Cy"]
-    done = dict.fromkeys(players, 0)
-    hands = []
-    while max(done.values()) < 10:
-        out = rng.choice(players)
-        made = [out] + [p for p in players if p != out and rng.random() < 0.4]
-        points = {
-            p: rng.choice((5, 10)) if p in made else rng.randint(10, 30) * 5
-            for p in players
-            if p != out
-        }
-        points = {p: v for p, v in points.items() if p in made or v >= 50}
-        made = [p for p in made if p == out or p in points]
-        hands.append({"went_out": out, "made": made, "points": points})
-        for p in made:
-            done[p] += 1
-    return {"rules": "official", "players": players, "dealer": "Ann", "hands": hands}
 
 
 def main() -> None:
@@ -55,7 +37,7 @@ def main() -> None:
         table = tables.create_table(db, "Bench family")
         hands = 0
         for _ in range(args.games):
-            state = played_game(rng)
+            state = played_to_the_end(rng, ["Ann", "Bob", "Cy"], most_left=150)
             hands += len(state["hands"])
             stored = store.games.create_game(db, state)
             tables.file_game(db, table.id, stored.id, state["players"])

@@ -9,6 +9,7 @@ import json
 import random
 import sqlite3
 import zipfile
+from collections.abc import Sequence
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 
@@ -149,19 +150,23 @@ def damaged_file(path) -> None:
 def finished_game(seed: int, players: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> dict:
     """A game file played to its end: someone goes out each hand, and others make their phase
     now and then, until a player has made all ten (seeded: the same seed, the same game)."""
-    rng = random.Random(seed)
+    return played_to_the_end(random.Random(seed), players, most_left=150)
+
+
+def played_to_the_end(rng: random.Random, players: Sequence[str], most_left: int) -> dict:
+    """A game file whose hands ``rng`` picks until a player has made all ten phases: someone
+    goes out each hand, each other player makes their phase 2 times in 5 and then keeps 5 or
+    10 points, or else keeps 50 to ``most_left``."""
     done = dict.fromkeys(players, 0)
     hands = []
     while max(done.values()) < 10:
         out = rng.choice(players)
         made = [out] + [p for p in players if p != out and rng.random() < 0.4]
         points = {
-            p: rng.choice((5, 10)) if p in made else rng.randint(10, 30) * 5
+            p: rng.choice((5, 10)) if p in made else rng.randint(10, most_left // 5) * 5
             for p in players
             if p != out
         }
-        points = {p: v for p, v in points.items() if p in made or v >= 50}
-        made = [p for p in made if p == out or p in points]
         hands.append({"went_out": out, "made": made, "points": points})
         for p in made:
             done[p] += 1
@@ -230,20 +235,7 @@ def club_names(count: int) -> list[str]:
 def club_game(rng: random.Random, players: list[str]) -> dict:
     """A game of 4 to 6 played to its end, with totals one deck can hold at a big table: a
     player who made their phase keeps a card or two, one who did not keeps 50 to 65."""
-    done = dict.fromkeys(players, 0)
-    hands = []
-    while max(done.values()) < 10:
-        out = rng.choice(players)
-        made = [out] + [p for p in players if p != out and rng.random() < 0.4]
-        points = {
-            p: rng.choice((5, 10)) if p in made else rng.randint(10, 13) * 5
-            for p in players
-            if p != out
-        }
-        hands.append({"went_out": out, "made": made, "points": points})
-        for p in made:
-            done[p] += 1
-    return {"rules": "official", "players": players, "dealer": players[0], "hands": hands}
+    return played_to_the_end(rng, players, most_left=65)
 
 
 def club_backup(games: int = 2000, players: int = 300, bad_last: bool = False) -> bytes:
