@@ -97,7 +97,7 @@ def judge(archive: TableArchive, time_zone: str | None = None) -> list[_Coming] 
         found = _archived(entry, note, archive.time_zone or time_zone)
         if isinstance(found, results.Refused):
             return found
-        figures = table_figures.before_import(found.game)
+        figures = table_figures.before_import(found.new, found.game)
         size = found.new.size + table_figures.size_before_import(figures)
         judged.append(_Coming(found, entry, figures, size))
     return judged

@@ -12,12 +12,11 @@ quadratics (fontTools' cu2qu, within one unit of the em's thousand): a small fon
 for each of the document's subsets (256 letters at most), embedded, then dropped,
 so a document holds one such font at a time however many letters it prints. A
 letter costs about 0.1 ms, so a game's sheet of six 40-letter names costs a few
-tens of milliseconds and the longest night's room list well under a second; a
-process keeps six faces at most (a font of one space each), whatever names it
-prints. A made font keeps the
-collection's own dates, so the same document comes out byte for byte the same.
-The face follows the name's letters: kana make it the Japanese face, hangul the
-Korean, anything else the Simplified Chinese.
+tens of milliseconds and the longest night's cards about 0.6 s; a process keeps
+six faces at most (a font of one space each), whatever names it prints. A made
+font keeps the collection's own dates, so the same document comes out byte for
+byte the same. The face follows the name's letters: kana make it the Japanese
+face, hangul the Korean, anything else the Simplified Chinese.
 """
 
 from __future__ import annotations

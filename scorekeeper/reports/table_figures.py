@@ -130,8 +130,7 @@ def game_figures_of_table(db: Database, table_id: str) -> list[statistics.GameFi
         if figures is None:
             figures = worked_out(db, game_id)
             if figures is not None:
-                kept = KeptFigures(game_id, version, statistics.FIGURES_FORMAT, figures.to_json())
-                new.append(kept)
+                new.append(_kept_figures(game_id, version, figures))
         _keep_game((path, "figures", game_id, version), figures)
         found[game_id] = figures
     try:
@@ -161,19 +160,15 @@ def worked_out(db: Database, game_id: str) -> statistics.GameFigures | None:
         stored = store.games.get_game(db, game_id)
         if stored is None or (stored.standings is not None and not stored.standings.get("over")):
             return None  # gone, or in progress: nothing to replay
-        return figures_of(db, stored, current_game.played(stored))
+        game = current_game.played(stored)
     except store.games.UnreadableGame:
         return None
+    return _figures(statistics.PlayedGame(game, stored.created, minutes=_minutes(db, stored)))
 
 
-def figures_of(
-    db: Database, stored: store.games.StoredGame, game: Game
-) -> statistics.GameFigures | None:
-    """The stored game's part of its table's statistics, its file already loaded (``game``);
-    None when it cannot be replayed."""
-    minutes = _minutes(db, stored)
+def _figures(played: statistics.PlayedGame) -> statistics.GameFigures | None:
     try:
-        return statistics.figures(statistics.PlayedGame(game, stored.created, minutes=minutes))
+        return statistics.figures(played)
     except (GameError, RulesError):
         return None
 
@@ -185,39 +180,32 @@ def _minutes(db: Database, stored: store.games.StoredGame) -> int | None:
     return None if played_until == stored.created else clock.minutes(stored.created, played_until)
 
 
-def before_import(game: Game) -> statistics.GameFigures | None:
-    """A game's figures before it is written whole (a table's import), to be ``dated``."""
-    try:
-        return statistics.figures(statistics.PlayedGame(game, ""))
-    except (GameError, RulesError):
-        return None
+def _kept_figures(game_id: str, version: int, figures: statistics.GameFigures) -> KeptFigures:
+    return KeptFigures(game_id, version, statistics.FIGURES_FORMAT, figures.to_json())
 
 
-# Where a game's figures will have a date, before it is written: the length of one.
-_A_DATE = "2026-12-07T19:00:00+00:00"
+def before_import(new: store.games.NewGame, game: Game) -> statistics.GameFigures | None:
+    """A game's figures before it is written whole (a table's import), dated as the file
+    will have it; its playing time is read once it is written (``keep_imported``)."""
+    return _figures(statistics.PlayedGame(game, new.game.created))
 
 
 def size_before_import(figures: statistics.GameFigures | None) -> int:
-    """What ``before_import``'s figures will take in the file once dated and kept."""
-    if figures is None:
-        return 0
-    return game_figures.size(replace(figures, date=_A_DATE).to_json())
+    """What ``before_import``'s figures will take in the file once kept."""
+    return 0 if figures is None else game_figures.size(figures.to_json())
 
 
 def keep_imported(
     db: Database, written: list[tuple[store.games.StoredGame, statistics.GameFigures | None]]
 ) -> None:
     """Keep the figures of games just written whole (a table's import), worked out before
-    (``before_import``) and now dated as the file has the games: its statistics replay none
-    of them."""
+    (``before_import``), with the playing time the file now gives each game: its statistics
+    replay none of them."""
     kept = []
     for number, (stored, figures) in enumerate(written, start=1):
         if number % 16 == 0:
             let_others_run()
-        if figures is None:
-            continue
-        dated = replace(figures, date=stored.created, minutes=_minutes(db, stored))
-        kept.append(
-            KeptFigures(stored.id, stored.version, statistics.FIGURES_FORMAT, dated.to_json())
-        )
+        if figures is not None:
+            timed = replace(figures, minutes=_minutes(db, stored))
+            kept.append(_kept_figures(stored.id, stored.version, timed))
     game_figures.keep(db, kept)
