@@ -98,48 +98,49 @@ def cuts(trim, width: float, height: float) -> tuple[list[float], list[float]]:
     )
 
 
-@pytest.mark.parametrize("name", list(CUT))
-def test_crop_marks_start_outside_the_bleed_in_line_with_every_cut(name):
-    build, (width, height) = CUT[name]
-    data = build()
-    with pdfplumber.open(BytesIO(data)) as pdf:
-        for page, read in zip(pdf.pages, PdfReader(BytesIO(data)).pages, strict=True):
-            trim, _bleed, _media = boxes(read)
-            marks = [segment for segment in segments(page) if outside(segment, trim, 0)]
-            assert marks
-            assert [mark for mark in marks if not outside(mark, trim, BLEED)] == []
-            xs, ys = cuts(trim, width, height)
-            for x in xs:  # a vertical cut: a mark above the cards in line with it
-                assert any(
-                    abs(m[0] - x) < NEAR and abs(m[2] - x) < NEAR and min(m[1], m[3]) > trim[3]
-                    for m in marks
-                ), (name, x)
-            for y in ys:  # a horizontal cut: a mark on either side
-                for left in (True, False):
-                    assert any(
-                        abs(m[1] - y) < NEAR
-                        and abs(m[3] - y) < NEAR
-                        and ((max(m[0], m[2]) < trim[0]) if left else (min(m[0], m[2]) > trim[2]))
-                        for m in marks
-                    ), (name, y, left)
-
-
-@pytest.mark.parametrize("name", list(CUT))
-def test_nothing_is_drawn_on_a_cut(name):
+def cut_pages(name: str):
+    """Each page of the printable ``name``: the lines drawn on it, its trim and bleed boxes,
+    and where its cards are cut (x of each vertical cut, y of each horizontal one)."""
     build, (width, height) = CUT[name]
     data = build()
     with pdfplumber.open(BytesIO(data)) as pdf:
         for page, read in zip(pdf.pages, PdfReader(BytesIO(data)).pages, strict=True):
             trim, bleed, _media = boxes(read)
-            xs, ys = cuts(trim, width, height)
-            inside = [s for s in segments(page) if not outside(s, bleed, 0)]
-            on_cut = [
-                s
-                for s in inside
-                if (any(abs(s[0] - x) < 0.5 and abs(s[2] - x) < 0.5 for x in xs) and s[1] != s[3])
-                or (any(abs(s[1] - y) < 0.5 and abs(s[3] - y) < 0.5 for y in ys) and s[0] != s[2])
-            ]
-            assert on_cut == [], name
+            yield segments(page), trim, bleed, cuts(trim, width, height)
+
+
+@pytest.mark.parametrize("name", list(CUT))
+def test_crop_marks_start_outside_the_bleed_in_line_with_every_cut(name):
+    for drawn, trim, _bleed, (xs, ys) in cut_pages(name):
+        marks = [segment for segment in drawn if outside(segment, trim, 0)]
+        assert marks
+        assert [mark for mark in marks if not outside(mark, trim, BLEED)] == []
+        for x in xs:  # a vertical cut: a mark above the cards in line with it
+            assert any(
+                abs(m[0] - x) < NEAR and abs(m[2] - x) < NEAR and min(m[1], m[3]) > trim[3]
+                for m in marks
+            ), (name, x)
+        for y in ys:  # a horizontal cut: a mark on either side
+            for left in (True, False):
+                assert any(
+                    abs(m[1] - y) < NEAR
+                    and abs(m[3] - y) < NEAR
+                    and ((max(m[0], m[2]) < trim[0]) if left else (min(m[0], m[2]) > trim[2]))
+                    for m in marks
+                ), (name, y, left)
+
+
+@pytest.mark.parametrize("name", list(CUT))
+def test_nothing_is_drawn_on_a_cut(name):
+    for drawn, _trim, bleed, (xs, ys) in cut_pages(name):
+        inside = [s for s in drawn if not outside(s, bleed, 0)]
+        on_cut = [
+            s
+            for s in inside
+            if (any(abs(s[0] - x) < 0.5 and abs(s[2] - x) < 0.5 for x in xs) and s[1] != s[3])
+            or (any(abs(s[1] - y) < 0.5 and abs(s[3] - y) < 0.5 for y in ys) and s[0] != s[2])
+        ]
+        assert on_cut == [], name
 
 
 PROFILE_HASH = re.compile(r"\| CoatedFOGRA39-argyll\.icc \| ([0-9a-f]{64}) \|")

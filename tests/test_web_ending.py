@@ -113,28 +113,27 @@ def test_a_table_lists_a_game_ended_early_and_its_length(client, clock):
     assert [a for a in finished.links() if a.startswith("/v/") and a.endswith("/bgstats")]
 
 
-def test_statistics_give_the_average_length_and_the_games_ended_early(client, clock):
+def _ended_at(client, clock, *ends: str) -> str:
+    """The statistics page of a table whose games each started at 19:00 and, after two
+    hands, ended early at one of ``ends`` (hh:mm:ss, 23 November 2026)."""
     table_url = new_table(client)
-    for length in ("19:30", "20:30"):
+    for end in ends:
         clock.at = "2026-11-23T19:00:00+00:00"
         game_url = table_game(client, table_url)
-        clock.at = f"2026-11-23T{length}:00+00:00"
+        clock.at = f"2026-11-23T{end}+00:00"
         two_hands(client, game_url)
         client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
-    page = client.get(f"{table_url}/stats").get_data(as_text=True)
+    return client.get(f"{table_url}/stats").get_data(as_text=True)
+
+
+def test_statistics_give_the_average_length_and_the_games_ended_early(client, clock):
+    page = _ended_at(client, clock, "19:30:00", "20:30:00")
     assert "A game takes 1 h on average" in page  # 30 and 90 minutes
     assert "2 games ended early" in page
 
 
 def test_a_game_played_in_under_a_minute_counts_in_the_average_length(client, clock):
-    table_url = new_table(client)
-    for length in ("19:00:20", "20:00:00"):  # under a minute (0 min), and an hour
-        clock.at = "2026-11-23T19:00:00+00:00"
-        game_url = table_game(client, table_url)
-        clock.at = f"2026-11-23T{length}+00:00"
-        two_hands(client, game_url)
-        client.post(f"{game_url}/end", data={"csrf_token": csrf(client), "version": "3"})
-    page = client.get(f"{table_url}/stats").get_data(as_text=True)
+    page = _ended_at(client, clock, "19:00:20", "20:00:00")  # under a minute (0 min), an hour
     assert "A game takes 30 min on average" in page  # 0 and 60 minutes
 
 

@@ -297,6 +297,15 @@ def seating(page) -> list[tuple[str, ...]]:
     return [tuple(seats) for seats in tables]
 
 
+def swap(organiser, one: str, two: str) -> None:
+    """Swap two seated players from the organiser's room control, and see it done."""
+    organiser.locator("#room-seated summary").click()
+    organiser.select_option("#swap-first", one)
+    organiser.select_option("#swap-second", two)
+    organiser.get_by_role("button", name="Swap these two").click()
+    expect(organiser.locator(".notice")).to_contain_text(f"{one} and {two} have swapped")
+
+
 def player_links(page, keeper_url: str) -> dict[str, str]:
     """Each player's own link, from the scorekeeper's "Players enter their own points"."""
     page.goto(f"{keeper_url}/players")

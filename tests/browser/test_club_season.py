@@ -31,6 +31,7 @@ from pages import (
     shot,
     start_night,
     start_table,
+    swap,
 )
 from playwright.sync_api import expect
 from test_club_night import placement_points
@@ -230,11 +231,7 @@ def test_a_season_of_three_club_nights_on_the_organisers_phone_the_tv_and_two_ph
     here = [name for name in [*ROSTER, LATE] if name != LEAVES]
     assert sorted(name for seats in before for name in seats) == sorted(here)
     one, two = before[0][0], before[1][0]
-    organiser.locator("#room-seated summary").click()
-    organiser.select_option("#swap-first", one)
-    organiser.select_option("#swap-second", two)
-    organiser.get_by_role("button", name="Swap these two").click()
-    expect(organiser.locator(".notice")).to_contain_text(f"{one} and {two} have swapped")
+    swap(organiser, one, two)
     second = seating(organiser)
     assert second[0] == (two, *before[0][1:]) and second[1] == (one, *before[1][1:])
     assert second[2:] == before[2:]

@@ -14,6 +14,7 @@ from pages import (
     serious_violations,
     shot,
     start_table,
+    swap,
 )
 from pages import start_night as seat_first_round
 from playwright.sync_api import expect
@@ -187,11 +188,7 @@ def test_the_organisers_phone_swaps_keeps_a_table_and_takes_a_player_out(browser
     start_night(organiser, server, FORTY[:6])
     before = seating(organiser)
     first, second = before[0][0], before[1][0]
-    organiser.locator("#room-seated summary").click()
-    organiser.select_option("#swap-first", first)
-    organiser.select_option("#swap-second", second)
-    organiser.get_by_role("button", name="Swap these two").click()
-    expect(organiser.locator(".notice")).to_contain_text(f"{first} and {second} have swapped")
+    swap(organiser, first, second)
     after = seating(organiser)
     assert after[0][0] == second and after[1][0] == first
     organiser.get_by_role("button", name=f"Keeps table 2 {first}").click()

@@ -83,19 +83,25 @@ def test_a_second_scorekeeper_gets_the_rematch_when_the_game_ends_on_the_other_p
             page.context.close()
 
 
+def _two_keepers_at_hand_2(browser, server):
+    """Two scorekeepers' phones on a game of Ann, Bob and Chloé after hand 1 (Chloé made
+    phase 1); the second has started typing hand 2, Ann going out."""
+    a = open_page(browser, server, **PHONE)
+    start_game(a, server, ["Ann", "Bob", "Chloé"])
+    enter_hand(a, "Ann", {"1": "60", "2": "20"})
+    expect(a.locator("#record-heading")).to_have_text("Record hand 2")
+    b = open_page(browser, a.url, **PHONE)
+    settled(b)
+    b.click("label.pill:text-is('Ann')")
+    return a, b
+
+
 def test_an_out_of_date_form_is_checked_as_it_is_shown(browser, server):
     """Issue 41, finding 4: while its label still says "Chloé phase 2", 45 was refused as
     "not possible for someone who laid down phase 3" (the phase after the hand another phone
     saved). A form is judged against the hand it shows."""
-    a = open_page(browser, server, **PHONE)
-    start_game(a, server, ["Ann", "Bob", "Chloé"])
-    keeper_url = a.url
-    enter_hand(a, "Ann", {"1": "60", "2": "20"})  # Chloé makes phase 1: on phase 2 now
-    expect(a.locator("#record-heading")).to_have_text("Record hand 2")
-    b = open_page(browser, keeper_url, **PHONE)
+    a, b = _two_keepers_at_hand_2(browser, server)
     try:
-        settled(b)
-        b.click("label.pill:text-is('Ann')")
         b.fill("input[name=points-1]", "55")  # typing hand 2 here...
         enter_hand(a, "Ann", {"1": "55", "2": "25"})  # ...saved there: Chloé on phase 3 now
         expect(b.locator("#record .alert.stale")).to_contain_text("Hand 2 was just saved")
@@ -121,15 +127,8 @@ def test_a_fix_on_another_phone_relabels_the_form_being_typed(browser, server):
     """The other side of finding 4: a fix of an earlier hand on another phone changes the
     phase a player plays this hand on; the form being typed takes the new label (and keeps
     what was typed), so its verdict and its label name the same phase."""
-    a = open_page(browser, server, **PHONE)
-    start_game(a, server, ["Ann", "Bob", "Chloé"])
-    keeper_url = a.url
-    enter_hand(a, "Ann", {"1": "60", "2": "20"})  # Chloé makes phase 1: on phase 2 now
-    expect(a.locator("#record-heading")).to_have_text("Record hand 2")
-    b = open_page(browser, keeper_url, **PHONE)
+    a, b = _two_keepers_at_hand_2(browser, server)
     try:
-        settled(b)
-        b.click("label.pill:text-is('Ann')")
         b.fill("input[name=points-2]", "45")
         label = b.locator("#record fieldset.seat-2 legend")
         expect(label).to_contain_text("phase 2")
